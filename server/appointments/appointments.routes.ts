@@ -1,0 +1,47 @@
+import { Router } from 'express';
+import {
+  AppointmentPathParams,
+  BookAppointmentRequest,
+  IdempotencyKeyHeader,
+  type AppointmentStatusResponse,
+} from '../contract/index.js';
+import { authenticatedClinic } from '../auth/authenticated-clinic.js';
+import { ApiError, notFound } from '../http/api-error.js';
+import { jsonBody, requireJson } from '../http/require-json.js';
+import { parseBody, parseParams } from '../http/validation.js';
+import type { AppointmentStore } from './appointment.store.js';
+import type { BookingService } from './booking.service.js';
+
+/** POST /appointments/book (spec 4.1) and GET /appointments/status/{id} (spec 2.6). */
+export function appointmentRoutes(bookings: BookingService, appointments: AppointmentStore): Router {
+  const router = Router();
+
+  router.post('/book', requireJson, jsonBody, async (req, res) => {
+    const booking = parseBody(BookAppointmentRequest, req.body);
+    const idempotencyKey = readIdempotencyKey(req.get('idempotency-key'));
+    const answer = await bookings.book(authenticatedClinic(res).careId, booking, req.body, idempotencyKey);
+    res.set('Cache-Control', 'no-store');
+    if (answer.replayed) res.set('Idempotent-Replayed', 'true');
+    res.status(answer.status).json(answer.body);
+  });
+
+  router.get('/status/:id', async (req, res) => {
+    const { id } = parseParams(AppointmentPathParams, req.params, 'Appointment');
+    const data = await appointments.statusView(authenticatedClinic(res).careId, id);
+    if (!data) throw notFound('Appointment');
+    const body: AppointmentStatusResponse = { success: true, message: 'Appointment status retrieved successfully', data };
+    res.set('Cache-Control', 'no-store');
+    res.json(body);
+  });
+
+  return router;
+}
+
+function readIdempotencyKey(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const parsed = IdempotencyKeyHeader.safeParse(header);
+  if (!parsed.success) {
+    throw new ApiError('validation_error', `Invalid request: Idempotency-Key ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,45 @@
+import type { Db } from '../db/connection.js';
+
+/** How long an Idempotency-Key is remembered, as with Stripe. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export interface StoredAnswer {
+  requestHash: string;
+  status: number;
+  body: unknown;
+}
+
+/** The first answer given to each Idempotency-Key of a clinic, kept for 24 hours. */
+export class IdempotencyStore {
+  constructor(private readonly db: Db) {}
+
+  async find(careId: number, key: string, now: Date): Promise<StoredAnswer | undefined> {
+    const row = await this.db
+      .selectFrom('idempotency_keys')
+      .select(['request_hash', 'status_code', 'response_json'])
+      .where('care_id', '=', careId)
+      .where('idempotency_key', '=', key)
+      .where('created_at', '>', now.getTime() - IDEMPOTENCY_WINDOW_MS)
+      .executeTakeFirst();
+    return row && { requestHash: row.request_hash, status: row.status_code, body: JSON.parse(row.response_json) };
+  }
+
+  /** Records the answer; a key older than the window is replaced. */
+  async save(careId: number, key: string, answer: StoredAnswer, now: Date): Promise<void> {
+    await this.db
+      .deleteFrom('idempotency_keys')
+      .where('created_at', '<=', now.getTime() - IDEMPOTENCY_WINDOW_MS)
+      .execute();
+    await this.db
+      .insertInto('idempotency_keys')
+      .values({
+        care_id: careId,
+        idempotency_key: key,
+        request_hash: answer.requestHash,
+        status_code: answer.status,
+        response_json: JSON.stringify(answer.body),
+        created_at: now.getTime(),
+      })
+      .execute();
+  }
+}

@@ -1,0 +1,49 @@
+import type { AccessTokenResponse } from '../contract/index.js';
+import { TOKEN_LIFETIME_SECONDS } from '../contract/index.js';
+import type { Clock } from '../clock.js';
+import { authFailed } from '../http/api-error.js';
+import { hashToken, newAccessToken, newAppKey, newAppSecret } from './credentials.js';
+import type { KeyStore } from './key.store.js';
+import { decoySecretHash, hashSecret, verifySecret } from './secret-hash.js';
+import type { TokenOwner, TokenStore } from './token.store.js';
+
+/** Spec part 5: key pairs, the token exchange and the check of every later request. */
+export class AuthService {
+  constructor(
+    private readonly keys: KeyStore,
+    private readonly tokens: TokenStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Creates a key pair for a clinic; the secret is returned once and stored only hashed. */
+  async createKeyPair(careId: number): Promise<{ app_key: string; app_secret_key: string }> {
+    const appKey = newAppKey();
+    const secret = newAppSecret();
+    await this.keys.insert(careId, appKey, await hashSecret(secret), this.clock.now());
+    return { app_key: appKey, app_secret_key: secret };
+  }
+
+  /** POST /granttoken: exchanges a key and secret for a one-hour token. */
+  async grantToken(appKey: string | undefined, secret: string | undefined): Promise<AccessTokenResponse> {
+    if (!appKey || !secret || appKey.length > 200 || secret.length > 200) throw authFailed();
+    const key = await this.keys.findActive(appKey);
+    // Unknown keys are checked against a decoy hash so both paths take as long.
+    const matches = await verifySecret(secret, key?.secretHash ?? (await decoySecretHash()));
+    if (!key || !matches) throw authFailed();
+
+    const now = this.clock.now();
+    const token = newAccessToken();
+    await this.tokens.deleteExpired(now);
+    await this.tokens.insert(hashToken(token), key.appKey, new Date(now.getTime() + TOKEN_LIFETIME_SECONDS * 1000));
+    return { access_token: token, expires_in: TOKEN_LIFETIME_SECONDS };
+  }
+
+  /** The clinic an authenticated request acts for; any credential problem is auth_failed. */
+  async authenticate(appKey: string | undefined, authorization: string | undefined): Promise<TokenOwner> {
+    const token = /^Bearer ([A-Za-z0-9_-]{16,200})$/.exec(authorization ?? '')?.[1];
+    if (!appKey || !token || appKey.length > 200) throw authFailed();
+    const owner = await this.tokens.findOwner(hashToken(token), appKey, this.clock.now());
+    if (!owner) throw authFailed();
+    return owner;
+  }
+}

@@ -1,0 +1,121 @@
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { AppointmentStatus } from '../contract/index.js';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/connection.js';
+import { AuthService } from '../auth/auth.service.js';
+import { KeyStore } from '../auth/key.store.js';
+import { TokenStore } from '../auth/token.store.js';
+import { AppointmentStore } from '../appointments/appointment.store.js';
+import { ClinicFile } from '../clinics/clinic-file.js';
+import { ClinicStore } from '../clinics/clinic.store.js';
+import { describeIssues } from '../http/validation.js';
+import { demoClinic } from '../demo/demo-clinic.js';
+
+export interface CliDeps {
+  db: Db;
+  clock: Clock;
+  publicUrl: string;
+}
+
+/** A mistake in how the command was called or what it names; printed as one line. */
+export class CliError extends Error {}
+
+export const USAGE = `usage: clinic <command>
+  clinic create --file clinic.json        create a clinic; prints {"care_id": N}
+  keys create --clinic N                  new key pair; the secret is shown only this once
+  keys list --clinic N                    the clinic's keys (never secrets)
+  keys revoke --key K                     revoke a key and every token issued to it
+  appointments list --clinic N            the clinic's appointments
+  appointments set-status --id N --status Scheduled|Cancelled|Completed
+  seed-demo [--public-url URL]            create the demo clinic and a key pair`;
+
+type Options = Record<string, string | undefined>;
+
+/** Runs one provisioning command and returns what it prints as JSON. */
+export async function runCommand(argv: string[], deps: CliDeps): Promise<unknown> {
+  const [group, action, ...rest] = argv;
+  const command = `${group ?? ''} ${action ?? ''}`.trim();
+  const handler = COMMANDS[command] ?? (group === 'seed-demo' ? COMMANDS['seed-demo'] : undefined);
+  if (!handler) throw new CliError(command ? `unknown command: ${command}\n${USAGE}` : USAGE);
+  const args = group === 'seed-demo' ? argv.slice(1) : rest;
+  const { values } = parseArgs({
+    args,
+    options: {
+      file: { type: 'string' },
+      clinic: { type: 'string' },
+      key: { type: 'string' },
+      id: { type: 'string' },
+      status: { type: 'string' },
+      'public-url': { type: 'string' },
+    },
+    strict: true,
+  });
+  return handler(values as Options, deps);
+}
+
+const COMMANDS: Record<string, (options: Options, deps: CliDeps) => Promise<unknown>> = {
+  'clinic create': async ({ file }, { db, clock }) => {
+    const path = required(file, '--file');
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(path, 'utf8'));
+    } catch (error) {
+      throw new CliError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const parsed = ClinicFile.safeParse(json);
+    if (!parsed.success) throw new CliError(`invalid clinic file: ${describeIssues(parsed.error.issues)}`);
+    return { care_id: await new ClinicStore(db).create(parsed.data, clock.now()) };
+  },
+
+  'keys create': async ({ clinic }, deps) => {
+    const careId = await existingClinic(clinic, deps.db);
+    return authService(deps).createKeyPair(careId);
+  },
+
+  'keys list': async ({ clinic }, { db }) => new KeyStore(db).listForClinic(await existingClinic(clinic, db)),
+
+  'keys revoke': async ({ key }, { db, clock }) => {
+    const appKey = required(key, '--key');
+    if (!(await new KeyStore(db).revoke(appKey, clock.now()))) throw new CliError(`no active key ${appKey}`);
+    return { revoked: appKey };
+  },
+
+  'appointments list': async ({ clinic }, { db }) =>
+    new AppointmentStore(db).listForClinic(await existingClinic(clinic, db)),
+
+  'appointments set-status': async ({ id, status }, { db }) => {
+    const appointmentId = positiveInteger(id, '--id');
+    const parsed = AppointmentStatus.safeParse(status);
+    if (!parsed.success) throw new CliError('--status must be Scheduled, Cancelled or Completed');
+    if (!(await new AppointmentStore(db).setStatus(appointmentId, parsed.data))) {
+      throw new CliError(`no appointment ${appointmentId}`);
+    }
+    return { appointment_id: appointmentId, status: parsed.data };
+  },
+
+  'seed-demo': async (options, deps) => {
+    const file = ClinicFile.parse(demoClinic(options['public-url'] ?? deps.publicUrl));
+    const careId = await new ClinicStore(deps.db).create(file, deps.clock.now());
+    return { care_id: careId, ...(await authService(deps).createKeyPair(careId)) };
+  },
+};
+
+const authService = ({ db, clock }: CliDeps) => new AuthService(new KeyStore(db), new TokenStore(db), clock);
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new CliError(`${flag} is required`);
+  return value;
+}
+
+function positiveInteger(value: string | undefined, flag: string): number {
+  const text = required(value, flag);
+  if (!/^[1-9]\d{0,15}$/.test(text)) throw new CliError(`${flag} must be a positive integer`);
+  return Number(text);
+}
+
+async function existingClinic(value: string | undefined, db: Db): Promise<number> {
+  const careId = positiveInteger(value, '--clinic');
+  if (!(await new ClinicStore(db).exists(careId))) throw new CliError(`no clinic ${careId}`);
+  return careId;
+}

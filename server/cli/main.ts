@@ -1,0 +1,26 @@
+import { systemClock } from '../clock.js';
+import { loadServerConfig } from '../config.js';
+import { openDatabase } from '../db/connection.js';
+import { CliError, runCommand } from './commands.js';
+
+/** `npm run --silent clinic -- <command>`: JSON on stdout, one line on stderr on failure. */
+async function main(): Promise<number> {
+  const config = loadServerConfig();
+  const db = await openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous });
+  try {
+    const result = await runCommand(process.argv.slice(2), { db, clock: systemClock, publicUrl: config.publicUrl });
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const usage = error instanceof CliError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    console.error(`clinic: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(usage ? 2 : 1);
+  },
+);

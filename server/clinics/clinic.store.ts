@@ -1,0 +1,46 @@
+import type { Db } from '../db/connection.js';
+import { centsFromDecimal } from '../money.js';
+import type { ParsedClinicFile } from './clinic-file.js';
+
+/** Clinics as tenants: creation from a clinic file, and what every tenant-scoped rule needs. */
+export class ClinicStore {
+  constructor(private readonly db: Db) {}
+
+  /** Creates the clinic, its website, treatments and dentists in one transaction. */
+  async create(file: ParsedClinicFile, now: Date): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const { care_id } = await trx
+        .insertInto('clinics')
+        .values({ ...file.organization, timezone: file.timezone, created_at: now.getTime() })
+        .returning('care_id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('websites')
+        .values({ care_id, settings_json: JSON.stringify(file.website), updated_at: now.getTime() })
+        .execute();
+      for (const { base_fee, active, ...treatment } of file.treatments) {
+        await trx
+          .insertInto('treatments')
+          .values({ ...treatment, care_id, base_fee_cents: centsFromDecimal(base_fee), active: active ? 1 : 0 })
+          .execute();
+      }
+      for (const { consultation_fee, ...dentist } of file.dentists) {
+        await trx
+          .insertInto('dentists')
+          .values({ ...dentist, care_id, consultation_fee_cents: centsFromDecimal(consultation_fee) })
+          .execute();
+      }
+      return care_id;
+    });
+  }
+
+  async exists(careId: number): Promise<boolean> {
+    const row = await this.db.selectFrom('clinics').select('care_id').where('care_id', '=', careId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async timezone(careId: number): Promise<string | undefined> {
+    const row = await this.db.selectFrom('clinics').select('timezone').where('care_id', '=', careId).executeTakeFirst();
+    return row?.timezone;
+  }
+}

@@ -1,0 +1,6 @@
+/** The time source; injected so tests move time instead of sleeping. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { CalendarDate, IdParam, TimeOfDay } from './common.js';
+import { LIMITS } from './limits.js';
+
+/** The status values named by spec part 3; a booking starts Scheduled. */
+export const APPOINTMENT_STATUSES = ['Scheduled', 'Cancelled', 'Completed'] as const;
+export const AppointmentStatus = z.enum(APPOINTMENT_STATUSES);
+export type AppointmentStatus = z.infer<typeof AppointmentStatus>;
+
+const requiredText = (max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+    .trim()
+    .min(1, { message: 'is required' })
+    .max(max, { message: `must be at most ${max} characters` });
+
+const optionalText = (max: number) =>
+  z
+    .string({ error: 'must be a string' })
+    .trim()
+    .max(max, { message: `must be at most ${max} characters` })
+    .nullish();
+
+const optionalId = z
+  .number({ error: 'must be a positive integer' })
+  .int({ message: 'must be a positive integer' })
+  .positive({ message: 'must be a positive integer' })
+  .max(Number.MAX_SAFE_INTEGER, { message: 'must be a positive integer' })
+  .nullish();
+
+/** Spec 4.1: the body of POST /appointments/book. Unknown fields are refused. */
+export const BookAppointmentRequest = z
+  .strictObject(
+    {
+      patient_name: requiredText(LIMITS.patientName).meta({ description: 'Full patient name.' }),
+      patient_phone: requiredText(LIMITS.patientPhone)
+        .regex(/^\+?[0-9 ()./-]{5,}$/, { message: 'must be a phone number (digits, spaces, + ( ) - . /)' })
+        .refine((phone) => phone.replace(/\D/g, '').length >= 5, { message: 'must contain at least 5 digits' })
+        .meta({ description: 'Patient contact number.', example: '+44 20 7946 0958' }),
+      address: optionalText(LIMITS.address).meta({ description: 'Patient address.' }),
+      appointment_date: z
+        .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+        .pipe(CalendarDate),
+      appointment_time: z
+        .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+        .pipe(TimeOfDay),
+      doctor_id: optionalId.meta({ description: 'doctor_id from GET /dentists.' }),
+      treatment_id: optionalId.meta({ description: 'treatment_id from GET /treatments.' }),
+      note: optionalText(LIMITS.note).meta({ description: 'Optional appointment note.' }),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field` : undefined) },
+  )
+  .meta({ id: 'BookAppointmentRequest' });
+export type BookAppointmentRequest = z.infer<typeof BookAppointmentRequest>;
+export type BookAppointmentInput = z.input<typeof BookAppointmentRequest>;
+
+export const BookAppointmentResponse = z
+  .object({
+    success: z.literal(true),
+    message: z.string(),
+    data: z.object({ appointment_id: z.number().int() }).strict(),
+  })
+  .strict()
+  .meta({ id: 'BookAppointmentResponse' });
+export type BookAppointmentResponse = z.infer<typeof BookAppointmentResponse>;
+
+/** Spec 2.6: the status view. */
+export const AppointmentStatusView = z
+  .object({ status: z.string(), name: z.string(), date: CalendarDate, time: TimeOfDay })
+  .strict()
+  .meta({ id: 'AppointmentStatusView' });
+export type AppointmentStatusView = z.infer<typeof AppointmentStatusView>;
+
+export const AppointmentStatusResponse = z
+  .object({ success: z.literal(true), message: z.string(), data: AppointmentStatusView })
+  .strict()
+  .meta({ id: 'AppointmentStatusResponse' });
+export type AppointmentStatusResponse = z.infer<typeof AppointmentStatusResponse>;
+
+export const AppointmentPathParams = z.object({ id: IdParam.meta({ description: 'appointment_id' }) });
+
+export const IdempotencyKeyHeader = z
+  .string()
+  .min(1, { message: 'must not be empty' })
+  .max(LIMITS.idempotencyKey, { message: `must be at most ${LIMITS.idempotencyKey} characters` })
+  .regex(/^[\x21-\x7e]+$/, { message: 'must be printable ASCII without spaces' });

@@ -1,0 +1,36 @@
+import type { Dentist } from '../contract/index.js';
+import type { Db } from '../db/connection.js';
+import { decimalFromCents } from '../money.js';
+
+/** Spec 2.5: the clinic's dentists. */
+export class DentistStore {
+  constructor(private readonly db: Db) {}
+
+  async list(careId: number): Promise<Dentist[]> {
+    const rows = await this.db
+      .selectFrom('dentists')
+      .selectAll()
+      .where('care_id', '=', careId)
+      .orderBy('doctor_id')
+      .execute();
+    return rows.map((row) => ({
+      doctor_id: row.doctor_id,
+      doctor_name: row.doctor_name,
+      specialization: row.specialization,
+      qualification: row.qualification,
+      experience_years: row.experience_years,
+      consultation_fee: decimalFromCents(Number(row.consultation_fee_cents)),
+      signature_image_url: row.signature_image_url,
+    }));
+  }
+
+  async exists(careId: number, doctorId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('dentists')
+      .select('doctor_id')
+      .where('care_id', '=', careId)
+      .where('doctor_id', '=', doctorId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+}

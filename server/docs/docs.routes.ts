@@ -1,0 +1,42 @@
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import express, { Router } from 'express';
+import { buildOpenApiDocument } from '../contract/openapi.js';
+
+/** Swagger UI's assets, served from node_modules: the docs page needs no CDN. */
+const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Clinic Integration REST API v1 reference</title>
+  <link rel="stylesheet" href="docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="docs/assets/swagger-ui-bundle.js"></script>
+  <script src="docs/init.js"></script>
+</body>
+</html>`;
+
+// A separate file, not an inline script, so the page runs under a strict CSP.
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: 'openapi.json', dom_id: '#swagger-ui', deepLinking: true });`;
+
+/** GET /openapi.json and the human reference at GET /docs. */
+export function docsRoutes(): Router {
+  const document = JSON.stringify(buildOpenApiDocument());
+  const router = Router();
+  router.get('/openapi.json', (_req, res) => {
+    res.type('application/json').set('Cache-Control', 'public, max-age=300').send(document);
+  });
+  router.get('/docs', (_req, res) => {
+    res.type('html').send(DOCS_PAGE);
+  });
+  router.get('/docs/init.js', (_req, res) => {
+    res.type('application/javascript').send(DOCS_INIT);
+  });
+  router.use('/docs/assets', express.static(swaggerUiDir, { index: false, maxAge: '1d' }));
+  return router;
+}

@@ -1,0 +1,17 @@
+import { Router } from 'express';
+import type { OrganizationResponse } from '../contract/index.js';
+import { authenticatedClinic } from '../auth/authenticated-clinic.js';
+import { notFound } from '../http/api-error.js';
+import type { OrganizationStore } from './organization.store.js';
+
+/** GET /organization (spec 2.2). */
+export function organizationRoutes(organizations: OrganizationStore): Router {
+  const router = Router();
+  router.get('/', async (_req, res) => {
+    const data = await organizations.find(authenticatedClinic(res).careId);
+    if (!data) throw notFound('Organization');
+    const body: OrganizationResponse = { success: true, message: 'Organization retrieved successfully', data };
+    res.json(body);
+  });
+  return router;
+}

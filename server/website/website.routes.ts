@@ -1,0 +1,17 @@
+import { Router } from 'express';
+import type { WebsiteResponse } from '../contract/index.js';
+import { authenticatedClinic } from '../auth/authenticated-clinic.js';
+import { notFound } from '../http/api-error.js';
+import type { WebsiteStore } from './website.store.js';
+
+/** GET /website (spec 2.3): answers `site`, not `data`, as the spec says. */
+export function websiteRoutes(websites: WebsiteStore): Router {
+  const router = Router();
+  router.get('/', async (_req, res) => {
+    const site = await websites.site(authenticatedClinic(res).careId);
+    if (!site) throw notFound('Website');
+    const body: WebsiteResponse = { success: true, site };
+    res.json(body);
+  });
+  return router;
+}

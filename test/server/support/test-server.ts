@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { createApp } from '../../../server/app.js';
+import type { Clock } from '../../../server/clock.js';
+import { openDatabase, type Db } from '../../../server/db/connection.js';
+import { createLogger } from '../../../server/logger.js';
+import { ClinicStore } from '../../../server/clinics/clinic.store.js';
+import { ClinicFile } from '../../../server/clinics/clinic-file.js';
+import { AuthService } from '../../../server/auth/auth.service.js';
+import { KeyStore } from '../../../server/auth/key.store.js';
+import { TokenStore } from '../../../server/auth/token.store.js';
+import { clinicFixture } from './clinic-fixture.js';
+import { FakeClock, TEST_NOW } from './fake-clock.js';
+
+export interface TestServerOptions {
+  clock?: Clock;
+  apiRateLimit?: { limit: number; windowMs: number };
+  tokenRateLimit?: { limit: number; windowMs: number };
+  /** Reuse a database file (e.g. to restart on the same data). */
+  dbPath?: string;
+}
+
+export interface TestServer {
+  baseUrl: string;
+  api: string;
+  db: Db;
+  dbPath: string;
+  clock: Clock;
+  /** Every log line the server wrote. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A temporary folder for one test file's SQLite database. */
+export function tempDbPath(): string {
+  return join(mkdtempSync(join(tmpdir(), 'clinic-test-')), 'clinic.db');
+}
+
+/** The real app on 127.0.0.1 with an ephemeral port and a real SQLite file. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dbPath = options.dbPath ?? tempDbPath();
+  const db = await openDatabase(`file:${dbPath}`);
+  const clock = options.clock ?? new FakeClock(TEST_NOW);
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const app = createApp({
+    db,
+    clock,
+    logger: createLogger('info', sink),
+    config: {
+      trustProxy: false,
+      apiRateLimit: options.apiRateLimit ?? { limit: 10_000, windowMs: 60_000 },
+      tokenRateLimit: options.tokenRateLimit ?? { limit: 10_000, windowMs: 60_000 },
+    },
+  });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl,
+    api: `${baseUrl}/api/v1`,
+    db,
+    dbPath,
+    clock,
+    logs,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.destroy();
+    },
+  };
+}
+
+export function removeDb(dbPath: string): void {
+  rmSync(join(dbPath, '..'), { recursive: true, force: true });
+}
+
+export interface SeededClinic {
+  careId: number;
+  appKey: string;
+  secret: string;
+}
+
+/** Creates a clinic (the fixture unless given) and a key pair for it. */
+export async function seedClinic(server: TestServer, file = clinicFixture()): Promise<SeededClinic> {
+  const careId = await new ClinicStore(server.db).create(ClinicFile.parse(file), server.clock.now());
+  const auth = new AuthService(new KeyStore(server.db), new TokenStore(server.db), server.clock);
+  const { app_key, app_secret_key } = await auth.createKeyPair(careId);
+  return { careId, appKey: app_key, secret: app_secret_key };
+}
+
+/** POST /granttoken through HTTP; returns the access token. */
+export async function grantToken(server: TestServer, clinic: SeededClinic): Promise<string> {
+  const res = await fetch(`${server.api}/granttoken`, {
+    method: 'POST',
+    headers: { 'x-app-key': clinic.appKey, 'x-app-secret-key': clinic.secret },
+  });
+  if (res.status !== 200) throw new Error(`granttoken answered ${res.status}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+export interface Caller {
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  headers: Record<string, string>;
+}
+
+/** A client that sends x-app-key and the Bearer token with every request. */
+export async function authenticatedCaller(server: TestServer, clinic: SeededClinic): Promise<Caller> {
+  const token = await grantToken(server, clinic);
+  const headers = { 'x-app-key': clinic.appKey, authorization: `Bearer ${token}` };
+  return {
+    headers,
+    get: (path, extra = {}) => fetch(`${server.api}${path}`, { headers: { ...headers, ...extra } }),
+    post: (path, body, extra = {}) =>
+      fetch(`${server.api}${path}`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json', ...extra },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+  };
+}
+
+/** A valid booking for Tuesday 24 November 2026 10:00 (the day after TEST_NOW). */
+export function validBooking(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    patient_name: 'Jane Doe',
+    patient_phone: '+44 7700 900123',
+    appointment_date: '2026-11-24',
+    appointment_time: '10:00',
+    ...overrides,
+  };
+}
+
+export const AUTH_FAILED = { success: false, message: 'Invalid API key', error_code: 'auth_failed' };
