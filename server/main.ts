@@ -29,7 +29,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'draining in-flight requests');
-    // In-flight requests finish; idle keep-alive sockets close now.
+    // In-flight requests finish. Keep-alive sockets are closed as soon as they
+    // fall idle, including those whose last response ends after close().
     server.close(() => {
       void db.destroy().then(() => {
         logger.info('stopped');
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
       });
     });
     server.closeIdleConnections();
+    setInterval(() => server.closeIdleConnections(), 100).unref();
     setTimeout(() => {
       logger.error('forced exit: requests still open after the shutdown timeout');
       process.exit(1);

@@ -26,7 +26,7 @@ export function requestLogger(logger: Logger) {
         path: req.url.split('?')[0],
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      err: (err: Error) => ({ type: err.name, message: err.message }),
+      err: (err: Error) => ({ type: err.name, message: err.message, stack: err.stack }),
     },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
   });
