@@ -26,11 +26,11 @@ export function appointmentRoutes(bookings: BookingService, appointments: Appoin
   });
 
   router.get('/status/:id', async (req, res) => {
+    res.set('Cache-Control', 'no-store');
     const { id } = parseParams(AppointmentPathParams, req.params, 'Appointment');
     const data = await appointments.statusView(authenticatedClinic(res).careId, id);
     if (!data) throw notFound('Appointment');
     const body: AppointmentStatusResponse = { success: true, message: 'Appointment status retrieved successfully', data };
-    res.set('Cache-Control', 'no-store');
     res.json(body);
   });
 

@@ -54,7 +54,8 @@ export const WebsiteSettings = z
     contact_address: ShortText,
     whatsapp_number: z.string().max(40),
     map_url: Url,
-    opening_hours: z.record(z.enum(DAY_NAMES), OpeningHoursEntry),
+    /** A day left out is closed. */
+    opening_hours: z.partialRecord(z.enum(DAY_NAMES), OpeningHoursEntry),
     team_members: z.array(TeamMember).max(50),
     testimonials: z.array(Testimonial).max(50),
     faqs: z.array(Faq).max(100),

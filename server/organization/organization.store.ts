@@ -1,5 +1,9 @@
+import { sql } from 'kysely';
 import type { Organization } from '../contract/index.js';
 import type { Db } from '../db/connection.js';
+
+/** The phone number without the formatting people type: '+44 7700 900123' and '+447700900123' are one patient. */
+const phoneDigits = sql`replace(replace(replace(replace(replace(replace(patient_phone, ' ', ''), '-', ''), '.', ''), '(', ''), ')', ''), '/', '')`;
 
 /** Spec 2.2: the clinic profile, with statistics counted live. */
 export class OrganizationStore {
@@ -20,7 +24,7 @@ export class OrganizationStore {
 
   /**
    * total_users: active API keys (the accounts that use this clinic's data);
-   * total_patients: distinct patient phone numbers among its appointments;
+   * total_patients: distinct patient phone numbers (ignoring spaces and punctuation) among its appointments;
    * total_appointments: all its appointments, whatever their status;
    * total_doctors: its dentists.
    */
@@ -29,7 +33,7 @@ export class OrganizationStore {
       .selectNoFrom((eb) => [
         eb.selectFrom('api_keys').select((sub) => sub.fn.countAll<number>().as('n'))
           .where('care_id', '=', careId).where('revoked_at', 'is', null).as('total_users'),
-        eb.selectFrom('appointments').select((sub) => sub.fn.count<number>('patient_phone').distinct().as('n'))
+        eb.selectFrom('appointments').select(sql<number>`count(distinct ${phoneDigits})`.as('n'))
           .where('care_id', '=', careId).as('total_patients'),
         eb.selectFrom('appointments').select((sub) => sub.fn.countAll<number>().as('n'))
           .where('care_id', '=', careId).as('total_appointments'),

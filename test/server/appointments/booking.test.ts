@@ -153,6 +153,14 @@ describe('POST /appointments/book', () => {
       await expectError(await book(validBooking({ appointment_date: '2026-11-29' })), 400, 'validation_error', 'closed on Sunday');
     });
 
+    it('answers 400 on a day missing from opening_hours', async () => {
+      const file = clinicFixture('No Saturdays');
+      delete file.website.opening_hours.Saturday;
+      const noSaturdays = await authenticatedCaller(server, await seedClinic(server, file));
+      const res = await noSaturdays.post('/appointments/book', validBooking({ appointment_date: '2026-11-28' }));
+      await expectError(res, 400, 'validation_error', 'closed on Saturday');
+    });
+
     it.each([
       ['before opening', '07:59'],
       ['at closing time', '18:00'],

@@ -31,7 +31,7 @@ describe('persistence', () => {
     const second = await startTestServer({ dbPath: first.dbPath });
     const res = await fetch(`${second.api}/appointments/status/${booked.data.appointment_id}`, { headers: caller.headers });
     expect(res.status).toBe(200);
-    expect((await res.json()).data).toMatchObject({ status: 'Scheduled', name: 'Jane Doe' });
+    expect(((await res.json()) as { data: unknown }).data).toMatchObject({ status: 'Scheduled', name: 'Jane Doe' });
     await second.close();
     removeDb(first.dbPath);
   });

@@ -1,0 +1,391 @@
+import { execFile, type ExecFileException } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppointmentStatusResponse, DAY_NAMES, DentistListResponse, OrganizationResponse, TreatmentListResponse, WebsiteResponse } from '../../../server/contract/index.js';
+import { ClinicFile } from '../../../server/clinics/clinic-file.js';
+import { ClinicStore } from '../../../server/clinics/clinic.store.js';
+import { demoClinic } from '../../../server/demo/demo-clinic.js';
+import { clinicFixture } from '../support/clinic-fixture.js';
+import { AUTH_FAILED, authenticatedCaller, seedClinic, startTestServer, validBooking, type TestServer } from '../support/test-server.js';
+
+const execFileAsync = promisify(execFile);
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+// One temporary database for this file, shared by the CLI child processes and the in-process server.
+const tempDir = mkdtempSync(join(tmpdir(), 'clinic-cli-test-'));
+const dbPath = join(tempDir, 'clinic.db');
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ dbPath });
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(tempDir, { recursive: true, force: true });
+});
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real CLI from source: `node --import tsx server/cli/main.ts <args>`. */
+async function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const inherited = { ...process.env };
+  delete inherited.PUBLIC_URL;
+  const options = { cwd: repoRoot, env: { ...inherited, DATABASE_URL: `file:${dbPath}`, ...env } };
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], options);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as ExecFileException & { stdout?: string; stderr?: string };
+    if (typeof failed.code !== 'number') throw error;
+    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+/** The JSON a successful command printed; fails the test with the CLI's stderr otherwise. */
+function printed<T>(result: CliResult): T {
+  expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
+  return JSON.parse(result.stdout) as T;
+}
+
+/** A failed command: non-zero exit, nothing on stdout, one line on stderr; returns that line. */
+function failure(result: CliResult): string {
+  expect(result.code).not.toBe(0);
+  expect(result.stdout).toBe('');
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  return lines[0] ?? '';
+}
+
+/** A clinic created in-process, without any key, so a test arranges only what it checks. */
+const createClinic = async (): Promise<number> =>
+  new ClinicStore(server.db).create(ClinicFile.parse(clinicFixture()), server.clock.now());
+
+const exchange = (appKey: string, secret: string) =>
+  fetch(`${server.api}/granttoken`, { method: 'POST', headers: { 'x-app-key': appKey, 'x-app-secret-key': secret } });
+
+function writeClinicFile(name: string, content: unknown): string {
+  const path = join(tempDir, name);
+  writeFileSync(path, JSON.stringify(content));
+  return path;
+}
+
+interface KeyPair {
+  app_key: string;
+  app_secret_key: string;
+}
+
+interface KeySummary {
+  app_key: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+describe('clinic create', () => {
+  it('prints exactly {"care_id": N} and a new care_id on each call', async () => {
+    const file = writeClinicFile('clinic.json', clinicFixture());
+
+    const first = printed<{ care_id: number }>(await cli(['clinic', 'create', '--file', file]));
+    const second = printed<{ care_id: number }>(await cli(['clinic', 'create', '--file', file]));
+
+    expect(first).toEqual({ care_id: expect.any(Number) });
+    expect(second).toEqual({ care_id: expect.any(Number) });
+    expect(second.care_id).not.toBe(first.care_id);
+  });
+
+  it.each([
+    ['an unknown time zone', 'timezone', { ...clinicFixture(), timezone: 'Mars/Olympus' }],
+    [
+      'a treatment base_fee that is not a decimal',
+      'base_fee',
+      (() => {
+        const file = clinicFixture();
+        file.treatments[0] = { ...file.treatments[0]!, base_fee: 'abc' };
+        return file;
+      })(),
+    ],
+  ])('exits non-zero with one line on stderr naming the field for %s', async (_name, field, content) => {
+    const file = writeClinicFile(`invalid-${field}.json`, content);
+
+    const line = failure(await cli(['clinic', 'create', '--file', file]));
+
+    expect(line).toContain(field);
+  });
+
+  it('exits non-zero with a message naming a path it cannot read', async () => {
+    const missing = join(tempDir, 'no-such-clinic.json');
+
+    const line = failure(await cli(['clinic', 'create', '--file', missing]));
+
+    expect(line).toContain('cannot read');
+    expect(line).toContain(missing);
+  });
+});
+
+describe('keys', () => {
+  let careId: number;
+  let created: CliResult;
+
+  beforeAll(async () => {
+    careId = await createClinic();
+    created = await cli(['keys', 'create', '--clinic', String(careId)]);
+  });
+
+  const keyPair = () => printed<KeyPair>(created);
+
+  it('keys create prints exactly {app_key, app_secret_key}', () => {
+    const pair = keyPair();
+
+    expect(Object.keys(pair).sort()).toEqual(['app_key', 'app_secret_key']);
+    expect(pair.app_key).toEqual(expect.any(String));
+    expect(pair.app_secret_key).toEqual(expect.any(String));
+    expect(pair.app_key.length).toBeGreaterThan(0);
+    expect(pair.app_secret_key.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('keys list shows app_key, created_at and revoked_at, never the secret or its hash', async () => {
+    const { app_key, app_secret_key } = keyPair();
+
+    const result = await cli(['keys', 'list', '--clinic', String(careId)]);
+
+    const keys = printed<KeySummary[]>(result);
+    expect(keys).toEqual([{ app_key, created_at: expect.any(String), revoked_at: null }]);
+    expect(new Date(keys[0]!.created_at).toISOString()).toBe(keys[0]!.created_at);
+    expect(result.stdout).not.toContain(app_secret_key);
+    expect(result.stdout).not.toMatch(/scrypt|secret/i);
+  });
+
+  it('never writes the secret to the database file or its WAL in plain text', () => {
+    const { app_key, app_secret_key } = keyPair();
+    const files = [dbPath, `${dbPath}-wal`].filter((path) => existsSync(path));
+
+    const bytes = files.map((path) => readFileSync(path).toString('latin1'));
+
+    expect(files).toContain(dbPath);
+    expect(bytes.some((text) => text.includes(app_key))).toBe(true); // the files do hold the key row
+    for (const text of bytes) expect(text).not.toContain(app_secret_key);
+  });
+
+  it('gives a key pair the server accepts until keys revoke, after which the exchange answers 401', async () => {
+    const { app_key, app_secret_key } = keyPair();
+    expect((await exchange(app_key, app_secret_key)).status).toBe(200);
+
+    expect(printed<unknown>(await cli(['keys', 'revoke', '--key', app_key]))).toEqual({ revoked: app_key });
+
+    const res = await exchange(app_key, app_secret_key);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual(AUTH_FAILED);
+  });
+
+  it('keys revoke of an unknown key exits non-zero naming the key', async () => {
+    const line = failure(await cli(['keys', 'revoke', '--key', 'ck_no_such_key']));
+
+    expect(line).toContain('ck_no_such_key');
+  });
+
+  it('keys create for a clinic that does not exist exits non-zero naming the clinic', async () => {
+    const line = failure(await cli(['keys', 'create', '--clinic', '999']));
+
+    expect(line).toContain('999');
+  });
+
+  it('keys create with a non-numeric --clinic exits non-zero naming the option', async () => {
+    const line = failure(await cli(['keys', 'create', '--clinic', 'abc']));
+
+    expect(line).toContain('--clinic');
+  });
+});
+
+describe('appointments', () => {
+  let careId: number;
+  let caller: Awaited<ReturnType<typeof authenticatedCaller>>;
+
+  beforeAll(async () => {
+    const clinic = await seedClinic(server);
+    careId = clinic.careId;
+    caller = await authenticatedCaller(server, clinic);
+  });
+
+  async function book(time: string): Promise<number> {
+    const res = await caller.post('/appointments/book', validBooking({ appointment_time: time }));
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: { appointment_id: number } }).data.appointment_id;
+  }
+
+  const statusOf = async (id: number) =>
+    AppointmentStatusResponse.parse(await (await caller.get(`/appointments/status/${id}`)).json()).data.status;
+
+  it('appointments list prints [] for a clinic without bookings', async () => {
+    const empty = await createClinic();
+
+    expect(printed<unknown>(await cli(['appointments', 'list', '--clinic', String(empty)]))).toEqual([]);
+  });
+
+  it('appointments list shows a booking made over HTTP with its fields', async () => {
+    const id = await book('10:00');
+
+    const appointments = printed<unknown[]>(await cli(['appointments', 'list', '--clinic', String(careId)]));
+
+    expect(appointments).toEqual([
+      expect.objectContaining({
+        appointment_id: id,
+        care_id: careId,
+        patient_name: 'Jane Doe',
+        patient_phone: '+44 7700 900123',
+        appointment_date: '2026-11-24',
+        appointment_time: '10:00',
+        address: null,
+        doctor_id: null,
+        treatment_id: null,
+        note: null,
+        status: 'Scheduled',
+        created_at: expect.any(String),
+      }),
+    ]);
+  });
+
+  it('appointments set-status prints {appointment_id, status} and the API then shows the new status', async () => {
+    const id = await book('11:00');
+
+    const result = await cli(['appointments', 'set-status', '--id', String(id), '--status', 'Completed']);
+
+    expect(printed<unknown>(result)).toEqual({ appointment_id: id, status: 'Completed' });
+    expect(await statusOf(id)).toBe('Completed');
+  });
+
+  it('appointments set-status with a status outside Scheduled|Cancelled|Completed exits non-zero and changes nothing', async () => {
+    const id = await book('12:00');
+
+    const line = failure(await cli(['appointments', 'set-status', '--id', String(id), '--status', 'Done']));
+
+    expect(line).toContain('--status');
+    expect(await statusOf(id)).toBe('Scheduled');
+  });
+
+  it('appointments set-status of an unknown appointment exits non-zero naming it', async () => {
+    const line = failure(await cli(['appointments', 'set-status', '--id', '987654', '--status', 'Cancelled']));
+
+    expect(line).toContain('987654');
+  });
+});
+
+describe('seed-demo', () => {
+  let seeded: CliResult;
+  let demo: { care_id: number; app_key: string; app_secret_key: string };
+  let caller: Awaited<ReturnType<typeof authenticatedCaller>>;
+
+  beforeAll(async () => {
+    seeded = await cli(['seed-demo'], { PUBLIC_URL: server.baseUrl });
+    demo = JSON.parse(seeded.stdout || 'null') as typeof demo;
+    if (seeded.code === 0) {
+      caller = await authenticatedCaller(server, { careId: demo.care_id, appKey: demo.app_key, secret: demo.app_secret_key });
+    }
+  });
+
+  const get = async (path: string): Promise<unknown> => {
+    const res = await caller.get(path);
+    expect(res.status).toBe(200);
+    return res.json();
+  };
+  const website = async () => WebsiteResponse.parse(await get('/website')).site;
+  const treatments = async () => TreatmentListResponse.parse(await get('/treatments')).data;
+  const dentists = async () => DentistListResponse.parse(await get('/dentists')).data;
+
+  it('prints exactly {care_id, app_key, app_secret_key}', () => {
+    const printedDemo = printed<Record<string, unknown>>(seeded);
+
+    expect(printedDemo).toEqual({ care_id: expect.any(Number), app_key: expect.any(String), app_secret_key: expect.any(String) });
+  });
+
+  it('creates a website in which every string is non-empty', async () => {
+    const site = await website();
+    const empty: string[] = [];
+    const walk = (value: unknown, path: string): void => {
+      if (typeof value === 'string' && value.trim() === '') empty.push(path);
+      else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${path}[${i}]`));
+      else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) walk(item, `${path}.${key}`);
+    };
+
+    walk(site, 'site');
+
+    expect(empty).toEqual([]);
+  });
+
+  it('creates opening hours for all seven days with at least one closed day', async () => {
+    const { opening_hours } = await website();
+
+    expect(Object.keys(opening_hours).sort()).toEqual([...DAY_NAMES].sort());
+    expect(Object.values(opening_hours).some((day) => day.is_closed)).toBe(true);
+    expect(Object.values(opening_hours).some((day) => !day.is_closed)).toBe(true);
+  });
+
+  it('creates several team members, testimonials, FAQs and services', async () => {
+    const site = await website();
+
+    expect(site.team_members.length).toBeGreaterThanOrEqual(3);
+    expect(site.testimonials.length).toBeGreaterThanOrEqual(3);
+    expect(site.faqs.length).toBeGreaterThanOrEqual(3);
+    expect(site.services.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('creates several active treatments and keeps the inactive one out of GET /treatments', async () => {
+    const all = demoClinic(server.baseUrl).treatments;
+    const inactive = all.filter((t) => t.active === false).map((t) => t.treatment_name);
+    expect(inactive.length).toBeGreaterThan(0);
+
+    const names = (await treatments()).map((t) => t.treatment_name);
+
+    expect(names.length).toBeGreaterThanOrEqual(3);
+    expect(names).toEqual(all.filter((t) => t.active !== false).map((t) => t.treatment_name));
+    for (const name of inactive) expect(names).not.toContain(name);
+  });
+
+  it('creates several dentists', async () => {
+    expect((await dentists()).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('links every image to <PUBLIC_URL>/assets/demo/, and each one is served as SVG', async () => {
+    const site = await website();
+    const organization = OrganizationResponse.parse(await get('/organization')).data;
+    expect(organization.logo).not.toBeNull();
+    const images = [
+      organization.logo ?? '',
+      site.hero_bg_image,
+      site.about_image,
+      ...site.team_members.map((m) => m.photo),
+      ...site.testimonials.map((t) => t.photo),
+      ...site.services.map((s) => s.image),
+      ...(await treatments()).map((t) => t.image_url),
+      ...(await dentists()).map((d) => d.signature_image_url),
+    ];
+
+    for (const url of images) expect(url).toMatch(new RegExp(`^${server.baseUrl.replace(/\./g, '\\.')}/assets/demo/[\\w-]+\\.svg$`));
+    for (const url of new Set(images)) {
+      const res = await fetch(url);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('content-type'), url).toMatch(/^image\/svg\+xml/);
+      expect(await res.text(), url).toMatch(/^<svg/);
+    }
+  });
+});
+
+describe('an unknown command', () => {
+  it('exits 2 and prints the usage on stderr', async () => {
+    const result = await cli(['frobnicate']);
+
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('frobnicate');
+    expect(result.stderr).toContain('usage: clinic');
+    for (const command of ['clinic create', 'keys create', 'keys list', 'keys revoke', 'appointments list', 'appointments set-status', 'seed-demo']) {
+      expect(result.stderr).toContain(command);
+    }
+  });
+});

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBody } from '../../../server/contract/index.js';
+import {
+  authenticatedCaller,
+  removeDb,
+  seedClinic,
+  startTestServer,
+  validBooking,
+  type Caller,
+  type TestServer,
+} from '../support/test-server.js';
+
+const ROUTE_NOT_FOUND = { success: false, message: 'Route not found', error_code: 'not_found' };
+const JSON_TYPE = /^application\/json(;|$)/;
+
+/** What a leaked stack trace would show: "    at fn (file:line:col)" lines, source paths, the working folder. */
+function expectNoStackTrace(text: string): void {
+  expect(text).not.toMatch(/\bat\s+\S+\s+\(/);
+  expect(text).not.toMatch(/\\n\s*at\s/);
+  expect(text).not.toMatch(/\bat\s+(file:\/\/|\/|node:)/);
+  expect(text).not.toMatch(/[\w/.-]+\.(ts|js|mjs):\d+/);
+  expect(text).not.toContain('node_modules');
+  expect(text).not.toContain(process.cwd());
+}
+
+describe('routing and the shape of every answer', () => {
+  let server: TestServer;
+  let caller: Caller;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    caller = await authenticatedCaller(server, await seedClinic(server));
+  });
+  afterAll(async () => {
+    await server.close();
+    removeDb(server.dbPath);
+  });
+
+  const send = (method: string, url: string, headers: Record<string, string> = {}, body?: string) =>
+    fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+
+  describe('unknown routes', () => {
+    it.each([
+      ['GET /api/v1/nope without credentials', () => send('GET', `${server.api}/nope`)],
+      ['GET /nope outside the API', () => send('GET', `${server.baseUrl}/nope`)],
+      ['GET /api/v1 itself', () => send('GET', server.api)],
+      ['POST /api/v1/treatments, a wrong method with valid credentials', () => send('POST', `${server.api}/treatments`, caller.headers)],
+      ['DELETE /api/v1/appointments/status/1 with valid credentials', () => send('DELETE', `${server.api}/appointments/status/1`, caller.headers)],
+      ['PUT /api/v1/appointments/book with valid credentials', () => send('PUT', `${server.api}/appointments/book`, { ...caller.headers, 'content-type': 'application/json' }, JSON.stringify(validBooking()))],
+      ['GET /api/v1/treatments/1/extra with valid credentials', () => send('GET', `${server.api}/treatments/1/extra`, caller.headers)],
+      ['GET /api/v1/granttoken, which only takes POST', () => send('GET', `${server.api}/granttoken`)],
+      ['GET /api/v2/treatments, a version that does not exist', () => send('GET', `${server.baseUrl}/api/v2/treatments`, caller.headers)],
+    ])('answer 404 with exactly the Route not found body for %s', async (_name, request) => {
+      const res = await request();
+      expect(res.status).toBe(404);
+      expect(await res.json()).toStrictEqual(ROUTE_NOT_FOUND);
+    });
+  });
+
+  describe('content type', () => {
+    it.each([
+      ['a 200 from GET /healthz', () => send('GET', `${server.baseUrl}/healthz`)],
+      ['a 200 from GET /treatments', () => caller.get('/treatments')],
+      ['a 200 from POST /appointments/book', () => caller.post('/appointments/book', validBooking())],
+      ['a 400 for a booking without fields', () => caller.post('/appointments/book', {})],
+      ['a 400 for malformed JSON', () => caller.post('/appointments/book', '{"patient_name":')],
+      ['a 401 without credentials', () => send('GET', `${server.api}/dentists`)],
+      ['a 401 from POST /granttoken with a wrong secret', () => send('POST', `${server.api}/granttoken`, { 'x-app-key': 'ck_unknown', 'x-app-secret-key': 'nope' })],
+      ['a 404 for an unknown route', () => send('GET', `${server.api}/nope`)],
+      ['a 404 for an unknown treatment', () => caller.get('/treatments/999999')],
+      ['a 413 for a body over 16 KB', () => caller.post('/appointments/book', validBooking({ note: 'x'.repeat(17 * 1024) }))],
+      ['a 415 for a booking sent as text/plain', () => caller.post('/appointments/book', JSON.stringify(validBooking()), { 'content-type': 'text/plain' })],
+    ])('is application/json for %s', async (_name, request) => {
+      const res = await request();
+      expect(res.headers.get('content-type')).toMatch(JSON_TYPE);
+      await expect(res.json()).resolves.toEqual(expect.any(Object));
+    });
+  });
+
+  describe('error bodies', () => {
+    it.each([
+      ['a 400 for malformed JSON', () => caller.post('/appointments/book', '{"patient_name": "Jane", }'), 400],
+      ['a 400 for a body that is a bare string', () => caller.post('/appointments/book', '"hello"'), 400],
+      ['a 400 for fields of the wrong type', () => caller.post('/appointments/book', validBooking({ doctor_id: { $gt: 0 }, patient_name: ['x'] })), 400],
+      ['a 401 for a garbage token', () => send('GET', `${server.api}/dentists`, { 'x-app-key': 'x', authorization: 'Bearer !!!' }), 401],
+      ['a 404 for an unknown route', () => send('GET', `${server.api}/nope/../../etc/passwd`), 404],
+      ['a 404 for a malformed id', () => caller.get('/appointments/status/%00'), 404],
+      ['a 413 for a body over 16 KB', () => caller.post('/appointments/book', validBooking({ note: 'x'.repeat(17 * 1024) })), 413],
+      ['a 415 for an unsupported content type', () => caller.post('/appointments/book', '<xml/>', { 'content-type': 'application/xml' }), 415],
+    ])('hold no stack trace or file path for %s', async (_name, request, status) => {
+      const res = await request();
+      expect(res.status).toBe(status);
+      const text = await res.text();
+      expect(ErrorBody.parse(JSON.parse(text))).toEqual(JSON.parse(text));
+      expectNoStackTrace(text);
+    });
+  });
+
+  describe('GET /healthz', () => {
+    it('answers 200 with exactly {status: "ok"} and needs no credentials', async () => {
+      const res = await send('GET', `${server.baseUrl}/healthz`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toStrictEqual({ status: 'ok' });
+    });
+  });
+});
+
+describe('an unexpected server error', () => {
+  let server: TestServer;
+  let caller: Caller;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    caller = await authenticatedCaller(server, await seedClinic(server));
+    // A table gone from under the running server: the store's query throws a plain SQLite error.
+    await server.db.schema.dropTable('dentists').execute();
+  });
+  afterAll(async () => {
+    await server.close();
+    removeDb(server.dbPath);
+  });
+
+  it('answers 500 internal_error as JSON with a generic message and no stack trace', async () => {
+    const res = await caller.get('/dentists');
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-type')).toMatch(JSON_TYPE);
+    const text = await res.text();
+    expect(JSON.parse(text)).toStrictEqual({ success: false, message: 'Internal server error', error_code: 'internal_error' });
+    expectNoStackTrace(text);
+    expect(text).not.toMatch(/dentists|sqlite|no such table/i);
+  });
+
+  it('logs the error with its stack on the server side only', async () => {
+    await caller.get('/dentists');
+    const logged = server.logs.filter((line) => line.includes('unhandled error'));
+    expect(logged.length).toBeGreaterThan(0);
+    expect(logged.join('\n')).toMatch(/no such table/);
+  });
+});
