@@ -23,6 +23,10 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
+  /** BFF only: the upstream API failed or is unreachable. */
+  upstream_unavailable: 502,
+  /** BFF only: the upstream API did not answer in time. */
+  upstream_timeout: 504,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 

@@ -1,0 +1,85 @@
+import express, { Router, type RequestHandler, type Response } from 'express';
+import {
+  AppointmentStatusResponse,
+  BookAppointmentResponse,
+  ErrorBody,
+  IdempotencyKeyHeader,
+  type ErrorCode,
+} from '../../server/contract/index.js';
+import { ApiError, notFound } from '../../server/http/api-error.js';
+import { requireJson } from '../../server/http/require-json.js';
+import { parseBody } from '../../server/http/validation.js';
+import type { UpstreamAnswer, UpstreamClient } from '../upstream/upstream-client.js';
+import { UpstreamUnavailable } from '../upstream/errors.js';
+import { createReference, readReference } from './booking-reference.js';
+import { BROWSER_BOOKING_MAX_BYTES, BrowserBookingRequest, HONEYPOT_FIELD } from './booking-request.js';
+
+const jsonBody = express.json({ limit: BROWSER_BOOKING_MAX_BYTES, strict: true, type: 'application/json' });
+
+/** POST /api/appointments/book and GET /api/appointments/status/:reference. */
+export function bookingRoutes(upstream: UpstreamClient, referenceKey: Buffer, bookingRateLimit: RequestHandler): Router {
+  const router = Router();
+
+  router.post('/appointments/book', bookingRateLimit, requireJson, jsonBody, async (req, res) => {
+    parseBody(BrowserBookingRequest, req.body);
+    const { [HONEYPOT_FIELD]: _honeypot, ...booking } = req.body as Record<string, unknown>;
+    const idempotencyKey = req.get('idempotency-key');
+    if (idempotencyKey !== undefined && !IdempotencyKeyHeader.safeParse(idempotencyKey).success) {
+      throw new ApiError('validation_error', 'Invalid request: Idempotency-Key must be 1-255 printable characters');
+    }
+    const answer = await upstream.call({
+      method: 'POST',
+      path: '/appointments/book',
+      body: booking,
+      headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
+    });
+    res.set('Cache-Control', 'no-store');
+    if (answer.status !== 200) return relayError(res, answer);
+    const booked = BookAppointmentResponse.safeParse(answer.body);
+    if (!booked.success) throw new UpstreamUnavailable('server_error', 'upstream booking answer did not match the contract');
+    const { appointment_id } = booked.data.data;
+    res.json({
+      success: true,
+      message: booked.data.message,
+      data: { appointment_id, reference: createReference(appointment_id, referenceKey) },
+    });
+  });
+
+  router.get('/appointments/status/:reference', async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    const appointmentId = readReference(req.params.reference, referenceKey);
+    if (appointmentId === undefined) throw notFound('Booking');
+    const answer = await upstream.call({ method: 'GET', path: `/appointments/status/${appointmentId}` });
+    if (answer.status === 404) throw notFound('Booking');
+    if (answer.status !== 200) return relayError(res, answer);
+    const status = AppointmentStatusResponse.safeParse(answer.body);
+    if (!status.success) throw new UpstreamUnavailable('server_error', 'upstream status answer did not match the contract');
+    res.json(status.data);
+  });
+
+  return router;
+}
+
+/** Status codes whose upstream message helps the patient (it names the field or rule). */
+const RELAYED: Record<number, ErrorCode> = {
+  400: 'validation_error',
+  409: 'slot_unavailable',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  422: 'idempotency_key_reused',
+  429: 'rate_limited',
+};
+
+/**
+ * Rebuilds an upstream refusal as a fresh spec error body: only a known code
+ * and a bounded message pass, never the raw upstream body. Anything else
+ * (an upstream 401 after the retry, 404 of a route) is a 502.
+ */
+function relayError(res: Response, answer: UpstreamAnswer): void {
+  const code = RELAYED[answer.status];
+  const parsed = ErrorBody.safeParse(answer.body);
+  if (!code || !parsed.success) throw new UpstreamUnavailable('server_error', `upstream answered ${answer.status}`);
+  if (answer.status === 429) res.set('Retry-After', /^\d{1,6}$/.test(answer.retryAfter ?? '') ? answer.retryAfter! : '60');
+  const body: ErrorBody = { success: false, message: parsed.data.message.slice(0, 500), error_code: code };
+  res.status(answer.status).json(body);
+}

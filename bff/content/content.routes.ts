@@ -1,0 +1,48 @@
+import { Router, type Request, type Response } from 'express';
+import { IdParam } from '../../server/contract/index.js';
+import { notFound } from '../../server/http/api-error.js';
+import type { CachedAnswer, ContentCache } from './content-cache.js';
+import { DENTISTS, ORGANIZATION, TREATMENT, TREATMENTS, WEBSITE, type ContentResource } from './resources.js';
+
+/**
+ * GET /api/organization, /api/website, /api/treatments, /api/treatments/:id
+ * and /api/dentists: sanitised, cached, with ETag and Cache-Control so
+ * browsers and any CDN in front can cache too.
+ */
+export function contentRoutes(cache: ContentCache, ttlMs: number, maxStaleMs: number): Router {
+  const cacheControl = [
+    'public',
+    `max-age=${Math.floor(ttlMs / 1000)}`,
+    `stale-while-revalidate=${Math.floor(ttlMs / 1000)}`,
+    `stale-if-error=${Math.floor(maxStaleMs / 1000)}`,
+  ].join(', ');
+
+  const serve = (resource: ContentResource, upstreamPath: (req: Request) => string) => async (req: Request, res: Response) => {
+    send(req, res, await cache.get(upstreamPath(req), resource), cacheControl);
+  };
+
+  const router = Router();
+  router.get('/organization', serve(ORGANIZATION, () => '/organization'));
+  router.get('/website', serve(WEBSITE, () => '/website'));
+  router.get('/treatments', serve(TREATMENTS, () => '/treatments'));
+  router.get(
+    '/treatments/:id',
+    serve(TREATMENT, (req) => {
+      // Only digits ever reach upstream: no encoded slashes or dot segments.
+      const id = IdParam.safeParse(req.params.id);
+      if (!id.success) throw notFound('Treatment');
+      return `/treatments/${id.data}`;
+    }),
+  );
+  router.get('/dentists', serve(DENTISTS, () => '/dentists'));
+  return router;
+}
+
+function send(req: Request, res: Response, answer: CachedAnswer, cacheControl: string): void {
+  res.set({ ETag: answer.etag, 'Cache-Control': cacheControl, Vary: 'Origin' });
+  if (answer.status === 200 && req.fresh) {
+    res.status(304).end();
+    return;
+  }
+  res.status(answer.status).type('application/json').send(answer.body);
+}

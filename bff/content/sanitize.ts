@@ -1,0 +1,64 @@
+import sanitizeHtml from 'sanitize-html';
+import type { Dentist, Organization, Treatment, WebsiteSite } from '../../server/contract/index.js';
+import { isHttpUrl } from '../../server/contract/index.js';
+
+/**
+ * Basic formatting only: no scripts, no event handlers, no styles, no
+ * iframes; links only to http(s), mailto: and tel:, and always opening safely.
+ */
+const HTML_POLICY: sanitizeHtml.IOptions = {
+  allowedTags: ['p', 'br', 'strong', 'em', 'b', 'i', 'u', 'ul', 'ol', 'li', 'a', 'h3', 'h4', 'blockquote', 'span'],
+  allowedAttributes: { a: ['href', 'title'] },
+  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  transformTags: {
+    a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }),
+  },
+};
+
+/** A String (HTML) field, reduced to basic formatting. */
+export const safeHtml = (html: string): string => sanitizeHtml(html, HTML_POLICY);
+
+/** A String (URL) field: an absolute http(s) URL, or empty. */
+export const safeUrl = (url: string): string => (isHttpUrl(url) ? new URL(url).href : '');
+
+/** A nullable URL field: an http(s) URL, or null. */
+export const safeNullableUrl = (url: string | null): string | null => (url && isHttpUrl(url) ? new URL(url).href : null);
+
+const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+const safeHex = (colour: string, fallback: string) => (HEX.test(colour) ? colour : fallback);
+
+/** Spec 2.3 with every HTML and URL field made safe to render. */
+export function sanitizeSite(site: WebsiteSite): WebsiteSite {
+  return {
+    ...site,
+    theme_primary: safeHex(site.theme_primary, '#0f766e'),
+    theme_secondary: safeHex(site.theme_secondary, '#b45309'),
+    theme_dark: safeHex(site.theme_dark, '#134e4a'),
+    hero_subtitle: safeHtml(site.hero_subtitle),
+    hero_bg_image: safeUrl(site.hero_bg_image),
+    about_description: safeHtml(site.about_description),
+    about_image: safeUrl(site.about_image),
+    map_url: safeUrl(site.map_url),
+    team_members: site.team_members.map((member) => ({ ...member, photo: safeUrl(member.photo), linkedin: safeUrl(member.linkedin) })),
+    testimonials: site.testimonials.map((testimonial) => ({ ...testimonial, photo: safeUrl(testimonial.photo) })),
+    services: site.services.map((service) => ({ ...service, image: safeUrl(service.image) })),
+    social_facebook: safeNullableUrl(site.social_facebook),
+    social_instagram: safeNullableUrl(site.social_instagram),
+    social_twitter: safeNullableUrl(site.social_twitter),
+    social_linkedin: safeNullableUrl(site.social_linkedin),
+  };
+}
+
+export function sanitizeOrganization(organization: Organization): Organization {
+  return { ...organization, logo: safeNullableUrl(organization.logo), website: safeUrl(organization.website) };
+}
+
+export const sanitizeTreatment = (treatment: Treatment): Treatment => ({ ...treatment, image_url: safeUrl(treatment.image_url) });
+
+export const sanitizeDentist = (dentist: Dentist): Dentist => ({
+  ...dentist,
+  signature_image_url: safeUrl(dentist.signature_image_url),
+});
