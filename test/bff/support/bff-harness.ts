@@ -1,0 +1,165 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { createBff, type Bff } from '../../../bff/app.js';
+import { deriveReferenceKey, type BffConfig } from '../../../bff/config.js';
+import { createLogger } from '../../../server/logger.js';
+import {
+  removeDb,
+  seedClinic,
+  startTestServer,
+  type SeededClinic,
+  type TestServer,
+  type TestServerOptions,
+} from '../../server/support/test-server.js';
+import { clinicFixture } from '../../server/support/clinic-fixture.js';
+import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
+
+export interface RunningBff extends Bff {
+  baseUrl: string;
+  api: string;
+  config: BffConfig;
+  /** Every log line the BFF wrote. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A controllable time source for the BFF's token manager and cache. */
+export class ManualTime {
+  constructor(public current = Date.now()) {}
+  readonly now = () => this.current;
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/** The real BFF on an ephemeral port in front of `upstreamApi` (…/api/v1). */
+export async function startBff(
+  upstreamApi: string,
+  credentials: { appKey: string; secret: string },
+  overrides: Partial<BffConfig> = {},
+  now?: () => number,
+): Promise<RunningBff> {
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const config: BffConfig = {
+    upstreamUrl: upstreamApi,
+    appKey: credentials.appKey,
+    appSecretKey: credentials.secret,
+    port: 0,
+    host: '127.0.0.1',
+    allowedOrigins: ['https://clinic.example'],
+    trustProxy: false,
+    logLevel: 'info',
+    cache: { ttlMs: 60_000, maxStaleMs: 3600_000, maxBytes: 1024 * 1024 },
+    upstreamTimeoutMs: 2_000,
+    apiRateLimit: { limit: 10_000, windowMs: 60_000 },
+    bookingRateLimit: { limit: 1_000, windowMs: 60_000 },
+    referenceKey: deriveReferenceKey(credentials.secret),
+    widgetDir: 'widget/dist',
+    shutdownTimeoutMs: 1_000,
+    ...overrides,
+  };
+  const bff = createBff({ config, logger: createLogger('info', sink), ...(now ? { now } : {}) });
+  const server = createServer(bff.app);
+  const baseUrl = await listen(server);
+  return { ...bff, baseUrl, api: `${baseUrl}/api`, config, logs, close: () => closeServer(server) };
+}
+
+export interface Stack {
+  upstream: TestServer;
+  clinic: SeededClinic;
+  bff: RunningBff;
+  /** How many times the reference server answered this path (from its request log). */
+  upstreamHits(path: string): number;
+  close(): Promise<void>;
+}
+
+/** The real reference server (temp SQLite, fake clock at TEST_NOW) with a seeded clinic, and the BFF in front. */
+export async function startStack(
+  options: { bff?: Partial<BffConfig>; now?: () => number; clinic?: ClinicFile; server?: TestServerOptions } = {},
+): Promise<Stack> {
+  const upstream = await startTestServer(options.server);
+  const clinic = await seedClinic(upstream, options.clinic ?? clinicFixture());
+  const bff = await startBff(upstream.api, clinic, options.bff, options.now);
+  return {
+    upstream,
+    clinic,
+    bff,
+    upstreamHits: (path) =>
+      upstream.logs.filter((line) => (JSON.parse(line) as { req?: { path?: string } }).req?.path === `/api/v1${path}`).length,
+    async close() {
+      await bff.close();
+      await upstream.close();
+      removeDb(upstream.dbPath);
+    },
+  };
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export type StubHandler = (req: RecordedRequest, res: ServerResponse) => void | Promise<void>;
+
+export interface StubUpstream {
+  api: string;
+  requests: RecordedRequest[];
+  /** Replace how the stub answers from now on. */
+  handle(handler: StubHandler): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A fake upstream for faults the real server cannot be made to show: 5xx,
+ * slow answers, odd bodies. Answers /api/v1/granttoken with a token by
+ * default; every request is recorded with its headers and body.
+ */
+export async function startStubUpstream(initial?: StubHandler): Promise<StubUpstream> {
+  const requests: RecordedRequest[] = [];
+  let handler: StubHandler = initial ?? defaultStub;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      requests.push(recorded);
+      void Promise.resolve(handler(recorded, res)).catch(() => res.destroy());
+    });
+  });
+  const baseUrl = await listen(server);
+  return {
+    api: `${baseUrl}/api/v1`,
+    requests,
+    handle: (next) => (handler = next),
+    close: () => closeServer(server),
+  };
+}
+
+/** Grants a token; answers every other path with a 200 empty treatment list. */
+export const defaultStub: StubHandler = (req, res) => {
+  res.setHeader('content-type', 'application/json');
+  if (req.url === '/api/v1/granttoken') {
+    res.end(JSON.stringify({ access_token: 'stub-token-0123456789abcdef', expires_in: 3600 }));
+    return;
+  }
+  res.end(JSON.stringify({ success: true, data: [] }));
+};
