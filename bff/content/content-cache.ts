@@ -28,9 +28,13 @@ interface FetchContext {
 /**
  * Sanitised upstream content in an LRU bounded in bytes. Concurrent misses
  * share one upstream call (lru-cache fetchMethod); a stale copy is served at
- * once while it is refreshed in the background; when upstream fails, the last
- * good copy is served (allowStaleOnFetchRejection) until it is maxStaleMs past
- * its TTL, after which the failure is answered instead.
+ * once while it is refreshed in the background (allowStale), and a failed
+ * refresh keeps it (noDeleteOnFetchRejection), so a down upstream still gets
+ * the last good copy served until it is maxStaleMs past its TTL; after that
+ * the failure is answered instead.
+ *
+ * Not allowStaleOnFetchRejection: with nothing cached yet, it turns a failed
+ * first load into `undefined` and loses the reason (timeout or not).
  */
 export class ContentCache {
   private readonly cache: LRUCache<string, CachedAnswer, FetchContext>;
@@ -48,7 +52,6 @@ export class ContentCache {
       sizeCalculation: (answer, path) => answer.body.length + path.length + 100,
       ttl: options.ttlMs,
       allowStale: true,
-      allowStaleOnFetchRejection: true,
       noDeleteOnFetchRejection: true,
       perf: { now: this.now },
       fetchMethod: (path, _stale, { context }) => this.load(path, context.resource),
@@ -58,13 +61,15 @@ export class ContentCache {
   /** The answer for an upstream path, from cache when possible; throws UpstreamUnavailable. */
   async get(path: string, resource: ContentResource): Promise<CachedAnswer> {
     const answer = await this.cache.fetch(path, { context: { resource } });
-    if (answer && this.now() - answer.fetchedAt <= this.options.ttlMs + this.options.maxStaleMs) return answer;
-    // Too stale to serve: only a fresh answer will do.
+    if (answer && this.servable(answer)) return answer;
+    // Too stale to serve: only the refresh (already started by the fetch above) will do.
     const fresh = await this.cache.fetch(path, { context: { resource }, forceRefresh: true, allowStale: false });
-    if (!fresh || this.now() - fresh.fetchedAt > this.options.ttlMs + this.options.maxStaleMs) {
-      throw new UpstreamUnavailable('unreachable', 'no fresh enough copy');
-    }
+    if (!fresh || !this.servable(fresh)) throw new UpstreamUnavailable('unreachable', 'no fresh enough copy');
     return fresh;
+  }
+
+  private servable(answer: CachedAnswer): boolean {
+    return this.now() - answer.fetchedAt <= this.options.ttlMs + this.options.maxStaleMs;
   }
 
   private async load(path: string, resource: ContentResource): Promise<CachedAnswer> {

@@ -1,0 +1,423 @@
+import { request, type ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ErrorBody, TreatmentListResponse } from '../../../server/contract/index.js';
+import { removeDb } from '../../server/support/test-server.js';
+import {
+  ManualTime,
+  startBff,
+  startStack,
+  startStubUpstream,
+  type RecordedRequest,
+  type RunningBff,
+  type Stack,
+  type StubHandler,
+  type StubUpstream,
+} from '../support/bff-harness.js';
+
+const STUB_CREDENTIALS = { appKey: 'ck_stub_key', secret: 'stub-secret-0123456789' };
+const TTL_MS = 60_000;
+const MAX_STALE_MS = 3600_000;
+const SECRET_DETAIL = 'UPSTREAM-INTERNAL-DETAIL';
+
+const get = (bff: RunningBff, path: string, headers: Record<string, string> = {}) => fetch(`${bff.api}${path}`, { headers });
+
+/**
+ * A GET with exactly the given headers, as a browser's HTTP cache revalidates.
+ * (fetch() adds Cache-Control: no-cache to any request carrying If-None-Match.)
+ */
+function plainGet(url: string, headers: Record<string, string>): Promise<{ status: number; etag: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function expectSpecError(res: Response, status: number, code: string): Promise<{ body: ErrorBody; raw: string }> {
+  expect(res.status).toBe(status);
+  const raw = await res.text();
+  const body = ErrorBody.parse(JSON.parse(raw));
+  expect(body.error_code).toBe(code);
+  return { body, raw };
+}
+
+/** Every request the reference server answered under /api/v1 (from its request log). */
+const totalUpstreamRequests = (stack: Stack) =>
+  stack.upstream.logs.filter((line) => (JSON.parse(line) as { req?: { path?: string } }).req?.path?.startsWith('/api/v1/')).length;
+
+const treatmentIds = async (stack: Stack, active: 0 | 1) =>
+  (
+    await stack.upstream.db
+      .selectFrom('treatments')
+      .select('treatment_id')
+      .where('care_id', '=', stack.clinic.careId)
+      .where('active', '=', active)
+      .orderBy('treatment_id')
+      .execute()
+  ).map((row) => row.treatment_id);
+
+const STUB_TREATMENT = {
+  treatment_id: 1,
+  treatment_name: 'Check-up',
+  description: 'Exam',
+  base_fee: '60.00',
+  duration_minutes: 30,
+  image_url: '',
+};
+
+/** Grants a token and answers every API path through `answer`. */
+function stubApi(answer: StubHandler): StubHandler {
+  return (req, res) => {
+    if (req.url === '/api/v1/granttoken') {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ access_token: 'stub-token-0123456789abcdef', expires_in: 3600 }));
+      return;
+    }
+    return answer(req, res);
+  };
+}
+
+const json =
+  (status: number, body: unknown) =>
+  (_req: RecordedRequest, res: ServerResponse): void => {
+    res.statusCode = status;
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(body));
+  };
+
+describe('ETag and Cache-Control', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  it('answers GET /api/treatments with an ETag and Cache-Control public, max-age, stale-while-revalidate and stale-if-error', async () => {
+    const res = await get(stack.bff, '/treatments');
+
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toMatch(/^"[^"]+"$/);
+    const cacheControl = res.headers.get('cache-control') ?? '';
+    expect(cacheControl).toContain('public');
+    expect(cacheControl).toContain('max-age=60');
+    expect(cacheControl).toMatch(/stale-while-revalidate=\d+/);
+    expect(cacheControl).toContain(`stale-if-error=${MAX_STALE_MS / 1000}`);
+  });
+
+  it('answers 304 with an empty body to If-None-Match carrying the current ETag', async () => {
+    const etag = (await get(stack.bff, '/treatments')).headers.get('etag') ?? '';
+
+    const res = await plainGet(`${stack.bff.api}/treatments`, { 'if-none-match': etag });
+
+    expect(res.status).toBe(304);
+    expect(res.body).toBe('');
+    expect(res.etag).toBe(etag);
+  });
+
+  it('answers 200 with the body to If-None-Match carrying another ETag', async () => {
+    const res = await plainGet(`${stack.bff.api}/treatments`, { 'if-none-match': '"some-other-etag"' });
+
+    expect(res.status).toBe(200);
+    expect(TreatmentListResponse.parse(JSON.parse(res.body)).data.length).toBeGreaterThan(0);
+  });
+
+  it('serves fresh copies from cache: 10 sequential GETs make one upstream GET', async () => {
+    for (let i = 0; i < 10; i += 1) {
+      const res = await get(stack.bff, '/dentists');
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+
+    expect(stack.upstreamHits('/dentists')).toBe(1);
+  });
+
+  it('answers an unknown treatment with 404 not_found', async () => {
+    const res = await get(stack.bff, '/treatments/999');
+
+    const { body } = await expectSpecError(res, 404, 'not_found');
+    expect(body).toEqual({ success: false, message: 'Treatment not found', error_code: 'not_found' });
+  });
+
+  it('answers an inactive treatment with 404 not_found', async () => {
+    const [inactiveId] = await treatmentIds(stack, 0);
+
+    const res = await get(stack.bff, `/treatments/${inactiveId}`);
+
+    await expectSpecError(res, 404, 'not_found');
+  });
+
+  it.each(['abc', '0', '01', '-1', '1.5', '1e3', '99999999999999999'])(
+    'answers /api/treatments/%s with 404 not_found without calling upstream',
+    async (id) => {
+      const before = totalUpstreamRequests(stack);
+
+      const res = await get(stack.bff, `/treatments/${id}`);
+
+      await expectSpecError(res, 404, 'not_found');
+      expect(totalUpstreamRequests(stack)).toBe(before);
+    },
+  );
+});
+
+describe('stale content and an upstream that goes down', () => {
+  const time = new ManualTime();
+  let stack: Stack;
+  let upstreamClosed = false;
+
+  beforeAll(async () => {
+    stack = await startStack({ now: time.now });
+  });
+  afterAll(async () => {
+    await stack.bff.close();
+    if (!upstreamClosed) await stack.upstream.close();
+    removeDb(stack.upstream.dbPath);
+  });
+
+  it('serves the stale copy at once past the TTL, refreshes it in the background, and shows the change on a later GET', async () => {
+    const first = TreatmentListResponse.parse(await (await get(stack.bff, '/treatments')).json());
+    const renamedId = first.data[0]!.treatment_id;
+    await stack.upstream.db.updateTable('treatments').set({ treatment_name: 'Renamed' }).where('treatment_id', '=', renamedId).execute();
+    time.advance(TTL_MS + 1000);
+
+    const stale = await get(stack.bff, '/treatments');
+
+    expect(stale.status).toBe(200);
+    expect(TreatmentListResponse.parse(await stale.json())).toEqual(first);
+    await vi.waitFor(() => expect(stack.upstreamHits('/treatments')).toBe(2));
+    const later = TreatmentListResponse.parse(await (await get(stack.bff, '/treatments')).json());
+    expect(later.data.find((t) => t.treatment_id === renamedId)?.treatment_name).toBe('Renamed');
+    expect(stack.upstreamHits('/treatments')).toBe(2);
+  });
+
+  it('keeps serving the last good copy while the upstream is down, up to TTL + maxStale past its fetch', async () => {
+    const lastGood = await (await get(stack.bff, '/treatments')).text();
+    await stack.upstream.close();
+    upstreamClosed = true;
+
+    time.advance(TTL_MS + 1000);
+    const justStale = await get(stack.bff, '/treatments');
+    expect(justStale.status).toBe(200);
+    expect(await justStale.text()).toBe(lastGood);
+
+    time.advance(MAX_STALE_MS - 3000);
+    const nearlyTooStale = await get(stack.bff, '/treatments');
+    expect(nearlyTooStale.status).toBe(200);
+    expect(await nearlyTooStale.text()).toBe(lastGood);
+  });
+
+  it('answers 502 upstream_unavailable with the spec error body once the copy is past TTL + maxStale', async () => {
+    time.advance(5000);
+
+    const res = await get(stack.bff, '/treatments');
+
+    const { body, raw } = await expectSpecError(res, 502, 'upstream_unavailable');
+    expect(Object.keys(body).sort()).toEqual(['error_code', 'message', 'success']);
+    expect(raw).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|fetch failed/);
+  });
+
+  it('answers 502 upstream_unavailable for a resource never cached while the upstream is down', async () => {
+    const res = await get(stack.bff, '/website');
+
+    const { raw } = await expectSpecError(res, 502, 'upstream_unavailable');
+    expect(raw).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|fetch failed/);
+  });
+});
+
+describe('stale content from a slow or failing stub upstream', () => {
+  const time = new ManualTime();
+  let stub: StubUpstream;
+  let bff: RunningBff;
+  const good = { success: true, data: [STUB_TREATMENT] };
+
+  beforeAll(async () => {
+    stub = await startStubUpstream(stubApi(json(200, good)));
+    bff = await startBff(stub.api, STUB_CREDENTIALS, { upstreamTimeoutMs: 2000 }, time.now);
+    expect((await get(bff, '/treatments')).status).toBe(200);
+  });
+  afterAll(async () => {
+    await bff.close();
+    await stub.close();
+  });
+
+  it('answers with the stale copy without waiting for a slow refresh, and serves the refreshed copy once it lands', async () => {
+    const refreshed = { success: true, data: [{ ...STUB_TREATMENT, treatment_name: 'Slow' }] };
+    stub.handle(
+      stubApi(async (req, res) => {
+        await sleep(1500);
+        json(200, refreshed)(req, res);
+      }),
+    );
+    time.advance(TTL_MS + 1000);
+
+    const started = performance.now();
+    const res = await get(bff, '/treatments');
+    const elapsed = performance.now() - started;
+
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(good);
+    expect(elapsed).toBeLessThan(1000);
+    await vi.waitFor(async () => expect(await (await get(bff, '/treatments')).json()).toEqual(refreshed), { timeout: 4000, interval: 100 });
+  });
+
+  it.each<[string, StubHandler]>([
+    ['answers 503', stubApi(json(503, { message: SECRET_DETAIL }))],
+    ['destroys the socket', stubApi((_req, res) => void res.socket?.destroy())],
+  ])('keeps serving the last good copy when the upstream %s', async (_name, handler) => {
+    const lastGood = await (await get(bff, '/treatments')).text();
+    stub.handle(handler);
+    time.advance(TTL_MS + 1000);
+    const requestsBefore = stub.requests.length;
+
+    const first = await get(bff, '/treatments');
+    expect(first.status).toBe(200);
+    expect(await first.text()).toBe(lastGood);
+    // The background refresh reached the failing upstream; once it has failed, the copy is still served.
+    await vi.waitFor(() => expect(stub.requests.length).toBeGreaterThan(requestsBefore));
+    await sleep(50);
+    const second = await get(bff, '/treatments');
+    expect(second.status).toBe(200);
+    expect(await second.text()).toBe(lastGood);
+  });
+});
+
+describe('upstream faults on content never cached (stub upstream)', () => {
+  let stub: StubUpstream;
+  let bff: RunningBff;
+
+  beforeAll(async () => {
+    stub = await startStubUpstream();
+    bff = await startBff(stub.api, STUB_CREDENTIALS, { upstreamTimeoutMs: 300 });
+  });
+  afterAll(async () => {
+    await bff.close();
+    await stub.close();
+  });
+
+  it('answers an upstream 500 with 502 upstream_unavailable and nothing of the upstream body', async () => {
+    stub.handle(
+      stubApi((_req, res) => {
+        res.statusCode = 500;
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ success: false, message: `${SECRET_DETAIL}: SQLITE_CORRUPT at /srv/clinic.db`, error_code: 'internal_error' }));
+      }),
+    );
+
+    const res = await get(bff, '/treatments');
+
+    const { raw } = await expectSpecError(res, 502, 'upstream_unavailable');
+    expect(raw).not.toContain(SECRET_DETAIL);
+    expect(raw).not.toContain('SQLITE');
+  });
+
+  it('answers an upstream 500 with a text body with 502 and nothing of that text', async () => {
+    stub.handle(
+      stubApi((_req, res) => {
+        res.statusCode = 500;
+        res.setHeader('content-type', 'text/plain');
+        res.end(`${SECRET_DETAIL}\n    at Database.prepare (/srv/server.js:12:3)`);
+      }),
+    );
+
+    const res = await get(bff, '/website');
+
+    const { raw } = await expectSpecError(res, 502, 'upstream_unavailable');
+    expect(raw).not.toContain(SECRET_DETAIL);
+  });
+
+  it('answers 504 upstream_timeout when the upstream does not answer within upstreamTimeoutMs', async () => {
+    stub.handle(stubApi(() => undefined)); // never answers
+
+    const started = performance.now();
+    const res = await get(bff, '/dentists');
+    const elapsed = performance.now() - started;
+
+    await expectSpecError(res, 504, 'upstream_timeout');
+    expect(elapsed).toBeLessThan(2000);
+  });
+
+  it('answers an upstream 200 that does not match the contract with 502, not passing the body on', async () => {
+    stub.handle(stubApi(json(200, { success: true, data: [{ foo: 1, note: SECRET_DETAIL }] })));
+
+    const res = await get(bff, '/organization');
+
+    const { raw } = await expectSpecError(res, 502, 'upstream_unavailable');
+    expect(raw).not.toContain('foo');
+    expect(raw).not.toContain(SECRET_DETAIL);
+  });
+
+  it('answers an upstream 200 that is not JSON with 502', async () => {
+    stub.handle(
+      stubApi((_req, res) => {
+        res.setHeader('content-type', 'text/html');
+        res.end(`<html>${SECRET_DETAIL}</html>`);
+      }),
+    );
+
+    const res = await get(bff, '/treatments/5');
+
+    const { raw } = await expectSpecError(res, 502, 'upstream_unavailable');
+    expect(raw).not.toContain(SECRET_DETAIL);
+  });
+
+  it("answers an upstream 404 with the BFF's own not_found message, not the upstream's", async () => {
+    stub.handle(stubApi(json(404, { success: false, message: `${SECRET_DETAIL}: no row 7`, error_code: 'not_found' })));
+
+    const res = await get(bff, '/treatments/7');
+
+    const { body } = await expectSpecError(res, 404, 'not_found');
+    expect(body).toEqual({ success: false, message: 'Treatment not found', error_code: 'not_found' });
+  });
+});
+
+describe('cache memory bound', () => {
+  const MAX_BYTES = 4096;
+  const PATHS = Array.from({ length: 80 }, (_, i) => `/treatments/${i + 1}`);
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack({ bff: { cache: { ttlMs: TTL_MS, maxStaleMs: MAX_STALE_MS, maxBytes: MAX_BYTES } } });
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  const sizes = new Map<string, number>();
+
+  it('fetches an early path from upstream again once more than maxBytes of content has passed through', async () => {
+    for (const path of PATHS) {
+      const res = await get(stack.bff, path);
+      expect([200, 404]).toContain(res.status);
+      sizes.set(path, (await res.arrayBuffer()).byteLength);
+    }
+    expect([...sizes.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(MAX_BYTES);
+    for (const path of PATHS) expect(stack.upstreamHits(path), path).toBe(1);
+
+    const res = await get(stack.bff, PATHS[0]!);
+
+    expect(res.status).toBe(200);
+    expect(stack.upstreamHits(PATHS[0]!)).toBe(2);
+  });
+
+  it('keeps the most recent paths cached, holding no more than maxBytes of content', async () => {
+    // Walk back from the newest: each answer without an upstream call is a cached entry, until the first miss.
+    const cached: string[] = [];
+    for (const path of PATHS.slice(1).reverse()) {
+      await (await get(stack.bff, path)).arrayBuffer();
+      if (stack.upstreamHits(path) > 1) break;
+      cached.push(path);
+    }
+
+    expect(cached.length).toBeGreaterThan(0);
+    expect(cached.length).toBeLessThan(PATHS.length - 1);
+    expect(cached.reduce((total, path) => total + sizes.get(path)!, 0)).toBeLessThanOrEqual(MAX_BYTES);
+  });
+});
