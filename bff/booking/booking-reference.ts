@@ -25,6 +25,9 @@ export function createReference(appointmentId: number, key: Buffer): string {
 export function readReference(reference: string, key: Buffer): number | undefined {
   if (!SHAPE.test(reference)) return undefined;
   const bytes = Buffer.from(reference, 'base64url');
+  // The last character carries 4 spare bits the decoder ignores; only the one
+  // canonical spelling of a reference is accepted, so no variant of it works.
+  if (bytes.toString('base64url') !== reference) return undefined;
   const iv = bytes.subarray(0, IV_BYTES);
   const sealed = bytes.subarray(IV_BYTES, IV_BYTES + ID_BYTES);
   const signature = bytes.subarray(IV_BYTES + ID_BYTES);

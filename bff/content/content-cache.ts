@@ -4,6 +4,7 @@ import { ErrorBody } from '../../server/contract/index.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';
 import type { ContentResource } from './resources.js';
+import { parseBlankingUnsafeUrls } from './parse-upstream.js';
 
 /** One cached answer, ready to send: status, bytes, ETag and when it was fetched. */
 export interface CachedAnswer {
@@ -76,7 +77,7 @@ export class ContentCache {
     this.upstreamCalls.set(path, (this.upstreamCalls.get(path) ?? 0) + 1);
     const { status, body } = await this.upstream.call({ method: 'GET', path });
     if (status === 200) {
-      const parsed = resource.schema.safeParse(body);
+      const parsed = parseBlankingUnsafeUrls(resource.schema, body);
       if (!parsed.success) throw new UpstreamUnavailable('server_error', `upstream ${resource.name} did not match the contract`);
       return this.answer(200, resource.sanitize(parsed.data as never));
     }

@@ -8,7 +8,8 @@ import { isHttpUrl } from '../../server/contract/index.js';
  */
 const HTML_POLICY: sanitizeHtml.IOptions = {
   allowedTags: ['p', 'br', 'strong', 'em', 'b', 'i', 'u', 'ul', 'ol', 'li', 'a', 'h3', 'h4', 'blockquote', 'span'],
-  allowedAttributes: { a: ['href', 'title'] },
+  // rel and target are set by transformTags below; listing them lets them survive.
+  allowedAttributes: { a: ['href', 'title', 'rel', 'target'] },
   allowedSchemes: ['http', 'https', 'mailto', 'tel'],
   allowedSchemesAppliedToAttributes: ['href'],
   allowProtocolRelative: false,

@@ -58,11 +58,14 @@ export const Decimal = z
   .regex(/^\d{1,9}\.\d{2}$/, { message: 'must be a decimal amount such as "120.00"' })
   .meta({ example: '120.00' });
 
+/** The message of a URL that is not http(s): consumers (the BFF) recognise it to blank such a field. */
+export const NOT_HTTP_URL = 'must be an http(s) URL or empty';
+
 /** Spec "String (URL)": an absolute http(s) URL, or empty where the clinic has none. */
 export const Url = z
   .string()
   .max(LIMITS.url)
-  .refine((value) => value === '' || isHttpUrl(value), { message: 'must be an http(s) URL or empty' })
+  .refine((value) => value === '' || isHttpUrl(value), { message: NOT_HTTP_URL })
   .meta({ format: 'uri', example: 'https://example.com/image.jpg' });
 
 export function isHttpUrl(value: string): boolean {

@@ -9,10 +9,10 @@ export const notFoundHandler: RequestHandler = (_req, res) => {
 };
 
 /** Errors that body-parser raises, by their `type`, mapped to the spec's body. */
-const BODY_PARSER_ERRORS: Record<string, () => ApiError> = {
+const BODY_PARSER_ERRORS: Record<string, (err: { limit?: unknown }) => ApiError> = {
   'entity.parse.failed': () => new ApiError('validation_error', 'Invalid request: body is not valid JSON'),
-  'entity.too.large': () =>
-    new ApiError('payload_too_large', `Request body exceeds ${LIMITS.requestBodyBytes} bytes`),
+  'entity.too.large': (err) =>
+    new ApiError('payload_too_large', `Request body exceeds ${typeof err.limit === 'number' ? err.limit : LIMITS.requestBodyBytes} bytes`),
   'encoding.unsupported': () => new ApiError('unsupported_media_type', 'Unsupported content encoding'),
   'charset.unsupported': () => new ApiError('unsupported_media_type', 'Unsupported charset; send UTF-8 JSON'),
   'request.aborted': () => new ApiError('validation_error', 'Request body was aborted'),
@@ -30,7 +30,7 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
     err instanceof ApiError
       ? err
       : typeof parserType === 'string' && parserType in BODY_PARSER_ERRORS
-        ? BODY_PARSER_ERRORS[parserType]!()
+        ? BODY_PARSER_ERRORS[parserType]!(err as { limit?: unknown })
         : undefined;
   if (res.headersSent) {
     req.log?.error({ err: summariseError(err) }, 'error after response started');
