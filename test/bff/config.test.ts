@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { loadBffConfig } from '../../bff/config.js';
+import { REPO_ROOT } from '../server/support/server-process.js';
+
+const SECRET = 'cs_do-not-print-me-0123456789';
+const valid = { UPSTREAM_URL: 'http://127.0.0.1:4000/api/v1/', APP_KEY: 'ck_1', APP_SECRET_KEY: SECRET };
+
+describe('BFF configuration', () => {
+  it('reads defaults and normalises the upstream URL and origins', () => {
+    const config = loadBffConfig({ ...valid, ALLOWED_ORIGINS: 'https://clinic.example/, https://www.clinic.example' }, '/nonexistent');
+    expect(config.upstreamUrl).toBe('http://127.0.0.1:4000/api/v1');
+    expect(config.allowedOrigins).toEqual(['https://clinic.example', 'https://www.clinic.example']);
+    expect(config.port).toBe(8080);
+    expect(config.bookingRateLimit).toEqual({ limit: 5, windowMs: 600_000 });
+  });
+
+  it('derives the same reference key from the same secret, and another from another', () => {
+    const first = loadBffConfig(valid, '/nonexistent').referenceKey;
+    expect(loadBffConfig(valid, '/nonexistent').referenceKey.equals(first)).toBe(true);
+    expect(loadBffConfig({ ...valid, APP_SECRET_KEY: 'other' }, '/nonexistent').referenceKey.equals(first)).toBe(false);
+    expect(loadBffConfig({ ...valid, BOOKING_REF_SECRET: 'x'.repeat(32) }, '/nonexistent').referenceKey.equals(first)).toBe(false);
+  });
+
+  it.each([
+    ['a missing APP_KEY', { APP_KEY: undefined }, 'APP_KEY'],
+    ['an UPSTREAM_URL that is not a URL', { UPSTREAM_URL: 'not a url' }, 'UPSTREAM_URL'],
+    ['a port out of range', { PORT: '70000' }, 'PORT'],
+    ['an origin that is not a URL', { ALLOWED_ORIGINS: 'clinic' }, 'ALLOWED_ORIGINS'],
+    ['a short BOOKING_REF_SECRET', { BOOKING_REF_SECRET: 'short' }, 'BOOKING_REF_SECRET'],
+  ])('refuses %s, naming it', (_name, change, variable) => {
+    expect(() => loadBffConfig({ ...valid, ...change }, '/nonexistent')).toThrow(variable);
+  });
+
+  it('stops the process with one line naming the variable and never printing the secret', async () => {
+    const env = { PATH: process.env.PATH, APP_SECRET_KEY: SECRET, APP_KEY: 'ck_1', UPSTREAM_URL: 'nope' };
+    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', `${REPO_ROOT}bff/main.ts`], { cwd: REPO_ROOT, env: { ...env, NODE_PATH: '' } });
+    const failure = (await run.then(() => undefined, (error: unknown) => error)) as { code: number; stderr: string; stdout: string };
+
+    expect(failure.code).toBe(1);
+    const lines = failure.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('UPSTREAM_URL');
+    expect(failure.stderr + failure.stdout).not.toContain(SECRET);
+  });
+});
