@@ -19,7 +19,11 @@ const steps = [
     before: () => rmSync('test-results/vitest.json', { force: true }),
     counts: () => {
       const report = JSON.parse(readFileSync('test-results/vitest.json', 'utf8'));
-      return { passed: report.numPassedTests, failed: report.numFailedTests + report.numRuntimeErrorTestSuites };
+      // A file that fails to load has no failed test but fails its suite: count it too.
+      const failedSuitesWithoutTests = report.testResults.filter(
+        (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
+      ).length;
+      return { passed: report.numPassedTests, failed: report.numFailedTests + failedSuitesWithoutTests };
     },
   },
 ];
