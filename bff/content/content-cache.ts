@@ -40,8 +40,6 @@ interface FetchContext {
 export class ContentCache {
   private readonly cache: LRUCache<string, CachedAnswer, FetchContext>;
   private readonly now: () => number;
-  /** Upstream calls made, by path: how tests and the benchmark see coalescing. */
-  readonly upstreamCalls = new Map<string, number>();
 
   constructor(
     private readonly upstream: UpstreamClient,
@@ -74,7 +72,6 @@ export class ContentCache {
   }
 
   private async load(path: string, resource: ContentResource): Promise<CachedAnswer> {
-    this.upstreamCalls.set(path, (this.upstreamCalls.get(path) ?? 0) + 1);
     const { status, body } = await this.upstream.call({ method: 'GET', path });
     if (status === 200) {
       const parsed = parseBlankingUnsafeUrls(resource.schema, body);
