@@ -1,5 +1,9 @@
-import { DAY_NAMES, type DayName, type OpeningHoursEntry } from '../contract/index.js';
+import { DAY_NAMES, type DayName } from '../contract/days.js';
+import type { OpeningHoursEntry } from '../contract/index.js';
 import { minutesOf } from './clinic-time.js';
+
+// Shared with the widget (which checks the same rules in the browser): keep
+// this file free of runtime imports other than ../contract/days.js.
 
 /** The English day name of a YYYY-MM-DD date, as used for opening_hours keys. */
 export function dayNameOf(date: string): DayName {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HexColour, Html, LongText, ShortText, TimeOfDay, Url } from './common.js';
+import { DAY_NAMES } from './days.js';
 
 /** Spec 2.3 opening-hours entry, one per day name. */
 export const OpeningHoursEntry = z
@@ -11,9 +12,7 @@ export const OpeningHoursEntry = z
   .meta({ id: 'OpeningHoursEntry' });
 export type OpeningHoursEntry = z.infer<typeof OpeningHoursEntry>;
 
-/** Day names used as opening_hours keys, in the order a week is shown. */
-export const DAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
-export type DayName = (typeof DAY_NAMES)[number];
+export { DAY_NAMES, type DayName } from './days.js';
 
 export const TeamMember = z
   .object({ photo: Url, name: ShortText, role: ShortText, linkedin: Url })

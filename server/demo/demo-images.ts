@@ -12,7 +12,7 @@ interface Picture {
 
 const PICTURES: Record<string, Picture> = {
   'logo.svg': { label: 'BS', background: '#0f766e', foreground: '#ffffff', width: 160, height: 160 },
-  'hero.svg': { label: 'Bright Smile Dental', background: '#134e4a', foreground: '#ccfbf1', width: 1600, height: 700 },
+  'hero.svg': { label: '', background: '#134e4a', foreground: '#ccfbf1', width: 1600, height: 700 },
   'about.svg': { label: 'Our clinic', background: '#0f766e', foreground: '#f0fdfa', width: 800, height: 600 },
   'service-checkup.svg': { label: 'Check-ups', background: '#14b8a6', foreground: '#042f2e', width: 600, height: 400 },
   'service-whitening.svg': { label: 'Whitening', background: '#5eead4', foreground: '#042f2e', width: 600, height: 400 },

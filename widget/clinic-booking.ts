@@ -1,0 +1,259 @@
+import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { customElement, property, query, state } from 'lit/decorators.js';
+import { Task, TaskStatus } from '@lit/task';
+import { dayNameOf } from '../server/appointments/opening-hours.js';
+import { loadContent, resolveApiBase, type ClinicContent, type Resource } from './api.js';
+import { emit, type Section } from './events.js';
+import { localToday } from './format.js';
+import { languageOf, translationFor } from './i18n/localize.js';
+import { sharedStyles } from './shared.styles.js';
+import { rootStyles } from './clinic-booking.styles.js';
+import { themeStyle } from './theme.js';
+import { renderSite } from './sections/site-section.js';
+import { siteStyles } from './sections/site-section.styles.js';
+import { renderDentists, renderTreatments } from './sections/treatments-section.js';
+import type { ClinicBookingForm } from './booking/booking-form.js';
+import './booking/booking-form.js';
+import './status/status-lookup.js';
+
+export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.js';
+
+const ALL_SECTIONS: Section[] = ['site', 'treatments', 'dentists', 'booking', 'status'];
+
+/** What each section needs from the BFF; at most four requests whatever is shown. */
+const NEEDS: Record<Section, Resource[]> = {
+  site: ['organization', 'site'],
+  treatments: ['organization', 'treatments'],
+  dentists: ['organization', 'dentists'],
+  booking: ['site', 'treatments', 'dentists'],
+  status: [],
+};
+
+/**
+ * A dental clinic's website content, treatments, dentists, booking form and
+ * booking status in one tag, talking only to the clinic's BFF.
+ *
+ * @summary Clinic content and appointment booking, for any website.
+ *
+ * @slot - Fallback shown until the widget has rendered, and again if the clinic's
+ *   system cannot be reached (e.g. `<a href="tel:…">Call to book</a>`).
+ *
+ * @event clinic-booking:ready - The content has rendered. Detail: `{ sections }`.
+ * @event clinic-booking:booked - A booking succeeded. Cancelable: `preventDefault()` stops the
+ *   `success-url` redirect. Detail: `{ reference, appointment_id, date, time, treatment_id, doctor_id }`;
+ *   never the patient's name or phone.
+ * @event clinic-booking:error - Loading, booking or a status lookup failed. Detail: `{ kind, status, code }`.
+ *
+ * @csspart site-header - Logo and clinic name.
+ * @csspart hero - The hero banner.
+ * @csspart cta - The call-to-action link.
+ * @csspart stats - The three figures.
+ * @csspart about - The about section.
+ * @csspart services - The services list.
+ * @csspart team - The team list.
+ * @csspart testimonials - The testimonials.
+ * @csspart faqs - The questions and answers.
+ * @csspart hours - The opening hours table.
+ * @csspart contact - Contact details.
+ * @csspart social - Social links.
+ * @csspart site-footer - The footer description.
+ * @csspart treatments - The treatments section.
+ * @csspart treatment - One treatment card.
+ * @csspart dentists - The dentists section.
+ * @csspart dentist - One dentist card.
+ * @csspart booking - The booking section.
+ * @csspart status - The status section.
+ * @csspart open-button - The floating button in `mode="button"`.
+ * @csspart dialog - The booking dialog in `mode="button"`.
+ *
+ * @cssprop --clinic-booking-primary - Main colour (buttons, links). Default: the clinic's theme_primary.
+ * @cssprop --clinic-booking-secondary - Accent and focus ring. Default: the clinic's theme_secondary.
+ * @cssprop --clinic-booking-dark - Headings and dark surfaces. Default: the clinic's theme_dark.
+ * @cssprop --clinic-booking-text - Body text colour. Default: #1e293b.
+ * @cssprop --clinic-booking-muted - Secondary text. Default: #475569.
+ * @cssprop --clinic-booking-surface - Card and form background. Default: #ffffff.
+ * @cssprop --clinic-booking-border - Card borders. Default: #cbd5e1.
+ * @cssprop --clinic-booking-error - Error text and borders. Default: #b91c1c.
+ * @cssprop --clinic-booking-font - Font family. Default: system-ui.
+ * @cssprop --clinic-booking-radius - Corner radius. Default: 0.5rem.
+ * @cssprop --clinic-booking-gap - Base spacing. Default: 1rem.
+ */
+@customElement('clinic-booking')
+export class ClinicBooking extends LitElement {
+  static override styles = [sharedStyles, siteStyles, rootStyles];
+
+  /** The BFF's /api base URL. Default: found from this script's URL (…/widget/clinic-booking.js -> …/api). */
+  @property({ attribute: 'api-base' }) apiBase = '';
+  /** Which sections to show, space- or comma-separated: site treatments dentists booking status. */
+  @property() sections = ALL_SECTIONS.join(' ');
+  /** `inline` shows the form in place; `button` shows a floating button that opens it in a dialog. */
+  @property({ reflect: true }) mode: 'inline' | 'button' = 'inline';
+  /** A treatment_id to preselect in the form. */
+  @property() treatment = '';
+  /** A doctor_id to preselect in the form. */
+  @property() doctor = '';
+  /** Prefills the patient's name (e.g. for a signed-in patient). */
+  @property({ attribute: 'patient-name' }) patientName = '';
+  /** Prefills the patient's phone number. */
+  @property({ attribute: 'patient-phone' }) patientPhone = '';
+  /** Where to send the page after a booking, unless `clinic-booking:booked` is cancelled. */
+  @property({ attribute: 'success-url' }) successUrl = '';
+  /** The clinic's privacy notice; when set, the form asks for consent with a link to it. */
+  @property({ attribute: 'privacy-url' }) privacyUrl = '';
+
+  @state() private chosenTreatment?: number;
+  @state() private chosenDoctor?: number;
+  @state() private lastReference = '';
+  @query('clinic-booking-form') private form?: ClinicBookingForm;
+  @query('dialog') private dialog?: HTMLDialogElement;
+
+  private announcedReady = false;
+
+  private readonly content = new Task(this, {
+    task: ([apiBase, sections]) => loadContent(apiBase, resourcesFor(parseSections(sections))),
+    args: () => [resolveApiBase(this.apiBase), this.sections] as const,
+  });
+
+  private get shownSections(): Section[] {
+    return parseSections(this.sections);
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('treatment')) this.chosenTreatment = toId(this.treatment);
+    if (changed.has('doctor')) this.chosenDoctor = toId(this.doctor);
+  }
+
+  protected override updated(): void {
+    if (this.content.status === TaskStatus.COMPLETE && !this.announcedReady) {
+      this.announcedReady = true;
+      emit(this, 'clinic-booking:ready', { sections: this.shownSections });
+    }
+  }
+
+  override render(): TemplateResult {
+    const lang = languageOf(this);
+    return this.content.render({
+      initial: () => this.renderSkeleton(),
+      pending: () => (this.content.value ? this.renderContent(this.content.value, lang) : this.renderSkeleton()),
+      complete: (content) => this.renderContent(content, lang),
+      error: (error) => this.renderError(error, lang),
+    }) as TemplateResult;
+  }
+
+  private renderSkeleton(): TemplateResult {
+    return html`<div class="skeleton" aria-busy="true" role="status">
+      <span class="visually-hidden">${translationFor(languageOf(this)).loading}</span>
+      <div class="bone tall"></div>
+      <div class="bone"></div>
+      <div class="bone short"></div>
+    </div>`;
+  }
+
+  private renderError(error: unknown, lang: string): TemplateResult {
+    const t = translationFor(lang);
+    const { status = 0, code = 'network' } = (error ?? {}) as { status?: number; code?: string };
+    queueMicrotask(() => emit(this, 'clinic-booking:error', { kind: 'load', status, code }));
+    return html`<div class="load-error" role="alert" part="load-error">
+      <p>${t.loadError}</p>
+      <button class="button" type="button" @click=${() => void this.content.run()}>${t.retry}</button>
+      <slot></slot>
+    </div>`;
+  }
+
+  private renderContent(content: ClinicContent, lang: string): TemplateResult {
+    const t = translationFor(lang);
+    const shown = this.shownSections;
+    const labels = content.site?.section_labels ?? {};
+    const currency = content.organization?.currency;
+    const bookable = shown.includes('booking');
+    const today = dayNameOf(localToday());
+    const cardContext = (choose: (id: number) => void) => ({
+      t,
+      lang,
+      currency,
+      ...(bookable ? { onBook: (id: number) => this.bookFor(choose, id) } : {}),
+    });
+    return html`<div class="root" style=${themeStyle(content.site)} @click=${this.followInPageLinks}
+      @clinic-booking:booked=${(event: CustomEvent<{ reference: string }>) => (this.lastReference = event.detail.reference)}>
+      ${shown.includes('site') && content.site ? renderSite(content.site, content.organization, t, lang, today) : nothing}
+      ${shown.includes('treatments') && content.treatments
+        ? renderTreatments(content.treatments, labels.treatments ?? t.treatmentsHeading, cardContext((id) => (this.chosenTreatment = id)))
+        : nothing}
+      ${shown.includes('dentists') && content.dentists
+        ? renderDentists(content.dentists, labels.dentists ?? t.dentistsHeading, cardContext((id) => (this.chosenDoctor = id)))
+        : nothing}
+      ${bookable ? this.renderBooking(content, lang) : nothing}
+      ${shown.includes('status')
+        ? html`<section part="status" aria-labelledby="status-heading">
+            <h2 id="status-heading">${labels.status ?? t.statusHeading}</h2>
+            <clinic-booking-status .apiBase=${resolveApiBase(this.apiBase)} .t=${t} .locale=${lang}
+              .reference=${this.lastReference}></clinic-booking-status>
+          </section>`
+        : nothing}
+    </div>`;
+  }
+
+  private renderBooking(content: ClinicContent, lang: string): TemplateResult {
+    const t = translationFor(lang);
+    const title = content.site?.appointment_title || t.bookingHeading;
+    const form = html`<clinic-booking-form .apiBase=${resolveApiBase(this.apiBase)} .site=${content.site}
+      .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []} .t=${t} .locale=${lang}
+      .preselectTreatment=${this.chosenTreatment} .preselectDoctor=${this.chosenDoctor}
+      .prefillName=${this.patientName} .prefillPhone=${this.patientPhone}
+      .privacyUrl=${this.privacyUrl || undefined} .successUrl=${this.successUrl || undefined}></clinic-booking-form>`;
+    if (this.mode === 'button') {
+      return html`<button class="button open-button" part="open-button" type="button" aria-haspopup="dialog"
+          @click=${() => this.dialog?.showModal()}>${t.openBooking}</button>
+        <dialog part="dialog" aria-labelledby="booking-heading">
+          <div class="dialog-header">
+            <h2 id="booking-heading">${title}</h2>
+            <button class="button secondary" type="button" @click=${() => this.dialog?.close()}>${t.close}</button>
+          </div>
+          ${form}
+        </dialog>`;
+    }
+    return html`<section id="booking" part="booking" aria-labelledby="booking-heading">
+      <h2 id="booking-heading">${title}</h2>
+      ${form}
+    </section>`;
+  }
+
+  /** "Book" on a card: preselect it and bring the form into view with focus on its first field. */
+  private async bookFor(choose: (id: number) => void, id: number): Promise<void> {
+    choose(id);
+    await this.updateComplete;
+    if (this.mode === 'button') this.dialog?.showModal();
+    else this.form?.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'start' });
+    await this.form?.updateComplete;
+    this.form?.focusFirstField();
+  }
+
+  /** Fragment links such as the CTA's #booking cannot reach into a shadow root by themselves. */
+  private followInPageLinks(event: MouseEvent): void {
+    const link = (event.composedPath()[0] as Element | undefined)?.closest?.('a[href="#booking"]');
+    if (!link) return;
+    event.preventDefault();
+    if (this.mode === 'button') this.dialog?.showModal();
+    else this.renderRoot.querySelector('#booking')?.scrollIntoView({ block: 'start' });
+    this.form?.focusFirstField();
+  }
+}
+
+function parseSections(value: string): Section[] {
+  const requested = value.split(/[\s,]+/).filter((name): name is Section => (ALL_SECTIONS as string[]).includes(name));
+  return requested.length > 0 ? [...new Set(requested)] : ALL_SECTIONS;
+}
+
+function resourcesFor(sections: Section[]): Resource[] {
+  return [...new Set(sections.flatMap((section) => NEEDS[section]))];
+}
+
+function toId(value: string): number | undefined {
+  return /^[1-9]\d{0,15}$/.test(value) ? Number(value) : undefined;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'clinic-booking': ClinicBooking;
+  }
+}

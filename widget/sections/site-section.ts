@@ -1,0 +1,178 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import { styleMap } from 'lit/directives/style-map.js';
+import { DAY_NAMES, type DayName } from '../../server/contract/days.js';
+import type { Organization, WebsiteSite } from '../../server/contract/index.js';
+import { localDayName } from '../format.js';
+import type { Translation } from '../i18n/translation.js';
+import { safeHtml } from '../safe-html.js';
+
+/*
+ * The clinic's website content (spec 2.3, the `site` of GET /website). Clinic
+ * data is always Lit text; only hero_subtitle and about_description are HTML
+ * and go through safeHtml. Not rendered here:
+ * - care_id and theme_* (theme_* feed theme.ts);
+ * - appointment_title / appointment_subtitle: the booking form shows them, see renderAppointmentIntro;
+ * - seo_title / seo_description / seo_keywords: they belong to the host page's <head>,
+ *   which a widget embedded in someone else's page must not own.
+ */
+
+type Child = TemplateResult | typeof nothing;
+type LabelKey = 'services' | 'team' | 'testimonials' | 'faqs' | 'hours' | 'contact';
+
+/** The normalised URL when value is an absolute http(s) URL, else undefined. */
+export function httpUrl(value: string | null | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const cssUrl = (url: string) => `url("${url.replace(/["\\\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}")`;
+
+const img = (src: string, alt: string, lazy = true): Child => {
+  const url = httpUrl(src);
+  return url ? html`<img src=${url} alt=${alt} loading=${lazy ? 'lazy' : 'eager'} decoding="async" />` : nothing;
+};
+
+const external = (url: string, text: unknown) => html`<a href=${url} rel="noopener noreferrer" target="_blank">${text}</a>`;
+
+/** A section titled by section_labels[key] when the clinic set one, else the translation. */
+const section = (site: WebsiteSite, key: LabelKey, fallback: string, body: unknown, extra?: Child) =>
+  html`<section part=${key} class=${key} aria-labelledby="cb-${key}">
+    <h2 id="cb-${key}">${site.section_labels[key] || fallback}</h2>
+    ${body}${extra ?? nothing}
+  </section>`;
+
+/** "A, B · C" or one per line becomes a list; a single phrase stays a paragraph. */
+const features = (text: string): Child => {
+  const items = text.split(/\s*[,·\n]\s*/).filter(Boolean);
+  if (items.length > 1) return html`<ul class="features">${items.map((item) => html`<li>${item}</li>`)}</ul>`;
+  return text.trim() ? html`<p>${text}</p>` : nothing;
+};
+
+const SOCIAL = [
+  ['social_facebook', 'Facebook'],
+  ['social_instagram', 'Instagram'],
+  ['social_twitter', 'X (Twitter)'],
+  ['social_linkedin', 'LinkedIn'],
+] as const;
+
+/** The booking form's heading: appointment_title (h3) and appointment_subtitle. */
+export function renderAppointmentIntro(site: WebsiteSite): TemplateResult {
+  return html`${site.appointment_title ? html`<h3>${site.appointment_title}</h3>` : nothing}${
+    site.appointment_subtitle ? html`<p class="muted">${site.appointment_subtitle}</p>` : nothing
+  }`;
+}
+
+function hero(site: WebsiteSite): TemplateResult {
+  const bg = httpUrl(site.hero_bg_image);
+  return html`<section part="hero" class="hero" aria-labelledby="cb-hero" style=${styleMap(bg ? { '--_hero-image': cssUrl(bg) } : {})}>
+    <h2 id="cb-hero">${site.hero_title || site.clinic_name}</h2>
+    ${site.hero_subtitle ? html`<div class="rich">${safeHtml(site.hero_subtitle)}</div>` : nothing}
+    ${site.hero_badge ? html`<p class="badge">${site.hero_badge}</p>` : nothing}
+    ${site.cta_text ? html`<a class="button" href="#booking" part="cta">${site.cta_text}</a>` : nothing}
+  </section>`;
+}
+
+function about(site: WebsiteSite): Child {
+  if (!site.about_title && !site.about_description && !site.about_image) return nothing;
+  return html`<section part="about" class="about" aria-labelledby="cb-about">
+    <div>
+      ${site.about_label ? html`<p class="eyebrow">${site.about_label}</p>` : nothing}
+      <h3 id="cb-about">${site.about_title}</h3>
+      <div class="rich">${safeHtml(site.about_description)}</div>
+    </div>
+    ${img(site.about_image, site.about_title)}
+  </section>`;
+}
+
+function hours(site: WebsiteSite, t: Translation, lang: string, today: DayName | undefined): Child {
+  if (!Object.keys(site.opening_hours).length) return nothing;
+  const rows = DAY_NAMES.map((day) => {
+    const entry = site.opening_hours[day];
+    const isToday = day === today;
+    return html`<tr class=${isToday ? 'today' : ''} aria-current=${isToday ? 'date' : nothing}>
+      <th scope="row">${localDayName(day, lang)}${isToday ? html` <span class="today-label">${t.today}</span>` : nothing}</th>
+      <td>${entry && !entry.is_closed ? `${entry.open}–${entry.close}` : t.closed}</td>
+    </tr>`;
+  });
+  return section(site, 'hours', t.hoursHeading, html`<table aria-labelledby="cb-hours"><tbody>${rows}</tbody></table>`);
+}
+
+function contact(site: WebsiteSite, t: Translation): Child {
+  const phone = site.contact_phone.trim();
+  const email = site.contact_email.trim();
+  const wa = site.whatsapp_number.replace(/\D/g, '');
+  const map = httpUrl(site.map_url);
+  const rows: [string, unknown][] = [];
+  if (phone) rows.push([t.phone, html`<a href="tel:${phone.replace(/\s+/g, '')}">${phone}</a>`]);
+  if (email) rows.push([t.email, /^[^\s@?&]+@[^\s@?&]+$/.test(email) ? html`<a href="mailto:${email}">${email}</a>` : email]);
+  if (wa) rows.push([t.whatsapp, external(`https://wa.me/${wa}`, t.whatsapp)]);
+  if (site.contact_address || map)
+    rows.push([t.address, html`${site.contact_address}${map ? html`<br />${external(map, t.map)}` : nothing}`]);
+  const social = SOCIAL.flatMap(([key, name]) => {
+    const url = httpUrl(site[key]);
+    return url ? [html`<li>${external(url, name)}</li>`] : [];
+  });
+  if (!rows.length && !social.length) return nothing;
+  return section(
+    site,
+    'contact',
+    t.contactHeading,
+    rows.length ? html`<address><dl>${rows.map(([dt, dd]) => html`<div><dt>${dt}</dt><dd>${dd}</dd></div>`)}</dl></address>` : nothing,
+    social.length ? html`<div part="social" class="social"><h3>${t.followUs}</h3><ul>${social}</ul></div>` : nothing,
+  );
+}
+
+/** Every visible field of the website object, as page sections in reading order. */
+export function renderSite(
+  site: WebsiteSite,
+  organization: Organization | undefined,
+  t: Translation,
+  lang: string,
+  today: DayName | undefined,
+): TemplateResult {
+  const name = organization?.name || site.clinic_name;
+  const stats = [site.stat_years, site.stat_support, site.stat_success].filter(Boolean);
+  return html`
+    <header part="site-header" class="site-header">
+      ${organization?.logo ? img(organization.logo, name, false) : nothing}
+      <p class="brand">${name}</p>
+    </header>
+    ${hero(site)}
+    ${stats.length ? html`<ul part="stats" class="stats">${stats.map((stat) => html`<li>${stat}</li>`)}</ul>` : nothing}
+    ${about(site)}
+    ${site.services.length
+      ? section(site, 'services', t.servicesHeading, html`<ul class="cards">${site.services.map(
+          (s) => html`<li class="card">${img(s.image, '')}<h3>${s.title}</h3><p>${s.description}</p>${features(s.features)}</li>`,
+        )}</ul>`)
+      : nothing}
+    ${site.team_members.length
+      ? section(site, 'team', t.teamHeading, html`<ul class="cards">${site.team_members.map((m) => {
+          const linkedin = httpUrl(m.linkedin);
+          return html`<li class="card member">${img(m.photo, m.name)}<h3>${m.name}</h3><p class="muted">${m.role}</p>${
+            linkedin ? external(linkedin, html`LinkedIn<span class="visually-hidden">: ${m.name}</span>`) : nothing
+          }</li>`;
+        })}</ul>`)
+      : nothing}
+    ${site.testimonials.length
+      ? section(site, 'testimonials', t.testimonialsHeading, html`<ul class="cards">${site.testimonials.map(
+          (q) => html`<li class="card"><figure>
+            <blockquote><p>${q.comment}</p></blockquote>
+            <figcaption>${img(q.photo, '')}<span><strong>${q.name}</strong><br /><span class="muted">${q.role}</span></span></figcaption>
+          </figure></li>`,
+        )}</ul>`)
+      : nothing}
+    ${site.faqs.length
+      ? section(site, 'faqs', t.faqHeading, site.faqs.map(
+          (f) => html`<details><summary>${f.question}</summary><p>${f.answer}</p></details>`,
+        ))
+      : nothing}
+    ${hours(site, t, lang, today)}
+    ${contact(site, t)}
+    ${site.footer_description ? html`<footer part="site-footer" class="site-footer"><p>${site.footer_description}</p></footer>` : nothing}
+  `;
+}

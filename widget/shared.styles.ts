@@ -1,0 +1,119 @@
+import { css } from 'lit';
+
+/**
+ * Tokens and base rules every part of the widget uses. Public custom
+ * properties (--clinic-booking-*) feed private ones (--_*), see theme.ts.
+ */
+export const sharedStyles = css`
+  :host {
+    display: block;
+    container-type: inline-size;
+    color: var(--clinic-booking-text, #1e293b);
+    font-family: var(--clinic-booking-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
+    line-height: 1.5;
+    --_radius: var(--clinic-booking-radius, 0.5rem);
+    --_surface: var(--clinic-booking-surface, #ffffff);
+    --_muted: var(--clinic-booking-muted, #475569);
+    --_border: var(--clinic-booking-border, #cbd5e1);
+    --_error: var(--clinic-booking-error, #b91c1c);
+    --_gap: var(--clinic-booking-gap, 1rem);
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: border-box;
+  }
+  h2,
+  h3,
+  h4 {
+    color: var(--_dark);
+    line-height: 1.25;
+    margin: 0 0 0.5em;
+  }
+  h2 {
+    font-size: 1.5rem;
+  }
+  h3 {
+    font-size: 1.125rem;
+  }
+  p {
+    margin: 0 0 0.75em;
+  }
+  a {
+    color: var(--_primary);
+  }
+  img {
+    max-width: 100%;
+    height: auto;
+  }
+  section {
+    margin-block: calc(var(--_gap) * 2);
+  }
+  .button {
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    gap: 0.5rem;
+    min-height: 2.75rem;
+    padding: 0.5rem 1.25rem;
+    border: 2px solid var(--_primary);
+    border-radius: var(--_radius);
+    background: var(--_primary);
+    color: #fff;
+    font: inherit;
+    font-weight: 600;
+    cursor: pointer;
+    text-decoration: none;
+  }
+  .button.secondary {
+    background: transparent;
+    color: var(--_primary);
+  }
+  .button[disabled] {
+    opacity: 0.6;
+    cursor: progress;
+  }
+  :focus-visible {
+    outline: 3px solid var(--_secondary);
+    outline-offset: 2px;
+  }
+  .cards {
+    display: grid;
+    gap: var(--_gap);
+    grid-template-columns: repeat(auto-fill, minmax(min(100%, 16rem), 1fr));
+    list-style: none;
+    padding: 0;
+    margin: 0;
+  }
+  .card {
+    display: flex;
+    flex-direction: column;
+    gap: 0.5rem;
+    padding: var(--_gap);
+    background: var(--_surface);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+  }
+  .card .button {
+    margin-top: auto;
+    align-self: flex-start;
+  }
+  .muted {
+    color: var(--_muted);
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+  @media (prefers-reduced-motion: reduce) {
+    * {
+      animation: none !important;
+      transition: none !important;
+      scroll-behavior: auto !important;
+    }
+  }
+`;
