@@ -12,6 +12,7 @@ import { AppointmentStore } from './appointment.store.js';
 import { IdempotencyStore } from './idempotency.store.js';
 import { addDays, clinicLocalTime } from './clinic-time.js';
 import { checkOpeningHours } from './opening-hours.js';
+import { GroupCommitter } from '../db/group-commit.js';
 
 export interface BookingAnswer {
   status: number;
@@ -25,15 +26,20 @@ export interface BookingAnswer {
  * where the spec is silent (README, "Where the spec is silent").
  */
 export class BookingService {
+  private readonly commits: GroupCommitter;
+
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.commits = new GroupCommitter(db);
+  }
 
   /**
-   * Books in one transaction: the idempotency check, every rule, the insert
-   * and the stored answer commit together or not at all, and the single
-   * SQLite writer serialises concurrent bookings.
+   * Books in one transaction (shared with bookings that arrive together, see
+   * GroupCommitter): the idempotency check, every rule, the insert and the
+   * stored answer commit together or not at all, and the single SQLite writer
+   * serialises concurrent bookings. The answer is given only once committed.
    */
   async book(
     careId: number,
@@ -42,7 +48,7 @@ export class BookingService {
     idempotencyKey: string | undefined,
   ): Promise<BookingAnswer> {
     const now = this.clock.now();
-    return this.db.transaction().execute(async (trx) => {
+    return this.commits.run(async (trx) => {
       const idempotency = new IdempotencyStore(trx);
       const requestHash = hashRequest(rawBody);
       if (idempotencyKey) {
