@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
+import { parseTrustProxy } from '../server/config.js';
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -75,7 +76,7 @@ export function loadBffConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.
     port: e.PORT,
     host: e.HOST,
     allowedOrigins: e.ALLOWED_ORIGINS,
-    trustProxy: e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
     cache: { ttlMs: e.CACHE_TTL_MS, maxStaleMs: e.CACHE_MAX_STALE_MS, maxBytes: e.CACHE_MAX_BYTES },
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,

@@ -1,10 +1,11 @@
 import { createLogger } from '../server/logger.js';
-import { loadBffConfig } from './config.js';
+import { serve } from '../server/http/serve.js';
+import { loadBffConfig, type BffConfig } from './config.js';
 import { createBff } from './app.js';
 
-/** Starts the BFF: reads config, listens, drains on SIGTERM. */
+/** Starts the BFF: reads config (one line naming a bad setting), listens, drains on SIGTERM. */
 function main(): void {
-  let config;
+  let config: BffConfig;
   try {
     config = loadBffConfig();
   } catch (error) {
@@ -12,30 +13,13 @@ function main(): void {
     process.exit(1);
   }
   const logger = createLogger(config.logLevel);
-  const { app } = createBff({ config, logger });
-  const server = app.listen(config.port, config.host);
-  server.on('listening', () => {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    logger.info({ host: config.host, port }, `BFF listening on http://${config.host}:${port}/`);
+  serve(createBff({ config, logger }).app, {
+    name: 'BFF',
+    port: config.port,
+    host: config.host,
+    logger,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
   });
-  server.on('error', (error: NodeJS.ErrnoException) => {
-    console.error(`BFF could not start: ${error.code === 'EADDRINUSE' ? `port ${config.port} is already in use` : error.message}`);
-    process.exit(1);
-  });
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'draining in-flight requests');
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-    setInterval(() => server.closeIdleConnections(), 100).unref();
-    setTimeout(() => process.exit(1), config.shutdownTimeoutMs).unref();
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 }
 
 main();

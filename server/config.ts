@@ -59,7 +59,8 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   };
 }
 
-function parseTrustProxy(value: string): boolean | number | string {
+/** Express 'trust proxy' from text: true, false, a hop count, or addresses/subnets. */
+export function parseTrustProxy(value: string): boolean | number | string {
   if (value === 'true') return true;
   if (value === 'false' || value === '') return false;
   if (/^\d+$/.test(value)) return Number(value);

@@ -1,20 +1,9 @@
 import type { AppointmentStatus, AppointmentStatusView, BookAppointmentRequest } from '../contract/index.js';
 import type { Db } from '../db/connection.js';
+import type { AppointmentRow } from '../db/schema.js';
 
-export interface AppointmentRecord {
-  appointment_id: number;
-  care_id: number;
-  patient_name: string;
-  patient_phone: string;
-  address: string | null;
-  appointment_date: string;
-  appointment_time: string;
-  doctor_id: number | null;
-  treatment_id: number | null;
-  note: string | null;
-  status: string;
-  created_at: string;
-}
+/** A full appointment as the clinic settings area lists it, created_at as an ISO string. */
+export type AppointmentRecord = Omit<AppointmentRow, 'created_at'> & { created_at: string };
 
 /** Appointments, always read and written within one clinic. */
 export class AppointmentStore {

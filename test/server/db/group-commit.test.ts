@@ -15,7 +15,9 @@ describe('GroupCommitter', () => {
     statements = [];
     db = new Kysely({
       dialect: new SqliteDialect({ database: new SQLite(path) }),
-      log: (event) => statements.push(event.query.sql.toLowerCase()),
+      log: (event) => {
+        statements.push(event.query.sql.toLowerCase());
+      },
     }) as unknown as Db;
     await sql`create table notes (id integer primary key, text text not null unique)`.execute(db);
     statements.length = 0;
