@@ -3,6 +3,7 @@
 // reporting counts as one failure, so a broken runner can never look green.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { ensureChromium } from './ensure-chromium.mjs';
 
 mkdirSync('test-results', { recursive: true });
 
@@ -17,16 +18,39 @@ const steps = [
     name: 'vitest (server and BFF over HTTP)',
     command: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest.json'],
     before: () => rmSync('test-results/vitest.json', { force: true }),
-    counts: () => {
-      const report = JSON.parse(readFileSync('test-results/vitest.json', 'utf8'));
-      // A file that fails to load has no failed test but fails its suite: count it too.
-      const failedSuitesWithoutTests = report.testResults.filter(
-        (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
-      ).length;
-      return { passed: report.numPassedTests, failed: report.numFailedTests + failedSuitesWithoutTests };
-    },
+    counts: () => vitestCounts('test-results/vitest.json'),
+  },
+  {
+    name: 'web-test-runner (the widget in Chromium)',
+    command: ['npx', 'web-test-runner'],
+    before: () => rmSync('test-results/wtr.json', { force: true }),
+    counts: () => JSON.parse(readFileSync('test-results/wtr.json', 'utf8')),
+  },
+  {
+    name: 'end-to-end (playwright-core, real stack)',
+    command: ['npx', 'vitest', 'run', '--config', 'vitest.e2e.config.ts', '--reporter=default', '--reporter=json', '--outputFile=test-results/e2e.json'],
+    before: () => rmSync('test-results/e2e.json', { force: true }),
+    counts: () => vitestCounts('test-results/e2e.json'),
   },
 ];
+
+/** Passed and failed tests from a vitest JSON report; a file that fails to load counts as a failure. */
+function vitestCounts(path) {
+  const report = JSON.parse(readFileSync(path, 'utf8'));
+  const failedSuitesWithoutTests = report.testResults.filter(
+    (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
+  ).length;
+  return { passed: report.numPassedTests, failed: report.numFailedTests + failedSuitesWithoutTests };
+}
+
+// Browser tests need Chromium: found, installed from Debian's packages, or one clear line.
+try {
+  process.env.CHROME_PATH = ensureChromium();
+} catch (error) {
+  console.error(error.message);
+  console.log('tests: 0 passed, 1 failed');
+  process.exit(1);
+}
 
 let passed = 0;
 let failed = 0;

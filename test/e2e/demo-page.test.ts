@@ -1,0 +1,160 @@
+import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ensureScreenshotDir, launchBrowser, newContext, openDemo, widget } from './support/browser.js';
+import type { ImageElement, PageGlobals } from './support/dom.js';
+import { startE2eStack, type E2eStack } from './support/stack.js';
+
+const texts = async (page: Page, selector: string) =>
+  (await widget(page).el.locator(selector).allTextContents()).map((text) => text.replace(/\s+/g, ' ').trim());
+
+describe('the demo page', () => {
+  let stack: E2eStack;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    stack = await startE2eStack();
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await browser?.close();
+    await stack?.close();
+  });
+
+  async function freshPage(viewport = { width: 1280, height: 900 }): Promise<Page> {
+    const context = await newContext(browser, { viewport });
+    contexts.push(context);
+    return context.newPage();
+  }
+
+  it('shows every section of the widget with the seeded demo clinic content', async () => {
+    const page = await freshPage();
+    await openDemo(page, `${stack.bff.baseUrl}/`);
+    const el = widget(page).el;
+
+    expect(await texts(page, '[part="site-header"] .brand')).toEqual(['Bright Smile Dental']);
+    expect(await texts(page, '[part="hero"] h2')).toEqual(['Gentle, modern dentistry in the heart of London']);
+    // The logo comes from the reference server's own URL (publicUrl) and loads.
+    await expect
+      .poll(() => el.locator('[part="site-header"] img').evaluate((img: ImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
+
+    expect(await texts(page, '[part="services"] h2')).toEqual(['Our services']);
+    expect(await texts(page, '[part="services"] .card h3')).toEqual([
+      'Preventive care',
+      'Cosmetic dentistry',
+      'Dental implants',
+      'Clear aligners',
+    ]);
+    expect(await texts(page, '[part="team"] .card h3')).toEqual(['Dr Amara Okafor', 'Dr James Chen', 'Dr Sofia Rossi', 'Liam Hughes']);
+    expect(await texts(page, '[part="testimonials"] figcaption strong')).toEqual(['Emily Walsh', 'Daniel Kowalski', 'Priya Mehta']);
+    const faqs = await texts(page, '[part="faqs"] summary');
+    expect(faqs).toHaveLength(5);
+    expect(faqs[0]).toBe('Are you accepting new patients?');
+
+    const hours = await texts(page, '[part="hours"] tbody tr');
+    expect(hours).toHaveLength(7);
+    expect(hours[0]).toMatch(/^Monday.*08:00–18:00$/);
+    expect(hours[3]).toMatch(/^Thursday.*08:00–20:00$/);
+    expect(hours[5]).toMatch(/^Saturday.*09:00–14:00$/);
+    expect(hours[6]).toMatch(/^Sunday.*Closed$/);
+
+    const contact = (await texts(page, '[part="contact"]')).join(' ');
+    expect(contact).toContain('+44 20 7946 0958');
+    expect(contact).toContain('hello@brightsmile.example');
+    expect(contact).toContain('42 Harley Crescent, Marylebone, London W1G 9QD');
+
+    expect(await texts(page, '#treatments-heading')).toEqual(['Treatments & fees']);
+    const treatments = await texts(page, '[part="treatment"]');
+    expect(treatments).toHaveLength(6);
+    expect(treatments.join(' ')).not.toContain('Amalgam');
+    const fees = Object.fromEntries(
+      await el.locator('[part="treatment"]').evaluateAll((cards) =>
+        cards.map((card) => [card.querySelector('h3')?.textContent?.trim(), card.querySelector('strong')?.textContent?.trim()]),
+      ),
+    ) as Record<string, string>;
+    expect(fees).toEqual({
+      'Dental check-up': '£65.00',
+      'Hygiene appointment': '£85.00',
+      'Teeth whitening': '£395.00',
+      'White filling': '£145.00',
+      'Implant consultation': '£120.00',
+      'Clear aligners consultation': '£75.00',
+    });
+
+    expect(await texts(page, '#dentists-heading')).toEqual(['Our dentists']);
+    expect(await texts(page, '[part="dentist"] h3')).toEqual(['Dr Amara Okafor', 'Dr James Chen', 'Dr Sofia Rossi']);
+    expect(await texts(page, '[part="dentist"] p strong')).toEqual(['£65.00', '£120.00', '£75.00']);
+
+    const w = widget(page);
+    expect(await texts(page, '#booking-heading')).toEqual(['Book an appointment online']);
+    for (const id of ['patient_name', 'patient_phone', 'appointment_date', 'appointment_time', 'doctor_id', 'treatment_id', 'address', 'note']) {
+      expect(await w.field(id).isVisible(), `#${id} is visible`).toBe(true);
+    }
+    expect((await w.field('doctor_id').locator('option').allTextContents()).slice(1)).toEqual([
+      'Dr Amara Okafor',
+      'Dr James Chen',
+      'Dr Sofia Rossi',
+    ]);
+    expect((await w.submit.textContent())?.trim()).toBe('Book appointment');
+
+    expect(await texts(page, '#status-heading')).toEqual(['Your booking']);
+    expect(await w.statusInput.isVisible()).toBe(true);
+    expect((await w.statusButton.textContent())?.trim()).toBe('Check status');
+  });
+
+  it('loads each content resource once for two widgets on one page', async () => {
+    const page = await freshPage();
+    const apiCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(`${stack.bff.api}/`) && request.method() === 'GET') apiCalls.push(new URL(request.url()).pathname);
+    });
+    // A clinic's own site, on another origin, with the widget pasted in twice.
+    stack.site.pages.set(
+      '/two-widgets.html',
+      `<!doctype html><html lang="en"><head><meta charset="utf-8">
+        <script type="module" src="${stack.bff.baseUrl}/widget/clinic-booking.js"></script></head>
+        <body><clinic-booking id="one"></clinic-booking><clinic-booking id="two"></clinic-booking></body></html>`,
+    );
+    await page.goto(`${stack.site.origin}/two-widgets.html`);
+    await page.locator('#one form[part="booking-form"]').waitFor();
+    await page.locator('#two form[part="booking-form"]').waitFor();
+    await page.waitForLoadState('networkidle');
+
+    expect(await page.locator('#one [part="treatment"]').count()).toBe(6);
+    expect(await page.locator('#two [part="treatment"]').count()).toBe(6);
+    expect(apiCalls.sort()).toEqual(['/api/dentists', '/api/organization', '/api/treatments', '/api/website']);
+  });
+
+  for (const width of [360, 1280]) {
+    it(`fits a ${width} px wide window without a horizontal scrollbar and keeps the submit button visible`, async () => {
+      const page = await freshPage({ width, height: 800 });
+      await openDemo(page, `${stack.bff.baseUrl}/`);
+      await page.waitForLoadState('networkidle');
+      const { scrollWidth, clientWidth } = await page.evaluate(() => {
+        const { documentElement } = (globalThis as unknown as PageGlobals).document;
+        return { scrollWidth: documentElement.scrollWidth, clientWidth: documentElement.clientWidth };
+      });
+      expect(clientWidth).toBe(width);
+      expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+
+      const submit = widget(page).submit;
+      await submit.scrollIntoViewIfNeeded();
+      expect(await submit.isVisible()).toBe(true);
+      const box = await submit.boundingBox();
+      expect(box).not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+      expect(box!.y).toBeGreaterThanOrEqual(0);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(800);
+
+      const file = join(ensureScreenshotDir(), `e2e-${width}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      expect(statSync(file).size).toBeGreaterThan(10_000);
+    });
+  }
+});

@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { launchBrowser, newContext, openDemo, waitForReference, widget } from './support/browser.js';
+import { startE2eStack, WIDGET_BUNDLE, weekdayAhead, type E2eStack } from './support/stack.js';
+
+interface Received {
+  url: string;
+  status: number;
+  headers: string;
+  body: string;
+}
+
+describe('what the browser receives', () => {
+  let stack: E2eStack;
+  let browser: Browser;
+  let context: BrowserContext;
+  const received: Received[] = [];
+  let bundle: string;
+
+  /** A whole visit: the page, a booking and a status lookup, keeping every response the browser got. */
+  beforeAll(async () => {
+    stack = await startE2eStack();
+    browser = await launchBrowser();
+    context = await newContext(browser);
+    const page = await context.newPage();
+    const pending: Promise<void>[] = [];
+    page.on('response', (response) => {
+      pending.push(
+        (async () => {
+          const body = await response.body().catch(() => Buffer.alloc(0));
+          received.push({
+            url: response.url(),
+            status: response.status(),
+            headers: JSON.stringify(await response.allHeaders()),
+            body: body.toString('latin1'),
+          });
+        })(),
+      );
+    });
+
+    await openDemo(page, `${stack.bff.baseUrl}/`);
+    const w = widget(page);
+    await w.field('patient_name').fill('Secret Sally');
+    await w.field('patient_phone').fill('+44 7700 900321');
+    await w.field('appointment_date').fill(weekdayAhead(6));
+    await w.field('appointment_time').fill('09:45');
+    await w.field('doctor_id').selectOption({ label: 'Dr Amara Okafor' });
+    await w.submit.click();
+    const reference = await waitForReference(page);
+    await w.statusInput.fill(reference);
+    await w.statusButton.click();
+    await w.statusValue.waitFor();
+    await page.waitForLoadState('networkidle');
+    await Promise.all(pending);
+    bundle = readFileSync(WIDGET_BUNDLE, 'latin1');
+  });
+
+  afterAll(async () => {
+    await context?.close().catch(() => undefined);
+    await browser?.close();
+    await stack?.close();
+  });
+
+  const leaksOf = (value: string) =>
+    received.filter((r) => r.body.includes(value) || r.headers.includes(value)).map((r) => `${r.status} ${r.url}`);
+
+  it('received the page, the widget, content, a booking and a status answer', () => {
+    const paths = received.map((r) => `${r.status} ${new URL(r.url).pathname.replace(/status\/.+$/, 'status/:reference')}`);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '200 /',
+        '200 /widget/clinic-booking.js',
+        '200 /api/organization',
+        '200 /api/website',
+        '200 /api/treatments',
+        '200 /api/dentists',
+        '200 /api/appointments/book',
+        '200 /api/appointments/status/:reference',
+      ]),
+    );
+    expect(received.every((r) => r.body.length > 0 || r.status === 204 || r.status === 304)).toBe(true);
+  });
+
+  it('never sends the app secret to the browser, and the widget bundle does not contain it', () => {
+    expect(stack.clinic.secret.length).toBeGreaterThanOrEqual(20);
+    expect(leaksOf(stack.clinic.secret)).toEqual([]);
+    expect(bundle.includes(stack.clinic.secret)).toBe(false);
+  });
+
+  it('never sends the BFF access token to the browser, and the widget bundle does not contain it', async () => {
+    const token = await stack.bff.tokens.get();
+    expect(token.length).toBeGreaterThanOrEqual(20);
+    expect(leaksOf(token)).toEqual([]);
+    expect(bundle.includes(token)).toBe(false);
+  });
+
+  it('never sends the app key to the browser, and the widget bundle does not contain it', () => {
+    expect(leaksOf(stack.clinic.appKey)).toEqual([]);
+    expect(bundle.includes(stack.clinic.appKey)).toBe(false);
+  });
+});

@@ -1,0 +1,229 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
+import { createApp } from '../../../server/app.js';
+import { systemClock } from '../../../server/clock.js';
+import { openDatabase } from '../../../server/db/connection.js';
+import { createLogger } from '../../../server/logger.js';
+import { ClinicStore } from '../../../server/clinics/clinic.store.js';
+import { ClinicFile } from '../../../server/clinics/clinic-file.js';
+import { AuthService } from '../../../server/auth/auth.service.js';
+import { KeyStore } from '../../../server/auth/key.store.js';
+import { TokenStore } from '../../../server/auth/token.store.js';
+import { demoClinic } from '../../../server/demo/demo-clinic.js';
+import type { BffConfig } from '../../../bff/config.js';
+import { removeDb, startTestServer, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
+import { REPO_ROOT } from '../../server/support/server-process.js';
+import { startBff, type RunningBff } from '../../bff/support/bff-harness.js';
+
+export { REPO_ROOT };
+
+const run = promisify(execFile);
+
+export const WIDGET_DIR = join(REPO_ROOT, 'widget', 'dist');
+export const WIDGET_BUNDLE = join(WIDGET_DIR, 'clinic-booking.js');
+
+function newestSourceMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'dist' && entry.name !== 'node_modules') newest = Math.max(newest, newestSourceMtime(path));
+    } else if (entry.name.endsWith('.ts')) {
+      newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+/**
+ * Builds widget/dist/clinic-booking.js with `npx vite build` (repo root) when
+ * it is missing or older than any widget source. vite empties widget/dist, so
+ * the custom-elements manifest is regenerated too, as `npm run build:widget` does.
+ */
+export async function ensureWidgetBuilt(): Promise<void> {
+  const stale = !existsSync(WIDGET_BUNDLE) || statSync(WIDGET_BUNDLE).mtimeMs < newestSourceMtime(join(REPO_ROOT, 'widget'));
+  if (!stale) return;
+  await run('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: REPO_ROOT, timeout: 90_000 });
+  await run('npx', ['cem', 'analyze', '--quiet'], { cwd: REPO_ROOT, timeout: 60_000 });
+  if (!existsSync(WIDGET_BUNDLE)) throw new Error(`vite build did not produce ${WIDGET_BUNDLE}`);
+}
+
+/**
+ * The reference server app (real clock) listening on a given port, for a
+ * restart on the same port and database file as before. Mirrors startTestServer.
+ */
+export async function startServerOnPort(port: number, dbPath: string): Promise<TestServer> {
+  const db = await openDatabase(`file:${dbPath}`);
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const app = createApp({
+    db,
+    clock: systemClock,
+    logger: createLogger('info', sink),
+    config: {
+      trustProxy: false,
+      apiRateLimit: { limit: 10_000, windowMs: 60_000 },
+      tokenRateLimit: { limit: 10_000, windowMs: 60_000 },
+    },
+  });
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
+    listening.once('error', reject);
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    baseUrl,
+    api: `${baseUrl}/api/v1`,
+    db,
+    dbPath,
+    clock: systemClock,
+    logs,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * A clinic's own website on another origin (another loopback port, so Chromium's
+ * local-network rules treat it like the BFF), serving the HTML pages tests put in.
+ */
+export interface ClinicSite {
+  origin: string;
+  pages: Map<string, string>;
+  close(): Promise<void>;
+}
+
+export async function startClinicSite(): Promise<ClinicSite> {
+  const pages = new Map<string, string>();
+  const server = createServer((req, res) => {
+    const page = pages.get((req.url ?? '/').split('?')[0] ?? '/');
+    if (page === undefined) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    pages,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export interface E2eStack {
+  /** The reference server now running (replaced by restartServer()). */
+  server: TestServer;
+  clinic: SeededClinic;
+  bff: RunningBff;
+  /** A clinic website on its own origin, which the BFF allows (ALLOWED_ORIGINS). */
+  site: ClinicSite;
+  dbPath: string;
+  /** The reference server's port; a restart reuses it. */
+  port: number;
+  /** Stops the reference server; the BFF keeps running. */
+  stopServer(): Promise<void>;
+  /** Starts the reference server again on the same port and database file. */
+  restartServer(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The real stack: the reference server (system clock, temp SQLite file seeded
+ * with the demo clinic, image links on its own base URL) and the BFF in front,
+ * serving the built widget.
+ */
+export async function startE2eStack(bffOverrides: Partial<BffConfig> = {}): Promise<E2eStack> {
+  await ensureWidgetBuilt();
+  const first = await startTestServer({ clock: systemClock });
+  let site: ClinicSite | undefined;
+  let clinic: SeededClinic;
+  let bff: RunningBff;
+  try {
+    const careId = await new ClinicStore(first.db).create(ClinicFile.parse(demoClinic(first.baseUrl)), systemClock.now());
+    const auth = new AuthService(new KeyStore(first.db), new TokenStore(first.db), systemClock);
+    const { app_key, app_secret_key } = await auth.createKeyPair(careId);
+    clinic = { careId, appKey: app_key, secret: app_secret_key };
+    site = await startClinicSite();
+    // The BFF's own origin needs no entry: bff/http/cors.ts always allows it, and
+    // startBff picks its port only when it listens, after the allow-list is built.
+    bff = await startBff(first.api, clinic, {
+      allowedOrigins: [site.origin],
+      cache: { ttlMs: 60_000, maxStaleMs: 3600_000, maxBytes: 1024 * 1024 },
+      bookingRateLimit: { limit: 1_000, windowMs: 60_000 },
+      apiRateLimit: { limit: 10_000, windowMs: 60_000 },
+      widgetDir: WIDGET_DIR,
+      ...bffOverrides,
+    });
+  } catch (error) {
+    await site?.close();
+    await first.close();
+    removeDb(first.dbPath);
+    throw error;
+  }
+  const clinicSite = site;
+  const port = Number(new URL(first.baseUrl).port);
+  let running: TestServer | undefined = first;
+  const stack: E2eStack = {
+    server: first,
+    clinic,
+    bff,
+    site: clinicSite,
+    dbPath: first.dbPath,
+    port,
+    async stopServer() {
+      const current = running;
+      running = undefined;
+      await current?.close();
+    },
+    async restartServer() {
+      if (running) throw new Error('the reference server is already running');
+      running = await startServerOnPort(port, first.dbPath);
+      stack.server = running;
+    },
+    async close() {
+      await bff.close();
+      await clinicSite.close();
+      await running?.close();
+      running = undefined;
+      removeDb(first.dbPath);
+    },
+  };
+  return stack;
+}
+
+/** Runs the real provisioning CLI (server/cli/main.ts through tsx) against the stack's database. */
+export async function runClinicCli(dbPath: string, args: string[]): Promise<unknown> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, DATABASE_URL: `file:${dbPath}`, LOG_LEVEL: 'silent' },
+    timeout: 30_000,
+  });
+  return JSON.parse(stdout) as unknown;
+}
+
+/** A YYYY-MM-DD weekday (Mon-Fri) `minDaysAhead` or more days after today in Europe/London. */
+export function weekdayAhead(minDaysAhead: number): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
+  const [y, m, d] = today.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, m - 1, d + minDaysAhead));
+  while (date.getUTCDay() === 0 || date.getUTCDay() === 6) date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}

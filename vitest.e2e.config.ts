@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+/** End-to-end tests: the built stack (server + BFF + widget) driven by playwright-core in Chromium. */
+export default defineConfig({
+  test: {
+    include: ['test/e2e/**/*.test.ts'],
+    pool: 'forks',
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
