@@ -1,0 +1,380 @@
+// Throughput, upstream traffic and memory benchmark of the compiled BFF (dist/bff).
+//
+//   npm run bench:bff        # builds first, then runs this file
+//
+// One run, all on 127.0.0.1, about 85 s:
+//   1. a fresh SQLite database in a temp dir, seeded with the demo clinic by the compiled CLI;
+//   2. the compiled reference server as a child process, logging at info with its stdout piped here:
+//      it writes one JSON line per request with req.method and req.path, so every upstream call the
+//      BFF makes is counted (the benchmark itself never calls /api/v1, only the BFF does);
+//   3. the compiled BFF as a child process (LOG_LEVEL=info, stdout ignored, CACHE_TTL_MS=120000 so
+//      the whole run fits in one TTL, a per-IP limit too large to interfere), ready once GET /readyz
+//      answers 200;
+//   4. the exact bytes and content-type of GET /api/treatments from the BFF, and two reference
+//      servers, each a child process answering with them: a bare node:http server (the ceiling) and
+//      Express 5 with no middleware and one route (bench/support/express-server.mjs);
+//   5. autocannon, 10 connections, pipelining 1, 10 s per phase after a discarded 2 s warm-up: bare
+//      GET, Express GET, then the BFF's cached GET /api/treatments;
+//   6. a sweep of GET /api/treatments/1 .. /5000, each once, with CACHE_MAX_BYTES far too small for
+//      5000 entries, then one more GET of id 1 to show it was evicted;
+//   7. a second sweep, GET /api/treatments/5001 .. /20000, each once (at most 40 s): three times as
+//      many distinct ids again, after the cache is already full;
+//   8. the BFF's resident memory (VmRSS from /proc/<pid>/status) before the load, after the cached
+//      GET and after each sweep: once the byte bound is reached it must not grow with the number of
+//      distinct ids; and the upstream calls counted from the server's log;
+//   9. a table, the shares of the bare and Express throughput, PASS/FAIL per target, and the Express
+//      ceiling as information.
+//
+// Exit code: 0 when every target passes, 1 when a target or a validity check fails, 2 when the
+// benchmark itself could not run. Every child is stopped and the temp dir removed in every case
+// (errors and Ctrl-C included). Secrets and tokens are never printed.
+
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { captureResponse, startBareServer, startExpressServer } from './support/bare-server.mjs';
+import { seedDemoClinic, serverEnvironment, startApiServer } from './support/demo-clinic.mjs';
+import {
+  LOAD,
+  fixed,
+  loadOptions,
+  printChecks,
+  printExpressCeiling,
+  printReferenceShares,
+  printResultsTable,
+  runPhase,
+  shareOf,
+  warnIfMachineIsBusy,
+} from './support/load.mjs';
+import {
+  HOST,
+  ROOT,
+  findFreePort,
+  makeTempDir,
+  readMemory,
+  runAndExit,
+  sleep,
+  spawnNode,
+  waitUntilReady,
+} from './support/processes.mjs';
+
+const BFF_ENTRY = join(ROOT, 'dist/bff/main.js');
+const TREATMENTS_PATH = '/api/treatments';
+const UPSTREAM_TREATMENTS = '/api/v1/treatments';
+const UPSTREAM_GRANTTOKEN = '/api/v1/granttoken';
+const UPSTREAM_BY_ID = /^GET \/api\/v1\/treatments\/\d+$/; // "METHOD path" keys of the request counter
+
+// The whole run, from the first upstream call to the end of the second sweep (about 85 s), fits in one
+// TTL, so every resource may be fetched upstream at most once, and id 1 fetched again after the first
+// sweep can only have been evicted, not expired.
+const CACHE_TTL_MS = 120_000;
+// content-cache.ts counts each entry as body + path + 100 bytes, so 5000 entries need more than
+// 5000 * 100 = 500,000 bytes: 256 KiB cannot hold them, yet easily holds the treatments list.
+const CACHE_MAX_BYTES = 262_144;
+const CACHE_ENTRY_OVERHEAD_BYTES = 100;
+// The first sweep fills the cache past its byte bound; the second asks for three times as many further
+// distinct ids: 21 s at 700 misses/s, 31 s at 480/s (a 2-CPU machine), stopped at 40 s. Even with both
+// sweeps at their time limits the whole run (about 38 s up to the end of the cached phase) stays well
+// inside CACHE_TTL_MS.
+const SWEEP = { ids: 5000, maxSeconds: 20 };
+const SECOND_SWEEP = { firstId: SWEEP.ids + 1, ids: 3 * SWEEP.ids, maxSeconds: 40 };
+const LAST_ID = SECOND_SWEEP.firstId + SECOND_SWEEP.ids - 1;
+
+const TARGETS = { cachedShareOfBarePercent: 50, upstreamCallsPerResourcePerTtl: 1, rssGrowthAfterBoundMiB: 32 };
+
+const MiB = 1024 * 1024;
+const mib = (bytes) => `${fixed(bytes / MiB, 1)} MiB`;
+
+// ---------------------------------------------------------------------------------------------------
+// Upstream calls, from the server's request log
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * Counts the server's request log lines by "METHOD path". pino-http writes one line per request
+ * (server/http/request-logger.ts) with req.method and req.path (no query string); other lines (start-up,
+ * shutdown) have no req and are skipped.
+ */
+function createRequestCounter() {
+  const counts = new Map();
+  return {
+    onLine(line) {
+      let entry;
+      try {
+        entry = JSON.parse(line);
+      } catch {
+        return;
+      }
+      const path = entry?.req?.path;
+      if (typeof path !== 'string') return;
+      const key = `${entry.req.method} ${path}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    },
+    count: (method, path) => counts.get(`${method} ${path}`) ?? 0,
+    /** Calls and distinct paths among the lines whose "METHOD path" matches `pattern`. */
+    matching(pattern) {
+      let calls = 0;
+      let distinct = 0;
+      for (const [key, count] of counts) {
+        if (!pattern.test(key)) continue;
+        calls += count;
+        distinct += 1;
+      }
+      return { calls, distinct };
+    },
+  };
+}
+
+/**
+ * The server logs a request when its answer is finished, which can be a moment after the BFF has
+ * answered: wait until `read()` has not changed for 300 ms (at most 3 s).
+ */
+async function settled(read) {
+  const deadline = Date.now() + 3000;
+  let last = read();
+  while (Date.now() < deadline) {
+    await sleep(300);
+    const now = read();
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The BFF under test
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * Starts dist/bff/main.js and waits for /readyz (which obtains the first token). It runs in the temp
+ * dir, not the repository: the BFF loads `.env` from its working directory, and a local demo's .env
+ * (keys, ALLOWED_ORIGINS) must not change what is measured. Only what the benchmark decides is set.
+ */
+async function startBff({ upstreamUrl, keys, port, cwd }) {
+  const env = {
+    PATH: process.env.PATH ?? '',
+    UPSTREAM_URL: upstreamUrl,
+    APP_KEY: keys.app_key,
+    APP_SECRET_KEY: keys.app_secret_key,
+    PORT: String(port),
+    HOST,
+    API_RATE_LIMIT: '100000000', // per client IP: every benchmark request comes from one IP
+    CACHE_TTL_MS: String(CACHE_TTL_MS),
+    CACHE_MAX_BYTES: String(CACHE_MAX_BYTES),
+    LOG_LEVEL: 'info',
+    WIDGET_DIR: join(ROOT, 'widget/dist'),
+  };
+  const child = spawnNode('BFF', [BFF_ENTRY], env, { cwd });
+  await waitUntilReady(child, `http://${HOST}:${port}/readyz`);
+  return child;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------------
+
+/** Validity: only the expected status codes and no connection errors. */
+function validityCheck(phase, allowedCodes) {
+  const unexpected = Object.keys(phase.statusCodes).filter((code) => !allowedCodes.includes(code));
+  const pass = unexpected.length === 0 && phase.errors === 0 && phase.totalRequests > 0;
+  return {
+    label: `validity: ${phase.title} answered only ${allowedCodes.join('/')} with no connection errors`,
+    pass,
+    detail: pass ? `ok; status codes ${JSON.stringify(phase.statusCodes)}`
+      : `${phase.errors} errors; status codes ${JSON.stringify(phase.statusCodes)}`,
+  };
+}
+
+/**
+ * After the first sweep the cache holds CACHE_MAX_BYTES and the BFF's heap has grown to what this load
+ * needs; three times as many further distinct ids must then not make it grow (beyond noise): memory
+ * does not depend on the number of distinct keys once the byte bound is reached.
+ */
+function memoryCheck(afterFirstSweep, afterSecondSweep) {
+  const growth = afterSecondSweep.rssBytes - afterFirstSweep.rssBytes;
+  return {
+    label: `memory bounded by CACHE_MAX_BYTES: RSS after ${LAST_ID} distinct ids is within ` +
+      `${TARGETS.rssGrowthAfterBoundMiB} MiB of RSS after ${SWEEP.ids}`,
+    pass: growth <= TARGETS.rssGrowthAfterBoundMiB * MiB,
+    detail: `${mib(afterFirstSweep.rssBytes)} -> ${mib(afterSecondSweep.rssBytes)}, ${growth >= 0 ? '+' : ''}${mib(growth)}`,
+  };
+}
+
+/** Every target and validity check as { label, pass, detail }. */
+function evaluate({ bare, cached, sweep, secondSweep, upstream, memory, timing, eviction }) {
+  const cachedShare = shareOf(cached, bare);
+  const maxCalls = TARGETS.upstreamCallsPerResourcePerTtl;
+  const checks = [
+    {
+      label: `BFF cached GET /api/treatments >= ${TARGETS.cachedShareOfBarePercent}% of bare server throughput`,
+      pass: cachedShare >= TARGETS.cachedShareOfBarePercent,
+      detail: `${fixed(cachedShare, 1)}%`,
+    },
+    {
+      label: `<= ${maxCalls} upstream GET ${UPSTREAM_TREATMENTS} per TTL (whole run, capture included)`,
+      pass: upstream.treatments <= maxCalls,
+      detail: `${upstream.treatments}`,
+    },
+    {
+      label: `<= ${maxCalls} upstream POST ${UPSTREAM_GRANTTOKEN} per TTL (whole run, /readyz included)`,
+      pass: upstream.granttoken <= maxCalls,
+      detail: `${upstream.granttoken}`,
+    },
+    memoryCheck(memory.afterSweep, memory.afterSecondSweep),
+    // Preconditions: without them the numbers above would not mean what their labels say.
+    {
+      label: `validity: whole run, first upstream call to the end of the second sweep, within one TTL (${CACHE_TTL_MS / 1000} s)`,
+      pass: timing.runWindowMs < CACHE_TTL_MS,
+      detail: `${fixed(timing.runWindowMs / 1000, 1)} s; to the end of the cached phase ${fixed(timing.cachedWindowMs / 1000, 1)} s`,
+    },
+    validityCheck(cached, ['200']),
+    // Ids past the demo clinic's treatments are 404: answered and cached like any other answer.
+    validityCheck(sweep, ['200', '404']),
+    {
+      label: `validity: the first sweep overflowed CACHE_MAX_BYTES (id 1 evicted: fetched upstream again within the TTL)`,
+      pass: eviction.refetched,
+      detail: eviction.refetched ? 'yes' : `no; upstream calls for id 1: ${eviction.before} -> ${eviction.after}`,
+    },
+    validityCheck(secondSweep, ['200', '404']),
+    {
+      label: `validity: the second sweep asked for all ${SECOND_SWEEP.ids} further ids (${SECOND_SWEEP.firstId}..${LAST_ID}) ` +
+        `within ${SECOND_SWEEP.maxSeconds} s`,
+      pass: secondSweep.totalRequests >= SECOND_SWEEP.ids,
+      detail: `${secondSweep.totalRequests} requests`,
+    },
+  ];
+  return { checks };
+}
+
+function printReport({ captured, bare, express, cached, upstream, memory }, { checks }) {
+  printReferenceShares({
+    bare,
+    express,
+    tested: cached,
+    testedName: `BFF cached GET /api/treatments (${captured.body.length}-byte body)`,
+  });
+  console.log('upstream calls during the whole BFF run, from the server\'s request log:');
+  console.log(`  GET ${UPSTREAM_TREATMENTS}: ${upstream.treatments}`);
+  console.log(`  POST ${UPSTREAM_GRANTTOKEN}: ${upstream.granttoken}`);
+  const refetched = upstream.byId.calls - upstream.byId.distinct;
+  console.log(`  GET ${UPSTREAM_TREATMENTS}/:id: ${upstream.byId.calls} for ${upstream.byId.distinct} distinct ids` +
+    (refetched > 0 ? ` (${refetched} fetched again within the TTL, i.e. after the byte bound evicted them)` : ''));
+  console.log(`  anything else under /api/v1: ${upstream.other}`);
+  console.log(`BFF memory (VmRSS), CACHE_MAX_BYTES ${CACHE_MAX_BYTES} (${CACHE_MAX_BYTES / 1024} KiB):`);
+  console.log(`  before the load ${mib(memory.before.rssBytes)}, after the cached GET ${mib(memory.afterCached.rssBytes)}, ` +
+    `after the ${SWEEP.ids}-id sweep ${mib(memory.afterSweep.rssBytes)}, ` +
+    `after ${LAST_ID} distinct ids ${mib(memory.afterSecondSweep.rssBytes)}; ` +
+    `peak (VmHWM) ${mib(memory.afterSecondSweep.peakRssBytes)}\n`);
+  printChecks(checks);
+  printExpressCeiling(bare, express);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------------
+
+async function runBenchmark() {
+  console.log(`BFF benchmark: node ${process.version}, ${cpus().length} CPUs, LOG_LEVEL=info, ` +
+    `CACHE_TTL_MS=${CACHE_TTL_MS}, CACHE_MAX_BYTES=${CACHE_MAX_BYTES}`);
+
+  const tempDir = await makeTempDir('clinic-bench-bff-');
+  const apiPort = await findFreePort();
+  const env = serverEnvironment(`file:${join(tempDir, 'bench.db')}`, apiPort);
+  const keys = await seedDemoClinic(env);
+
+  const requests = createRequestCounter();
+  await startApiServer(env, { onStdoutLine: requests.onLine });
+  const upstreamUrl = `http://${HOST}:${apiPort}/api/v1`;
+
+  const bffPort = await findFreePort();
+  const bffStartedAt = Date.now(); // no upstream call can come before this
+  const bff = await startBff({ upstreamUrl, keys, port: bffPort, cwd: tempDir });
+  const bffBase = `http://${HOST}:${bffPort}`;
+
+  const captured = await captureResponse(bffBase, TREATMENTS_PATH);
+  const barePort = await findFreePort();
+  await startBareServer(barePort, captured, TREATMENTS_PATH);
+  const expressPort = await findFreePort();
+  await startExpressServer(expressPort, captured, TREATMENTS_PATH);
+
+  console.log(`treatments body ${captured.body.length} bytes (${captured.contentType}), from the BFF`);
+  console.log(`${LOAD.connections} connections, pipelining ${LOAD.pipelining}`);
+  await warnIfMachineIsBusy();
+  console.log('');
+
+  const bare = await runPhase('bare node:http GET', loadOptions(`http://${HOST}:${barePort}${TREATMENTS_PATH}`));
+  const express = await runPhase(
+    'Express 5, no middleware (same bytes)',
+    loadOptions(`http://${HOST}:${expressPort}${TREATMENTS_PATH}`),
+  );
+
+  const before = await readMemory(bff);
+  const cached = await runPhase('BFF GET /api/treatments (cached)', loadOptions(`${bffBase}${TREATMENTS_PATH}`));
+  const cachedWindowMs = Date.now() - bffStartedAt;
+  const afterCached = await readMemory(bff);
+
+  // Ids 1..5000 in order, each once (autocannon calls setupRequest once per request sent).
+  let sequence = 0;
+  const sweep = await runPhase(
+    `BFF GET /api/treatments/:id sweep 1..${SWEEP.ids}`,
+    loadOptions(`${bffBase}${TREATMENTS_PATH}/1`, {
+      setupRequest: (request) => ({ ...request, path: `${TREATMENTS_PATH}/${(sequence++ % SWEEP.ids) + 1}` }),
+    }),
+    { warmupSeconds: 0, durationSeconds: SWEEP.maxSeconds, amount: SWEEP.ids },
+  );
+  const afterSweep = await readMemory(bff);
+
+  // Id 1 was the first entry of the sweep, so the least recently used: if the cache is bounded it is
+  // gone, and asking for it again (well within the TTL) costs one more upstream call.
+  const idOneCalls = () => requests.count('GET', `${UPSTREAM_TREATMENTS}/1`);
+  const evictionBefore = await settled(idOneCalls);
+  const again = await fetch(`${bffBase}${TREATMENTS_PATH}/1`);
+  await again.arrayBuffer();
+  const evictionAfter = await settled(idOneCalls);
+
+  // Ids 5001..20000 in order, each once: the cache is already at its byte bound, so these only
+  // replace entries, and the BFF's memory must stay where the first sweep left it.
+  let secondSequence = 0;
+  const secondSweep = await runPhase(
+    `BFF GET /api/treatments/:id sweep ${SECOND_SWEEP.firstId}..${LAST_ID}`,
+    loadOptions(`${bffBase}${TREATMENTS_PATH}/${SECOND_SWEEP.firstId}`, {
+      setupRequest: (request) => ({
+        ...request,
+        path: `${TREATMENTS_PATH}/${SECOND_SWEEP.firstId + (secondSequence++ % SECOND_SWEEP.ids)}`,
+      }),
+    }),
+    { warmupSeconds: 0, durationSeconds: SECOND_SWEEP.maxSeconds, amount: SECOND_SWEEP.ids },
+  );
+  const afterSecondSweep = await readMemory(bff);
+  await settled(() => requests.matching(UPSTREAM_BY_ID).calls);
+  const runWindowMs = Date.now() - bffStartedAt;
+
+  const upstreamTotal = requests.matching(/^\w+ \/api\/v1\//).calls;
+  const upstream = {
+    treatments: requests.count('GET', UPSTREAM_TREATMENTS),
+    granttoken: requests.count('POST', UPSTREAM_GRANTTOKEN),
+    byId: requests.matching(UPSTREAM_BY_ID),
+  };
+  upstream.other = upstreamTotal - upstream.treatments - upstream.granttoken - upstream.byId.calls;
+
+  printResultsTable([bare, express, cached, sweep, secondSweep], [
+    `(the sweeps asked for ids 1..${SWEEP.ids}, then ${SECOND_SWEEP.firstId}..${LAST_ID}; ids the demo clinic does not ` +
+      'have are 404, cached like any answer;',
+    ` ${SWEEP.ids} entries need > ${SWEEP.ids * CACHE_ENTRY_OVERHEAD_BYTES} bytes, CACHE_MAX_BYTES is ${CACHE_MAX_BYTES})`,
+  ]);
+  const measured = {
+    captured,
+    bare,
+    express,
+    cached,
+    sweep,
+    secondSweep,
+    upstream,
+    memory: { before, afterCached, afterSweep, afterSecondSweep },
+    timing: { cachedWindowMs, runWindowMs },
+    eviction: { before: evictionBefore, after: evictionAfter, refetched: evictionAfter > evictionBefore },
+  };
+  const verdict = evaluate(measured);
+  printReport(measured, verdict);
+  return verdict.checks.every((check) => check.pass) ? 0 : 1;
+}
+
+await runAndExit(runBenchmark);

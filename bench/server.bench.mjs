@@ -1,0 +1,209 @@
+// Throughput and latency benchmark of the compiled reference server (dist/server).
+//
+//   npm run bench:server                              # builds first, then runs this file
+//   SQLITE_SYNCHRONOUS=NORMAL npm run bench:server    # the same with NORMAL instead of FULL
+//
+// One run, all on 127.0.0.1, about 55 s:
+//   1. a fresh SQLite database in a temp dir, seeded with the demo clinic by the compiled CLI;
+//   2. the compiled server as a child process, logging at info as in production (stdout ignored);
+//   3. a token from POST /api/v1/granttoken;
+//   4. a bare node:http server, as a second child process, that answers every request with the exact
+//      bytes and content-type of GET /api/v1/treatments: the ceiling for this machine and this client;
+//   5. Express 5 with no middleware, as a third child process (bench/support/express-server.mjs), one
+//      route GET /api/v1/treatments answering the same bytes and content-type: what Express alone
+//      reaches here (a reference, not a target);
+//   6. autocannon, 10 connections, pipelining 1, 10 s per phase after a discarded 2 s warm-up:
+//      bare GET, Express GET, authenticated GET /api/v1/treatments, authenticated POST
+//      /api/v1/appointments/book;
+//   7. a table, the shares of the bare and Express throughput, PASS/FAIL per target, and the Express
+//      ceiling as information.
+//
+// Exit code: 0 when every target passes, 1 when a target fails or an API phase had non-2xx answers or
+// connection errors, 2 when the benchmark itself could not run. Every child is stopped and the temp
+// dir removed in every case. Patient names, secrets and tokens are never printed.
+//
+// The parts bench/bff.bench.mjs shares (child processes and cleanup, the demo clinic, the bare and
+// Express reference servers, the load phases and the report) are in bench/support/.
+
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { captureResponse, startBareServer, startExpressServer } from './support/bare-server.mjs';
+import { grantToken, seedDemoClinic, serverEnvironment, startApiServer } from './support/demo-clinic.mjs';
+import {
+  LOAD,
+  fixed,
+  loadOptions,
+  printChecks,
+  printExpressCeiling,
+  printReferenceShares,
+  printResultsTable,
+  runPhase,
+  shareOf,
+  warnIfMachineIsBusy,
+} from './support/load.mjs';
+import { HOST, findFreePort, makeTempDir, runAndExit } from './support/processes.mjs';
+
+const TREATMENTS_PATH = '/api/v1/treatments';
+const BOOKING_PATH = '/api/v1/appointments/book';
+const CLINIC_TIME_ZONE = 'Europe/London'; // the demo clinic's zone (server/demo/demo-clinic.ts)
+const BOOKING_TIME = '10:00'; // inside the demo clinic's Monday hours (08:00-18:00)
+
+const TARGETS = { getShareOfBarePercent: 40, bookingsPerSecond: 1000, p99Ms: 25 };
+
+// ---------------------------------------------------------------------------------------------------
+// The booking request
+// ---------------------------------------------------------------------------------------------------
+
+/** Today's YYYY-MM-DD in the clinic's time zone. */
+function clinicToday(now = new Date()) {
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: CLINIC_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
+}
+
+/**
+ * The Monday of next week in the clinic's calendar, or of the week after when next week's Monday is
+ * less than 2 days away (today is Sunday): always 2 to 8 days ahead, so never in the past, well within
+ * the 365-day horizon and on a day the demo clinic is open.
+ */
+function nextBookableMonday(today = clinicToday()) {
+  const [year, month, day] = today.split('-').map(Number);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  let daysAhead = (8 - date.getUTCDay()) % 7 || 7; // Sunday 0 -> 1, Monday 1 -> 7, Saturday 6 -> 2
+  if (daysAhead < 2) daysAhead += 7;
+  date.setUTCDate(date.getUTCDate() + daysAhead);
+  return date.toISOString().slice(0, 10);
+}
+
+/** A valid booking without doctor_id (so no slot can conflict); the name varies per request. */
+function bookingBody(appointmentDate, sequence) {
+  return JSON.stringify({
+    patient_name: `Bench Patient ${sequence}`,
+    patient_phone: '+44 20 7946 0000',
+    appointment_date: appointmentDate,
+    appointment_time: BOOKING_TIME,
+  });
+}
+
+/** One booking before the load: a refusal is reported with its error_code instead of 10 s of 4xx. */
+async function checkOneBooking(baseUrl, authHeaders, appointmentDate) {
+  const response = await fetch(`${baseUrl}${BOOKING_PATH}`, {
+    method: 'POST',
+    headers: { ...authHeaders, 'content-type': 'application/json' },
+    body: bookingBody(appointmentDate, 0),
+  });
+  const body = await response.json();
+  if (response.status !== 200) {
+    throw new Error(`a sample booking for ${appointmentDate} ${BOOKING_TIME} answered ${response.status} ` +
+      `${body.error_code}: ${body.message}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Report
+// ---------------------------------------------------------------------------------------------------
+
+/** The p99 target for one phase; a phase with no successful answer has no latency to pass with. */
+function p99Check(name, phase) {
+  const measured = phase.totalRequests > phase.non2xx;
+  return {
+    label: `p99 < ${TARGETS.p99Ms} ms (${name})`,
+    pass: measured && phase.p99Ms < TARGETS.p99Ms,
+    detail: measured ? `${fixed(phase.p99Ms, 0)} ms` : 'no 2xx answers measured',
+  };
+}
+
+/** Every target and validity check as { label, pass, detail }. */
+function evaluate({ bare, get, book }) {
+  const getShare = shareOf(get, bare);
+  const checks = [
+    {
+      label: `GET /treatments >= ${TARGETS.getShareOfBarePercent}% of bare server throughput`,
+      pass: getShare >= TARGETS.getShareOfBarePercent,
+      detail: `${fixed(getShare, 1)}%`,
+    },
+    {
+      label: `bookings >= ${TARGETS.bookingsPerSecond}/s`,
+      pass: book.requestsPerSecond >= TARGETS.bookingsPerSecond,
+      detail: `${fixed(book.requestsPerSecond, 0)}/s`,
+    },
+    p99Check('GET /treatments', get),
+    p99Check('POST /appointments/book', book),
+  ];
+  // Not targets but preconditions: numbers measured on refusals or broken connections mean nothing.
+  for (const phase of [get, book]) {
+    checks.push({
+      label: `validity: ${phase.title} had only 2xx answers and no connection errors`,
+      pass: phase.non2xx === 0 && phase.errors === 0,
+      detail: phase.non2xx === 0 && phase.errors === 0
+        ? 'ok'
+        : `${phase.non2xx} non-2xx, ${phase.errors} errors; status codes ${JSON.stringify(phase.statusCodes)}`,
+    });
+  }
+  return { checks };
+}
+
+function printVerdicts({ bare, express, get }, { checks }) {
+  printReferenceShares({ bare, express, tested: get, testedName: 'API GET /treatments' });
+  console.log('');
+  printChecks(checks);
+  printExpressCeiling(bare, express);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------------
+
+async function runBenchmark() {
+  const synchronous = process.env.SQLITE_SYNCHRONOUS || 'FULL (default)';
+  console.log(`server benchmark: node ${process.version}, ${cpus().length} CPUs, SQLITE_SYNCHRONOUS=${synchronous}, LOG_LEVEL=info`);
+
+  const tempDir = await makeTempDir('clinic-bench-');
+  const apiPort = await findFreePort();
+  const env = serverEnvironment(`file:${join(tempDir, 'bench.db')}`, apiPort);
+  const keys = await seedDemoClinic(env);
+
+  await startApiServer(env);
+  const baseUrl = `http://${HOST}:${apiPort}`;
+  const token = await grantToken(baseUrl, keys);
+  const authHeaders = { 'x-app-key': keys.app_key, authorization: `Bearer ${token}` };
+
+  const captured = await captureResponse(baseUrl, TREATMENTS_PATH, authHeaders);
+  const barePort = await findFreePort();
+  await startBareServer(barePort, captured, TREATMENTS_PATH);
+  const expressPort = await findFreePort();
+  await startExpressServer(expressPort, captured, TREATMENTS_PATH);
+
+  const appointmentDate = nextBookableMonday();
+  await checkOneBooking(baseUrl, authHeaders, appointmentDate);
+  console.log(`treatments body ${captured.body.length} bytes (${captured.contentType}); bookings for ${appointmentDate} ${BOOKING_TIME} ${CLINIC_TIME_ZONE}`);
+  console.log(`${LOAD.connections} connections, pipelining ${LOAD.pipelining}`);
+  await warnIfMachineIsBusy();
+  console.log('');
+
+  const bare = await runPhase('bare node:http GET', loadOptions(`http://${HOST}:${barePort}${TREATMENTS_PATH}`));
+  const express = await runPhase(
+    'Express 5, no middleware (same bytes)',
+    loadOptions(`http://${HOST}:${expressPort}${TREATMENTS_PATH}`),
+  );
+  const get = await runPhase('GET /treatments', loadOptions(`${baseUrl}${TREATMENTS_PATH}`, { headers: authHeaders }));
+  let sequence = 0;
+  const book = await runPhase(
+    'POST /appointments/book',
+    loadOptions(`${baseUrl}${BOOKING_PATH}`, {
+      method: 'POST',
+      headers: { ...authHeaders, 'content-type': 'application/json' },
+      setupRequest: (request) => ({ ...request, body: bookingBody(appointmentDate, ++sequence) }),
+    }),
+  );
+
+  printResultsTable([bare, express, get, book]);
+  const verdict = evaluate({ bare, get, book });
+  printVerdicts({ bare, express, get }, verdict);
+  return verdict.checks.every((check) => check.pass) ? 0 : 1;
+}
+
+await runAndExit(runBenchmark);
