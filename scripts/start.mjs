@@ -4,6 +4,7 @@
 // and stops both on Ctrl-C. Any start-up failure is one line, not a stack trace.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 
 const SERVER_PORT = process.env.SERVER_PORT ?? '4000';
 const BFF_PORT = process.env.PORT ?? '8080';
@@ -59,8 +60,19 @@ function fail(message) {
   process.exit(1);
 }
 
+/** Fails with one line that says how to fix it when a port is taken. */
+async function ensurePortFree(port, variable) {
+  await new Promise((resolve) => {
+    const probe = createServer()
+      .once('error', () => fail(`port ${port} is already in use; stop what uses it or set ${variable} to another port`))
+      .once('listening', () => probe.close(resolve))
+      .listen(Number(port), '127.0.0.1');
+  });
+}
+
 const children = [];
 let stopping = false;
+let running = false;
 
 function run(name, script, env) {
   const child = spawn(process.execPath, [script], {
@@ -69,7 +81,8 @@ function run(name, script, env) {
   });
   child.on('exit', (code, signal) => {
     if (stopping) return;
-    console.error(`npm start: the ${name} stopped (${signal ?? `exit code ${code}`}); stopping the demo.`);
+    // During start-up the child has already printed its one-line reason.
+    if (running) console.error(`npm start: the ${name} stopped (${signal ?? `exit code ${code}`}); stopping the demo.`);
     stopAll(1);
   });
   children.push(child);
@@ -96,12 +109,15 @@ async function waitForHealth(url) {
   if (!stopping) fail(`${url} did not become healthy`);
 }
 
+await ensurePortFree(SERVER_PORT, 'SERVER_PORT');
+await ensurePortFree(BFF_PORT, 'PORT');
 ensureDemoClinic();
 run('reference server', 'dist/server/main.js', { PORT: SERVER_PORT, DATABASE_URL, PUBLIC_URL: SERVER_URL });
 await waitForHealth(`${SERVER_URL}/healthz`);
 run('BFF', 'dist/bff/main.js', { PORT: BFF_PORT });
 await waitForHealth(`http://127.0.0.1:${BFF_PORT}/readyz`);
 
+running = true;
 console.log(`
 clinic-booking demo is running:
   demo page      http://localhost:${BFF_PORT}/
