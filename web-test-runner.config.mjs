@@ -32,7 +32,7 @@ function countingReporter() {
 
 export default {
   files: 'test/widget/**/*.test.ts',
-  nodeResolve: true,
+  nodeResolve: { exportConditions: ['production'] },
   concurrency: 1,
   browserStartTimeout: 60_000,
   testsFinishTimeout: 300_000,

@@ -62,7 +62,14 @@ const NEEDS: Record<Section, Resource[]> = {
  * @csspart dentists - The dentists section.
  * @csspart dentist - One dentist card.
  * @csspart booking - The booking section.
+ * @csspart booking-form - The booking form.
+ * @csspart submit - The form's submit button.
+ * @csspart booking-error - The message when a booking fails.
+ * @csspart booking-result - The confirmation with the booking reference.
  * @csspart status - The status section.
+ * @csspart status-form - The reference input and its button.
+ * @csspart status-result - The status shown for a reference.
+ * @csspart load-error - The message and retry button when the BFF cannot be reached.
  * @csspart open-button - The floating button in `mode="button"`.
  * @csspart dialog - The booking dialog in `mode="button"`.
  *
@@ -112,6 +119,11 @@ export class ClinicBooking extends LitElement {
   private readonly content = new Task(this, {
     task: ([apiBase, sections]) => loadContent(apiBase, resourcesFor(parseSections(sections))),
     args: () => [resolveApiBase(this.apiBase), this.sections] as const,
+    // Here, once per failed load, not in render(), which runs again on any update in the error state.
+    onError: (error) => {
+      const { status = 0, code = 'network' } = (error ?? {}) as { status?: number; code?: string };
+      emit(this, 'clinic-booking:error', { kind: 'load', status, code });
+    },
   });
 
   private get shownSections(): Section[] {
@@ -136,7 +148,7 @@ export class ClinicBooking extends LitElement {
       initial: () => this.renderSkeleton(),
       pending: () => (this.content.value ? this.renderContent(this.content.value, lang) : this.renderSkeleton()),
       complete: (content) => this.renderContent(content, lang),
-      error: (error) => this.renderError(error, lang),
+      error: () => this.renderError(lang),
     }) as TemplateResult;
   }
 
@@ -149,10 +161,8 @@ export class ClinicBooking extends LitElement {
     </div>`;
   }
 
-  private renderError(error: unknown, lang: string): TemplateResult {
+  private renderError(lang: string): TemplateResult {
     const t = translationFor(lang);
-    const { status = 0, code = 'network' } = (error ?? {}) as { status?: number; code?: string };
-    queueMicrotask(() => emit(this, 'clinic-booking:error', { kind: 'load', status, code }));
     return html`<div class="load-error" role="alert" part="load-error">
       <p>${t.loadError}</p>
       <button class="button" type="button" @click=${() => void this.content.run()}>${t.retry}</button>
@@ -163,30 +173,31 @@ export class ClinicBooking extends LitElement {
   private renderContent(content: ClinicContent, lang: string): TemplateResult {
     const t = translationFor(lang);
     const shown = this.shownSections;
+    // `||`, not `??`: an empty label (the contract allows one) falls back too, never an empty heading.
     const labels = content.site?.section_labels ?? {};
     const currency = content.organization?.currency;
     const bookable = shown.includes('booking');
     const today = dayNameOf(localToday());
-    const cardContext = (choose: (id: number) => void) => ({
+    const cardContext = (field: 'treatment_id' | 'doctor_id') => ({
       t,
       lang,
       currency,
-      ...(bookable ? { onBook: (id: number) => this.bookFor(choose, id) } : {}),
+      ...(bookable ? { onBook: (id: number) => this.bookFor(field, id) } : {}),
     });
     return html`<div class="root" style=${themeStyle(content.site)} @click=${this.followInPageLinks}
       @clinic-booking:booked=${(event: CustomEvent<{ reference: string }>) => (this.lastReference = event.detail.reference)}>
       ${shown.includes('site') && content.site ? renderSite(content.site, content.organization, t, lang, today) : nothing}
       ${shown.includes('treatments') && content.treatments
-        ? renderTreatments(content.treatments, labels.treatments ?? t.treatmentsHeading, cardContext((id) => (this.chosenTreatment = id)))
+        ? renderTreatments(content.treatments, labels.treatments || t.treatmentsHeading, cardContext('treatment_id'))
         : nothing}
       ${shown.includes('dentists') && content.dentists
-        ? renderDentists(content.dentists, labels.dentists ?? t.dentistsHeading, cardContext((id) => (this.chosenDoctor = id)))
+        ? renderDentists(content.dentists, labels.dentists || t.dentistsHeading, cardContext('doctor_id'))
         : nothing}
       ${bookable ? this.renderBooking(content, lang) : nothing}
       ${shown.includes('status')
         ? html`<section part="status" aria-labelledby="status-heading">
-            <h2 id="status-heading">${labels.status ?? t.statusHeading}</h2>
-            <clinic-booking-status .apiBase=${resolveApiBase(this.apiBase)} .t=${t} .locale=${lang}
+            <h2 id="status-heading">${labels.status || t.statusHeading}</h2>
+            <clinic-booking-status exportparts="status-form, status-result" .apiBase=${resolveApiBase(this.apiBase)} .t=${t} .locale=${lang}
               .reference=${this.lastReference}></clinic-booking-status>
           </section>`
         : nothing}
@@ -196,7 +207,7 @@ export class ClinicBooking extends LitElement {
   private renderBooking(content: ClinicContent, lang: string): TemplateResult {
     const t = translationFor(lang);
     const title = content.site?.appointment_title || t.bookingHeading;
-    const form = html`<clinic-booking-form .apiBase=${resolveApiBase(this.apiBase)} .site=${content.site}
+    const form = html`<clinic-booking-form exportparts="booking-form, submit, booking-error, booking-result" .apiBase=${resolveApiBase(this.apiBase)} .site=${content.site}
       .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []} .t=${t} .locale=${lang}
       .preselectTreatment=${this.chosenTreatment} .preselectDoctor=${this.chosenDoctor}
       .prefillName=${this.patientName} .prefillPhone=${this.patientPhone}
@@ -218,10 +229,11 @@ export class ClinicBooking extends LitElement {
     </section>`;
   }
 
-  /** "Book" on a card: preselect it and bring the form into view with focus on its first field. */
-  private async bookFor(choose: (id: number) => void, id: number): Promise<void> {
-    choose(id);
-    await this.updateComplete;
+  /** "Book" on a card: choose it in the form and bring the form into view with focus on its first field. */
+  private async bookFor(field: 'treatment_id' | 'doctor_id', id: number): Promise<void> {
+    // Straight into the form, not through preselectTreatment/preselectDoctor: those act only when
+    // they change, so "Book" on the same card again would lose to a choice made in the form since.
+    this.form?.choose(field, id);
     if (this.mode === 'button') this.dialog?.showModal();
     else this.form?.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'start' });
     await this.form?.updateComplete;

@@ -75,6 +75,11 @@ export class ClinicBookingForm extends LitElement {
     }
   }
 
+  /** Chooses a treatment or dentist, as "Book" on its card does; kept in the draft like a choice in the form. */
+  choose(field: 'treatment_id' | 'doctor_id', id: number): void {
+    this.setField(field, String(id));
+  }
+
   /** Moves focus to the first field, e.g. after "Book" on a treatment. */
   focusFirstField(): void {
     this.renderRoot.querySelector<HTMLElement>('input, select')?.focus();
@@ -165,7 +170,8 @@ export class ClinicBookingForm extends LitElement {
     this.failure =
       code === 'validation_error' ? t.errValidation(message)
       : code === 'slot_unavailable' ? t.errSlotTaken
-      : code === 'rate_limited' ? t.errRateLimited
+      // 429 is the spec's rate-limit status whoever sends it (a proxy in front of the BFF has no error_code).
+      : code === 'rate_limited' || status === 429 ? t.errRateLimited
       : status === 0 || status >= 500 ? t.errNetwork
       : t.errGeneric;
     emit(this, 'clinic-booking:error', { kind: 'booking', status, code });

@@ -1,0 +1,375 @@
+import { expect, html } from '@open-wc/testing';
+import type { ClinicBooking } from '../../widget/clinic-booking.js';
+import type { ClinicBookingForm } from '../../widget/booking/booking-form.js';
+import { installFakeBff, type FakeBff } from './support/fake-bff.js';
+import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
+import {
+  aPatient,
+  booked,
+  bookedResult,
+  control,
+  daysFromToday,
+  deepActiveElement,
+  draftKey,
+  failureBox,
+  fillForm,
+  fixtureReady,
+  formOf,
+  markup,
+  markupAll,
+  nextDate,
+  postsTo,
+  REFERENCE,
+  refused,
+  settled,
+  submitForm,
+  typeInto,
+} from './support/widget.js';
+
+const BOOK = 'POST /appointments/book';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe('<clinic-booking>', () => {
+  let bff: FakeBff;
+  afterEach(() => bff.restore());
+
+  async function render(): Promise<{ el: ClinicBooking; form: ClinicBookingForm }> {
+    bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+    const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="booking"></clinic-booking>`);
+    return { el, form: formOf(el) };
+  }
+
+  const text = (node: Element | null | undefined) => node?.textContent?.replace(/\s+/g, ' ').trim();
+  const errorOf = (form: ClinicBookingForm, id: string) => text(form.shadowRoot!.querySelector(`#${id}-error`));
+  const bookings = () => postsTo(bff.calls, '/appointments/book');
+  const keys = () => bookings().map((call) => call.headers['idempotency-key']);
+  const longDate = (iso: string) =>
+    new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+
+  describe('when submitted with problems', () => {
+    it('marks every missing required field, ties each message to it, and sends nothing', async () => {
+      const { form } = await render();
+      await submitForm(form);
+      for (const id of ['patient_name', 'patient_phone', 'appointment_date', 'appointment_time']) {
+        const input = control(form, id);
+        expect(input.getAttribute('aria-invalid'), id).to.equal('true');
+        expect(input.getAttribute('aria-describedby')?.split(' '), id).to.include(`${id}-error`);
+        expect(errorOf(form, id), id).to.equal('Please fill this in.');
+      }
+      expect(control(form, 'address').getAttribute('aria-invalid')).to.equal('false');
+      expect(text(form.shadowRoot!.querySelector('#form-status'))).to.equal('Please correct 4 fields.');
+      expect(bookings()).to.have.length(0);
+    });
+
+    it('moves focus to the first invalid field', async () => {
+      const { form } = await render();
+      await submitForm(form);
+      expect(deepActiveElement()?.id).to.equal('patient_name');
+    });
+
+    it('moves focus past valid fields to the first invalid one', async () => {
+      const { form } = await render();
+      await fillForm(form, { patient_name: 'Jane', patient_phone: '+44 20 7946 0958', appointment_time: '10:00' });
+      await submitForm(form);
+      expect(deepActiveElement()?.id).to.equal('appointment_date');
+    });
+
+    it('rejects a phone number that is not phone-shaped', async () => {
+      const { form } = await render();
+      await fillForm(form, { ...aPatient(), patient_phone: 'call me maybe' });
+      await submitForm(form);
+      expect(errorOf(form, 'patient_phone')).to.equal('Enter a phone number with at least 5 digits, e.g. +44 20 7946 0958.');
+      expect(control(form, 'patient_phone').getAttribute('aria-invalid')).to.equal('true');
+      expect(deepActiveElement()?.id).to.equal('patient_phone');
+      expect(bookings()).to.have.length(0);
+    });
+
+    it('rejects a phone number with fewer than 5 digits', async () => {
+      const { form } = await render();
+      await fillForm(form, { ...aPatient(), patient_phone: '12-34' });
+      await submitForm(form);
+      expect(errorOf(form, 'patient_phone')).to.match(/at least 5 digits/);
+    });
+
+    it('rejects a date in the past', async () => {
+      const { form } = await render();
+      await fillForm(form, aPatient({ appointment_date: daysFromToday(-1) }));
+      await submitForm(form);
+      expect(errorOf(form, 'appointment_date')).to.equal('Choose today or a later date.');
+      expect(deepActiveElement()?.id).to.equal('appointment_date');
+      expect(bookings()).to.have.length(0);
+    });
+
+    it('rejects a day the clinic is closed (Sunday)', async () => {
+      const { form } = await render();
+      await fillForm(form, aPatient({ appointment_date: nextDate('Sunday') }));
+      await submitForm(form);
+      expect(errorOf(form, 'appointment_date')).to.equal('The clinic is closed on Sunday. Choose another day.');
+      expect(bookings()).to.have.length(0);
+    });
+
+    it('says the clinic is closed as soon as a closed day is chosen', async () => {
+      const { form } = await render();
+      await typeInto(form, 'appointment_date', nextDate('Sunday'));
+      expect(errorOf(form, 'appointment_date')).to.equal('The clinic is closed on Sunday. Choose another day.');
+      expect(text(form.shadowRoot!.querySelector('#appointment_time-hint'))).to.equal('The clinic is closed that day.');
+    });
+
+    it("rejects a time outside that day's opening hours", async () => {
+      const { form } = await render();
+      await fillForm(form, aPatient({ appointment_date: nextDate('Saturday'), appointment_time: '14:00' }));
+      await submitForm(form);
+      const time = control(form, 'appointment_time');
+      expect(errorOf(form, 'appointment_time')).to.equal('Choose a time between 09:00 and 13:00 (clinic time).');
+      expect(time.getAttribute('aria-invalid')).to.equal('true');
+      expect(time.getAttribute('aria-describedby')?.split(' ')).to.have.members(['appointment_time-hint', 'appointment_time-error']);
+      expect(deepActiveElement()?.id).to.equal('appointment_time');
+    });
+
+    it("shows the chosen day's hours as a hint tied to the time field", async () => {
+      const { form } = await render();
+      await typeInto(form, 'appointment_date', nextDate('Wednesday'));
+      expect(text(form.shadowRoot!.querySelector('#appointment_time-hint'))).to.equal('Open 08:00–18:00 that day (clinic time).');
+      expect(control(form, 'appointment_time').getAttribute('aria-describedby')).to.equal('appointment_time-hint');
+    });
+
+    it('clears a message once the field is corrected', async () => {
+      const { form } = await render();
+      await fillForm(form, { ...aPatient(), patient_phone: 'nope' });
+      await submitForm(form);
+      await typeInto(form, 'patient_phone', '+44 20 7946 0958');
+      const phone = control(form, 'patient_phone');
+      expect(phone.getAttribute('aria-invalid')).to.equal('false');
+      expect(phone.hasAttribute('aria-describedby')).to.equal(false);
+      expect(markup(form.shadowRoot!.querySelector('#patient_phone-error'))).to.equal(null);
+    });
+
+    it('asks for consent when a privacy notice is set', async () => {
+      bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+      const el = await fixtureReady(
+        html`<clinic-booking api-base=${bff.apiBase} sections="booking" privacy-url="https://clinic.test/privacy"></clinic-booking>`,
+      );
+      const form = formOf(el);
+      bff.on(BOOK, () => booked());
+      await fillForm(form, aPatient());
+      await submitForm(form);
+      expect(errorOf(form, 'consent')).to.equal('Please agree so the clinic can contact you.');
+      expect(form.shadowRoot!.querySelector<HTMLAnchorElement>('.consent a')!.href).to.equal('https://clinic.test/privacy');
+      expect(bookings()).to.have.length(0);
+      await expect(el).to.be.accessible();
+    });
+
+    it('has no axe violations', async () => {
+      const { el, form } = await render();
+      await fillForm(form, { patient_phone: 'x', appointment_date: nextDate('Sunday') });
+      await submitForm(form);
+      expect(markupAll(form.shadowRoot!.querySelectorAll('[aria-invalid="true"]'))).to.have.length(4);
+      await expect(el).to.be.accessible();
+    });
+  });
+
+  describe('when the booking succeeds', () => {
+    async function bookOnce() {
+      const rendered = await render();
+      bff.on(BOOK, () => booked(42));
+      const patient = aPatient();
+      await fillForm(rendered.form, {
+        ...patient,
+        doctor_id: '2',
+        treatment_id: '1',
+        address: '2 Low Rd',
+        note: 'Nervous patient',
+      });
+      await submitForm(rendered.form);
+      const result = await bookedResult(rendered.form);
+      return { ...rendered, patient, result };
+    }
+
+    it('posts the typed fields and an empty honeypot', async () => {
+      const { patient } = await bookOnce();
+      expect(bookings()).to.have.length(1);
+      expect(bookings()[0]!.body).to.deep.equal({
+        patient_name: patient.patient_name,
+        patient_phone: patient.patient_phone,
+        address: '2 Low Rd',
+        appointment_date: patient.appointment_date,
+        appointment_time: '10:00',
+        doctor_id: 2,
+        treatment_id: 1,
+        note: 'Nervous patient',
+        website: '',
+      });
+    });
+
+    it('sends an Idempotency-Key with the booking', async () => {
+      await bookOnce();
+      expect(keys()[0]).to.match(UUID);
+      expect(bookings()[0]!.headers['content-type']).to.equal('application/json');
+    });
+
+    it('shows the summary and the reference, and moves focus to the result', async () => {
+      const { form, patient, result } = await bookOnce();
+      expect(text(result)).to.contain('Your appointment is booked');
+      expect(text(result)).to.contain(`We expect you on ${longDate(patient.appointment_date)} at 10:00 (clinic time).`);
+      expect(text(result.querySelector('[data-reference]'))).to.equal(REFERENCE);
+      expect(markup(form.shadowRoot!.querySelector('form'))).to.equal(null);
+      await settled(form);
+      expect(deepActiveElement()?.id).to.equal('result-heading');
+    });
+
+    it('clears the draft, kept in sessionStorage while typing, once booked', async () => {
+      const { form } = await render();
+      bff.on(BOOK, () => booked());
+      await fillForm(form, aPatient({ patient_name: 'Draft Keeper' }));
+      expect(sessionStorage.getItem(draftKey(bff.apiBase))).to.contain('Draft Keeper');
+      await submitForm(form);
+      await bookedResult(form);
+      expect(sessionStorage.getItem(draftKey(bff.apiBase))).to.equal(null);
+    });
+
+    it('offers an empty form for another booking', async () => {
+      const { form, result } = await bookOnce();
+      result.querySelector('button')!.click();
+      await form.updateComplete;
+      expect(control(form, 'patient_name').value).to.equal('');
+      expect(control(form, 'appointment_date').value).to.equal('');
+      expect(deepActiveElement()?.id).to.equal('patient_name');
+    });
+
+    it('has no axe violations', async () => {
+      const { el } = await bookOnce();
+      await expect(el).to.be.accessible();
+    });
+  });
+
+  describe('when the booking fails', () => {
+    const typed = aPatient({ patient_name: 'Retry Patient' });
+    const typedExtras = { address: '9 Side St', note: 'Afternoon please', doctor_id: '1', treatment_id: '2' };
+
+    async function failFirstWith(answer: { status: number; body: unknown } | 'network-error') {
+      const rendered = await render();
+      let answers = 0;
+      bff.on(BOOK, () => (answers++ === 0 ? answer : booked(7)));
+      await fillForm(rendered.form, { ...typed, ...typedExtras });
+      await submitForm(rendered.form);
+      const failure = await failureBox(rendered.form);
+      await settled(rendered.form);
+      return { ...rendered, failure };
+    }
+
+    it('says the clinic could not be reached when the network fails, in an alert that takes focus', async () => {
+      const { failure } = await failFirstWith('network-error');
+      expect(failure.getAttribute('role')).to.equal('alert');
+      expect(text(failure)).to.equal('We could not reach the clinic. Check your connection and try again; your details are kept.');
+      expect(deepActiveElement() === failure, 'focus is on the failure message').to.equal(true);
+    });
+
+    it('says the clinic could not be reached on a 502', async () => {
+      const { failure } = await failFirstWith(refused(502, 'server_error', 'upstream down'));
+      expect(text(failure)).to.equal('We could not reach the clinic. Check your connection and try again; your details are kept.');
+    });
+
+    it('keeps every typed value in the inputs', async () => {
+      const { form } = await failFirstWith('network-error');
+      for (const [id, value] of Object.entries({ ...typed, ...typedExtras })) {
+        expect(control<HTMLInputElement | HTMLSelectElement>(form, id).value, id).to.equal(value);
+      }
+    });
+
+    it('retries with the same Idempotency-Key and books once', async () => {
+      const { form } = await failFirstWith('network-error');
+      await submitForm(form);
+      const result = await bookedResult(form);
+      expect(bookings()).to.have.length(2);
+      expect(keys()[0]).to.match(UUID);
+      expect(keys()[1]).to.equal(keys()[0]);
+      expect(bookings()[1]!.body).to.deep.equal(bookings()[0]!.body);
+      expect(text(result.querySelector('[data-reference]'))).to.equal(REFERENCE);
+    });
+
+    it('uses a new Idempotency-Key when the booking is changed after a failure', async () => {
+      const { form } = await failFirstWith('network-error');
+      await typeInto(form, 'appointment_time', '11:00');
+      await submitForm(form);
+      await bookedResult(form);
+      expect(bookings()).to.have.length(2);
+      expect(keys()[1]).to.match(UUID);
+      expect(keys()[1]).not.to.equal(keys()[0]);
+    });
+
+    it('says the slot was taken on a 409 slot_unavailable', async () => {
+      const { failure } = await failFirstWith(refused(409, 'slot_unavailable', 'Dr Ann Smith is already booked'));
+      expect(text(failure)).to.equal('That time has just been taken. Please choose another time or dentist.');
+    });
+
+    it('says to wait on a 429 rate_limited', async () => {
+      const { failure } = await failFirstWith(refused(429, 'rate_limited', 'Too many booking attempts'));
+      expect(text(failure)).to.equal('Too many attempts. Please wait a few minutes and try again, or call the clinic.');
+    });
+
+    it('says to wait on a 429 without the BFF error body (e.g. from a proxy in front of it)', async () => {
+      const { failure } = await failFirstWith({ status: 429, body: 'Too Many Requests' });
+      expect(text(failure)).to.equal('Too many attempts. Please wait a few minutes and try again, or call the clinic.');
+    });
+
+    it("relays the clinic's reason on a 400 validation_error", async () => {
+      const { failure } = await failFirstWith(refused(400, 'validation_error', 'appointment_time must be within opening hours'));
+      expect(text(failure)).to.equal('The clinic could not accept this booking: appointment_time must be within opening hours');
+    });
+
+    it('has no axe violations', async () => {
+      const { el } = await failFirstWith('network-error');
+      await expect(el).to.be.accessible();
+    });
+  });
+
+  describe('when the page is reloaded', () => {
+    it('restores the typed values from sessionStorage', async () => {
+      const apiBase = uniqueApiBase();
+      bff = installFakeBff(clinicFixtures(), apiBase);
+      const first = await fixtureReady(html`<clinic-booking api-base=${apiBase} sections="booking"></clinic-booking>`);
+      const values = { ...aPatient(), doctor_id: '2', treatment_id: '1', address: '3 Mid St', note: 'See you' };
+      await fillForm(formOf(first), values);
+      first.remove();
+
+      const second = await fixtureReady(html`<clinic-booking api-base=${apiBase} sections="booking"></clinic-booking>`);
+      const form = formOf(second);
+      for (const [id, value] of Object.entries(values)) {
+        expect(control<HTMLInputElement | HTMLSelectElement>(form, id).value, id).to.equal(value);
+      }
+    });
+
+    it('retries a failed booking after the reload with the same Idempotency-Key', async () => {
+      const apiBase = uniqueApiBase();
+      bff = installFakeBff(clinicFixtures(), apiBase);
+      let answers = 0;
+      bff.on(BOOK, () => (answers++ === 0 ? 'network-error' : booked()));
+      const first = await fixtureReady(html`<clinic-booking api-base=${apiBase} sections="booking"></clinic-booking>`);
+      await fillForm(formOf(first), aPatient());
+      await submitForm(formOf(first));
+      await failureBox(formOf(first));
+      first.remove();
+
+      const second = await fixtureReady(html`<clinic-booking api-base=${apiBase} sections="booking"></clinic-booking>`);
+      await submitForm(formOf(second));
+      await bookedResult(formOf(second));
+      expect(keys()).to.have.length(2);
+      expect(keys()[1]).to.equal(keys()[0]);
+    });
+
+    it('starts empty after a booking succeeded', async () => {
+      const apiBase = uniqueApiBase();
+      bff = installFakeBff(clinicFixtures(), apiBase);
+      bff.on(BOOK, () => booked());
+      const first = await fixtureReady(html`<clinic-booking api-base=${apiBase} sections="booking"></clinic-booking>`);
+      await fillForm(formOf(first), aPatient());
+      await submitForm(formOf(first));
+      await bookedResult(formOf(first));
+      first.remove();
+
+      const second = await fixtureReady(html`<clinic-booking api-base=${apiBase} sections="booking"></clinic-booking>`);
+      expect(control(formOf(second), 'patient_name').value).to.equal('');
+    });
+  });
+});
+

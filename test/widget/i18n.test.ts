@@ -1,0 +1,112 @@
+import { expect, html } from '@open-wc/testing';
+import type { TemplateResult } from 'lit';
+import type { ClinicBooking } from '../../widget/clinic-booking.js';
+import { installFakeBff, type FakeBff } from './support/fake-bff.js';
+import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
+import { control, fixtureReady, formOf, nextDate, submitForm, typeInto } from './support/widget.js';
+
+describe('<clinic-booking>', () => {
+  let bff: FakeBff;
+  let pageLang: string | null;
+  beforeEach(() => (pageLang = document.documentElement.getAttribute('lang')));
+  afterEach(() => {
+    bff.restore();
+    if (pageLang === null) document.documentElement.removeAttribute('lang');
+    else document.documentElement.setAttribute('lang', pageLang);
+  });
+
+  async function render(template: (apiBase: string) => TemplateResult): Promise<ClinicBooking> {
+    bff = installFakeBff(clinicFixtures({ site: { section_labels: {}, appointment_title: '' } }), uniqueApiBase());
+    return fixtureReady(template(bff.apiBase));
+  }
+
+  const text = (node: Element | null | undefined) => node?.textContent?.replace(/\s+/g, ' ').trim();
+  const submitLabel = (el: ClinicBooking) => text(formOf(el).shadowRoot!.querySelector('button[type="submit"]'));
+  const headings = (el: ClinicBooking) => [...el.shadowRoot!.querySelectorAll('section > h2')].map(text);
+
+  describe('with lang="de"', () => {
+    it('shows German strings', async () => {
+      const el = await render((api) => html`<clinic-booking api-base=${api} lang="de"></clinic-booking>`);
+      expect(submitLabel(el)).to.equal('Termin buchen');
+      expect(headings(el)).to.include.members(['Behandlungen', 'Öffnungszeiten', 'Kontakt', 'Termin buchen', 'Buchung prüfen']);
+      expect(text(formOf(el).shadowRoot!.querySelector('label[for="patient_name"]'))).to.contain('Vollständiger Name');
+    });
+
+    it('formats fees, durations and days the German way', async () => {
+      const el = await render((api) => html`<clinic-booking api-base=${api} lang="de"></clinic-booking>`);
+      const checkUp = text(el.shadowRoot!.querySelector('[part="treatment"]'));
+      expect(checkUp).to.contain('60,00 £');
+      expect(checkUp).to.contain('30 Min.');
+      const days = [...el.shadowRoot!.querySelectorAll('[part="hours"] th')].map((th) => text(th)!.replace(/ Heute$/, ''));
+      expect(days).to.deep.equal(['Montag', 'Dienstag', 'Mittwoch', 'Donnerstag', 'Freitag', 'Samstag', 'Sonntag']);
+      expect(text(el.shadowRoot!.querySelector('[part="hours"] tr:last-child td'))).to.equal('Geschlossen');
+    });
+
+    it('validates in German', async () => {
+      const el = await render((api) => html`<clinic-booking api-base=${api} lang="de" sections="booking"></clinic-booking>`);
+      const form = formOf(el);
+      await typeInto(form, 'appointment_date', nextDate('Sunday'));
+      await submitForm(form);
+      expect(text(form.shadowRoot!.querySelector('#patient_name-error'))).to.equal('Bitte ausfüllen.');
+      expect(text(form.shadowRoot!.querySelector('#appointment_date-error'))).to.equal(
+        'Die Praxis ist am Sonntag geschlossen. Bitte einen anderen Tag wählen.',
+      );
+      expect(control(form, 'patient_name').getAttribute('aria-invalid')).to.equal('true');
+    });
+
+    it('has no axe violations', async () => {
+      const el = await render((api) => html`<clinic-booking api-base=${api} lang="de"></clinic-booking>`);
+      await expect(el).to.be.accessible();
+    });
+  });
+
+  describe('with a regional variant (lang="de-AT")', () => {
+    it('uses its language', async () => {
+      const el = await render((api) => html`<clinic-booking api-base=${api} lang="de-AT"></clinic-booking>`);
+      expect(submitLabel(el)).to.equal('Termin buchen');
+    });
+  });
+
+  describe('without a lang of its own', () => {
+    it("uses the page's <html lang>", async () => {
+      document.documentElement.setAttribute('lang', 'de');
+      const el = await render((api) => html`<clinic-booking api-base=${api}></clinic-booking>`);
+      expect(submitLabel(el)).to.equal('Termin buchen');
+    });
+
+    it('uses the lang of the nearest ancestor', async () => {
+      document.documentElement.setAttribute('lang', 'en');
+      const el = await render((api) => html`<div lang="de"><clinic-booking api-base=${api}></clinic-booking></div>`);
+      expect(submitLabel(el)).to.equal('Termin buchen');
+    });
+
+    it('uses English when nothing on the page names a language', async () => {
+      document.documentElement.removeAttribute('lang');
+      const el = await render((api) => html`<clinic-booking api-base=${api}></clinic-booking>`);
+      expect(submitLabel(el)).to.equal('Book appointment');
+    });
+  });
+
+  describe("with its own lang that differs from the page's", () => {
+    it('prefers its own', async () => {
+      document.documentElement.setAttribute('lang', 'de');
+      const el = await render((api) => html`<clinic-booking api-base=${api} lang="en"></clinic-booking>`);
+      expect(submitLabel(el)).to.equal('Book appointment');
+    });
+  });
+
+  describe('with a language it has no translation for', () => {
+    it('falls back to English', async () => {
+      const el = await render((api) => html`<clinic-booking api-base=${api} lang="xx"></clinic-booking>`);
+      expect(submitLabel(el)).to.equal('Book appointment');
+      expect(headings(el)).to.include.members(['Treatments', 'Opening hours']);
+      expect(text(el.shadowRoot!.querySelector('[part="treatment"]'))).to.contain('£60.00');
+    });
+
+    it("falls back to English even when the page's language is known", async () => {
+      document.documentElement.setAttribute('lang', 'de');
+      const el = await render((api) => html`<clinic-booking api-base=${api} lang="fr"></clinic-booking>`);
+      expect(submitLabel(el)).to.equal('Book appointment');
+    });
+  });
+});

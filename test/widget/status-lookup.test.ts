@@ -1,0 +1,125 @@
+import { aTimeout, expect, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import type { ClinicBooking } from '../../widget/clinic-booking.js';
+import type { ClinicBookingStatus } from '../../widget/status/status-lookup.js';
+import { installFakeBff, type FakeBff } from './support/fake-bff.js';
+import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
+import {
+  aPatient,
+  booked,
+  bookedResult,
+  fillForm,
+  fixtureReady,
+  formOf,
+  markup,
+  REFERENCE,
+  refused,
+  statusOf,
+  submitForm,
+} from './support/widget.js';
+
+const STATUS = 'GET /appointments/status/*';
+const found = {
+  status: 200,
+  body: { success: true, message: 'ok', data: { status: 'Scheduled', name: 'Jane Patient', date: '2030-03-04', time: '10:15' } },
+};
+
+describe('<clinic-booking>', () => {
+  let bff: FakeBff;
+  afterEach(() => bff.restore());
+
+  async function render(sections = 'status'): Promise<{ el: ClinicBooking; status: ClinicBookingStatus }> {
+    bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+    const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections=${sections}></clinic-booking>`);
+    return { el, status: statusOf(el) };
+  }
+
+  const input = (status: ClinicBookingStatus) => status.shadowRoot!.querySelector<HTMLInputElement>('#reference')!;
+  const result = (status: ClinicBookingStatus) => status.shadowRoot!.querySelector('[part="status-result"]')!;
+  const lookups = () => bff.calls.filter((call) => call.path.startsWith('/appointments/status/'));
+
+  /** Types the reference into the field and presses Enter, as a visitor would. */
+  async function lookUp(status: ClinicBookingStatus, reference: string): Promise<void> {
+    input(status).focus();
+    await sendKeys({ type: reference });
+    await sendKeys({ press: 'Enter' });
+  }
+
+  const rows = (status: ClinicBookingStatus) =>
+    [...result(status).querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]);
+
+  describe('when the reference is known', () => {
+    it('shows the status, name, date and time of the booking', async () => {
+      const { status } = await render();
+      bff.on(STATUS, () => found);
+      await lookUp(status, REFERENCE);
+      await waitUntil(() => result(status).querySelector('dl'), 'no status shown');
+      expect(rows(status)).to.deep.equal([
+        ['Status', 'Scheduled'],
+        ['Name', 'Jane Patient'],
+        ['Date', 'March 4, 2030'],
+        ['Time', '10:15'],
+      ]);
+      expect(lookups().map((call) => call.path)).to.deep.equal([`/appointments/status/${REFERENCE}`]);
+    });
+
+    it('has no axe violations', async () => {
+      const { el, status } = await render();
+      bff.on(STATUS, () => found);
+      await lookUp(status, REFERENCE);
+      await waitUntil(() => result(status).querySelector('dl'), 'no status shown');
+      await expect(el).to.be.accessible();
+    });
+  });
+
+  describe('when the reference is unknown', () => {
+    it('says no booking has that reference, as an alert', async () => {
+      const { status } = await render();
+      bff.on(STATUS, () => refused(404, 'not_found', 'Booking not found'));
+      await lookUp(status, 'not-a-real-reference');
+      await waitUntil(() => result(status).querySelector('[role="alert"]'), 'no message shown');
+      expect(result(status).querySelector('[role="alert"]')!.textContent).to.equal('No booking has that reference. Check it and try again.');
+      expect(markup(result(status).querySelector('dl'))).to.equal(null);
+    });
+
+    it('has no axe violations', async () => {
+      const { el, status } = await render();
+      bff.on(STATUS, () => refused(404, 'not_found', 'Booking not found'));
+      await lookUp(status, 'not-a-real-reference');
+      await waitUntil(() => result(status).querySelector('[role="alert"]'), 'no message shown');
+      await expect(el).to.be.accessible();
+    });
+  });
+
+  describe('when the BFF cannot be reached', () => {
+    it('says the clinic could not be reached', async () => {
+      const { status } = await render();
+      bff.on(STATUS, () => 'network-error');
+      await lookUp(status, REFERENCE);
+      await waitUntil(() => result(status).querySelector('[role="alert"]'), 'no message shown');
+      expect(result(status).querySelector('[role="alert"]')!.textContent).to.match(/could not reach the clinic/);
+    });
+  });
+
+  describe('with an empty reference', () => {
+    it('asks the BFF nothing', async () => {
+      const { status } = await render();
+      await lookUp(status, '   ');
+      await aTimeout(20);
+      expect(lookups()).to.have.length(0);
+    });
+  });
+
+  describe('after a booking', () => {
+    it('holds the new reference, ready to look up', async () => {
+      const { el, status } = await render('booking status');
+      bff.on('POST /appointments/book', () => booked());
+      await fillForm(formOf(el), aPatient());
+      await submitForm(formOf(el));
+      await bookedResult(formOf(el));
+      await el.updateComplete;
+      await status.updateComplete;
+      expect(input(status).value).to.equal(REFERENCE);
+    });
+  });
+});
