@@ -116,6 +116,17 @@ export class ClinicBooking extends LitElement {
 
   private announcedReady = false;
 
+  // lang is HTMLElement's own attribute, not a Lit property: observe it so a
+  // page that switches language re-renders the widget.
+  static override get observedAttributes(): string[] {
+    return [...super.observedAttributes, 'lang'];
+  }
+
+  override attributeChangedCallback(name: string, old: string | null, value: string | null): void {
+    super.attributeChangedCallback(name, old, value);
+    if (name === 'lang') this.requestUpdate();
+  }
+
   private readonly content = new Task(this, {
     task: ([apiBase, sections]) => loadContent(apiBase, resourcesFor(parseSections(sections))),
     args: () => [resolveApiBase(this.apiBase), this.sections] as const,

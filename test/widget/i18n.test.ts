@@ -42,6 +42,14 @@ describe('<clinic-booking>', () => {
       expect(text(el.shadowRoot!.querySelector('[part="hours"] tr:last-child td'))).to.equal('Geschlossen');
     });
 
+    it('switches to English when its lang attribute changes after rendering', async () => {
+      const el = await render((api) => html`<clinic-booking api-base=${api} lang="de"></clinic-booking>`);
+      el.setAttribute('lang', 'en');
+      await el.updateComplete;
+      await formOf(el).updateComplete;
+      expect(submitLabel(el)).to.equal('Book appointment');
+    });
+
     it('validates in German', async () => {
       const el = await render((api) => html`<clinic-booking api-base=${api} lang="de" sections="booking"></clinic-booking>`);
       const form = formOf(el);
