@@ -46,7 +46,10 @@ function newestSourceMtime(dir: string): number {
  * the custom-elements manifest is regenerated too, as `npm run build:widget` does.
  */
 export async function ensureWidgetBuilt(): Promise<void> {
-  const stale = !existsSync(WIDGET_BUNDLE) || statSync(WIDGET_BUNDLE).mtimeMs < newestSourceMtime(join(REPO_ROOT, 'widget'));
+  const stale =
+    !existsSync(WIDGET_BUNDLE) ||
+    !existsSync(join(WIDGET_DIR, 'custom-elements.json')) ||
+    statSync(WIDGET_BUNDLE).mtimeMs < newestSourceMtime(join(REPO_ROOT, 'widget'));
   if (!stale) return;
   await run('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: REPO_ROOT, timeout: 90_000 });
   await run('npx', ['cem', 'analyze', '--quiet'], { cwd: REPO_ROOT, timeout: 60_000 });
