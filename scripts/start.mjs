@@ -10,7 +10,8 @@ const SERVER_PORT = process.env.SERVER_PORT ?? '4000';
 const BFF_PORT = process.env.PORT ?? '8080';
 const DATABASE_URL = process.env.DATABASE_URL ?? 'file:data/clinic.db';
 const SERVER_URL = `http://127.0.0.1:${SERVER_PORT}`;
-const ENV_FILE = '.env';
+// Tests point this elsewhere so they never touch a developer's own .env.
+const ENV_FILE = process.env.DEMO_ENV_FILE ?? '.env';
 
 /** Reads KEY=value lines; the BFF reads the same file itself. */
 function readEnvFile() {
@@ -28,10 +29,10 @@ function databaseFile() {
   return DATABASE_URL.startsWith('file:') ? DATABASE_URL.slice('file:'.length) : DATABASE_URL;
 }
 
-/** Seeds once: a .env whose key was made for this database file is reused. */
+/** Seeds once: a .env whose key was made for this database file is reused. Returns the BFF's settings. */
 function ensureDemoClinic() {
   const env = readEnvFile();
-  if (env.APP_KEY && env.APP_SECRET_KEY && env.DEMO_DATABASE === DATABASE_URL && existsSync(databaseFile())) return;
+  if (env.APP_KEY && env.APP_SECRET_KEY && env.DEMO_DATABASE === DATABASE_URL && existsSync(databaseFile())) return env;
   const seeded = spawnSync(process.execPath, ['dist/server/cli/main.js', 'seed-demo'], {
     env: { ...process.env, DATABASE_URL, PUBLIC_URL: SERVER_URL },
     encoding: 'utf8',
@@ -53,6 +54,7 @@ function ensureDemoClinic() {
     { mode: 0o600 },
   );
   console.log(`Seeded the demo clinic (care_id ${care_id}); its key pair is in ${ENV_FILE}.`);
+  return readEnvFile();
 }
 
 function fail(message) {
@@ -111,10 +113,16 @@ async function waitForHealth(url) {
 
 await ensurePortFree(SERVER_PORT, 'SERVER_PORT');
 await ensurePortFree(BFF_PORT, 'PORT');
-ensureDemoClinic();
+const demo = ensureDemoClinic();
 run('reference server', 'dist/server/main.js', { PORT: SERVER_PORT, DATABASE_URL, PUBLIC_URL: SERVER_URL });
 await waitForHealth(`${SERVER_URL}/healthz`);
-run('BFF', 'dist/bff/main.js', { PORT: BFF_PORT });
+run('BFF', 'dist/bff/main.js', {
+  PORT: BFF_PORT,
+  UPSTREAM_URL: `${SERVER_URL}/api/v1`,
+  APP_KEY: demo.APP_KEY,
+  APP_SECRET_KEY: demo.APP_SECRET_KEY,
+  ALLOWED_ORIGINS: `http://localhost:${BFF_PORT},http://127.0.0.1:${BFF_PORT}`,
+});
 await waitForHealth(`http://127.0.0.1:${BFF_PORT}/readyz`);
 
 running = true;

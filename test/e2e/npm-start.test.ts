@@ -1,0 +1,114 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './support/stack.js';
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+interface Demo {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Runs scripts/start.mjs, what `npm start` runs after building. */
+function startDemo(env: Record<string, string>): Demo {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitFor(demo: Demo, text: string): Promise<void> {
+  for (let i = 0; i < 300 && !demo.output().includes(text); i++) {
+    if (demo.child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(demo.output()).toContain(text);
+}
+
+describe('npm start (scripts/start.mjs)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'clinic-start-'));
+  const env = { DATABASE_URL: `file:${join(dir, 'clinic.db')}`, DEMO_ENV_FILE: join(dir, '.env') };
+  let ports: { SERVER_PORT: string; PORT: string };
+
+  beforeAll(async () => {
+    // start.mjs runs the compiled output, as `npm start` does after building.
+    await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, timeout: 120_000 });
+    ports = { SERVER_PORT: String(await freePort()), PORT: String(await freePort()) };
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('seeds the demo clinic on the first run, serves the demo, and stops both services on Ctrl-C', async () => {
+    const demo = startDemo({ ...env, ...ports });
+    await waitFor(demo, 'clinic-booking demo is running');
+
+    expect(demo.output()).toContain('Seeded the demo clinic');
+    expect(demo.output()).toContain(`http://localhost:${ports.PORT}/`);
+    expect(readFileSync(env.DEMO_ENV_FILE, 'utf8')).toMatch(/^APP_SECRET_KEY=cs_/m);
+    const page = await fetch(`http://127.0.0.1:${ports.PORT}/`);
+    expect(await page.text()).toContain('<clinic-booking>');
+    const treatments = (await (await fetch(`http://127.0.0.1:${ports.PORT}/api/treatments`)).json()) as { data: unknown[] };
+    expect(treatments.data.length).toBeGreaterThan(3);
+
+    demo.child.kill('SIGINT');
+    expect(await demo.exited).toBe(0);
+    await expect(fetch(`http://127.0.0.1:${ports.SERVER_PORT}/healthz`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${ports.PORT}/healthz`)).rejects.toThrow();
+  });
+
+  it('reuses the clinic and key pair on the next run', async () => {
+    const before = readFileSync(env.DEMO_ENV_FILE, 'utf8');
+    const demo = startDemo({ ...env, ...ports });
+    await waitFor(demo, 'clinic-booking demo is running');
+
+    expect(demo.output()).not.toContain('Seeded');
+    expect(readFileSync(env.DEMO_ENV_FILE, 'utf8')).toBe(before);
+    const organization = (await (await fetch(`http://127.0.0.1:${ports.PORT}/api/organization`)).json()) as { data: { care_id: number } };
+    expect(organization.data.care_id).toBe(1);
+
+    demo.child.kill('SIGINT');
+    expect(await demo.exited).toBe(0);
+  });
+
+  it('stops with one line naming the setting when a port is taken', async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(Number(ports.SERVER_PORT), '127.0.0.1', resolve));
+    try {
+      const demo = startDemo({ ...env, ...ports });
+      expect(await demo.exited).toBe(1);
+      const lines = demo.output().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`port ${ports.SERVER_PORT} is already in use.*SERVER_PORT`));
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  it('stops with one line when the database file is not a database', async () => {
+    const bad = join(dir, 'not-a-database.db');
+    writeFileSync(bad, 'this is not SQLite '.repeat(300));
+    const demo = startDemo({ ...env, ...ports, DATABASE_URL: `file:${bad}`, DEMO_ENV_FILE: join(dir, 'bad.env') });
+    expect(await demo.exited).toBe(1);
+    const lines = demo.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('file is not a database');
+  });
+});
