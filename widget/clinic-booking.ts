@@ -76,6 +76,8 @@ const NEEDS: Record<Section, Resource[]> = {
  * @cssprop --clinic-booking-primary - Main colour (buttons, links). Default: the clinic's theme_primary.
  * @cssprop --clinic-booking-secondary - Accent and focus ring. Default: the clinic's theme_secondary.
  * @cssprop --clinic-booking-dark - Headings and dark surfaces. Default: the clinic's theme_dark.
+ * @cssprop --clinic-booking-on-primary - Text on primary buttons. Default: white, or dark when the primary colour is light.
+ * @cssprop --clinic-booking-link - Links and secondary buttons. Default: the primary colour, or the dark one when the primary is too light on white.
  * @cssprop --clinic-booking-text - Body text colour. Default: #1e293b.
  * @cssprop --clinic-booking-muted - Secondary text. Default: #475569.
  * @cssprop --clinic-booking-surface - Card and form background. Default: #ffffff.

@@ -40,7 +40,7 @@ export const sharedStyles = css`
     margin: 0 0 0.75em;
   }
   a {
-    color: var(--_primary);
+    color: var(--_link);
   }
   img {
     max-width: 100%;
@@ -59,7 +59,7 @@ export const sharedStyles = css`
     border: 2px solid var(--_primary);
     border-radius: var(--_radius);
     background: var(--_primary);
-    color: #fff;
+    color: var(--_on-primary);
     font: inherit;
     font-weight: 600;
     cursor: pointer;
@@ -67,7 +67,7 @@ export const sharedStyles = css`
   }
   .button.secondary {
     background: transparent;
-    color: var(--_primary);
+    color: var(--_link);
   }
   .button[disabled] {
     opacity: 0.6;

@@ -1,17 +1,44 @@
 import type { WebsiteSite } from '../server/contract/index.js';
 
+const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
+const DARK_TEXT = '#0f172a';
+
+/** WCAG relative luminance of a hex colour. */
+function luminance(hex: string): number {
+  const digits = hex.length === 4 ? [...hex.slice(1)].map((d) => d + d).join('') : hex.slice(1);
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const channel = parseInt(digits.slice(i, i + 2), 16) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+const contrast = (a: string, b: string) => {
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+};
+
 /**
  * The inline style of the widget's root wrapper: each internal colour is the
  * host page's --clinic-booking-* property when set, else the clinic's own
  * theme from the website settings, else the default theme. Page CSS wins
  * because it is read through var(), never overwritten.
+ *
+ * A clinic's brand colour may be light: text on it then turns dark, and links
+ * (drawn on white) use the dark theme colour instead, so WCAG AA contrast
+ * (4.5:1) holds whatever colours the clinic chose.
  */
 export function themeStyle(site: WebsiteSite | undefined): string {
-  const colour = (name: string, clinic: string | undefined, fallback: string) =>
-    `--_${name}: var(--clinic-booking-${name}, ${clinic && /^#[0-9a-f]{3,6}$/i.test(clinic) ? clinic : fallback});`;
+  const pick = (clinic: string | undefined, fallback: string) => (clinic && HEX.test(clinic) ? clinic : fallback);
+  const primary = pick(site?.theme_primary, '#0f766e');
+  const dark = pick(site?.theme_dark, '#134e4a');
+  const onPrimary = contrast(primary, '#ffffff') >= 4.5 ? '#ffffff' : DARK_TEXT;
+  const link = contrast(primary, '#ffffff') >= 4.5 ? primary : contrast(dark, '#ffffff') >= 4.5 ? dark : DARK_TEXT;
   return [
-    colour('primary', site?.theme_primary, '#0f766e'),
-    colour('secondary', site?.theme_secondary, '#b45309'),
-    colour('dark', site?.theme_dark, '#134e4a'),
+    `--_primary: var(--clinic-booking-primary, ${primary});`,
+    `--_secondary: var(--clinic-booking-secondary, ${pick(site?.theme_secondary, '#b45309')});`,
+    `--_dark: var(--clinic-booking-dark, ${dark});`,
+    `--_on-primary: var(--clinic-booking-on-primary, ${onPrimary});`,
+    `--_link: var(--clinic-booking-link, ${link});`,
   ].join(' ');
 }

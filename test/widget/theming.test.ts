@@ -82,4 +82,26 @@ describe('<clinic-booking>', () => {
       expect(submitBackground(el)).to.equal(DEFAULT_PRIMARY_RGB);
     });
   });
+
+  describe('with a light brand colour', () => {
+    const LIGHT = { site: { theme_primary: '#fde68a', theme_dark: '#134e4a' } };
+    const submit = (el: ClinicBooking) => formOf(el).shadowRoot!.querySelector('button[type="submit"]')!;
+
+    it('writes dark text on its primary buttons', async () => {
+      const el = await render((api) => html`<clinic-booking api-base=${api}></clinic-booking>`, LIGHT);
+      expect(getComputedStyle(submit(el)).backgroundColor).to.equal('rgb(253, 230, 138)');
+      expect(getComputedStyle(submit(el)).color).to.equal('rgb(15, 23, 42)');
+    });
+
+    it('draws links in the dark theme colour instead', async () => {
+      const el = await render((api) => html`<clinic-booking api-base=${api}></clinic-booking>`, LIGHT);
+      const link = el.shadowRoot!.querySelector('[part="contact"] a')!;
+      expect(getComputedStyle(link).color).to.equal('rgb(19, 78, 74)');
+    });
+
+    it('has no axe violations', async () => {
+      const el = await render((api) => html`<clinic-booking api-base=${api}></clinic-booking>`, LIGHT);
+      await expect(el).to.be.accessible();
+    });
+  });
 });

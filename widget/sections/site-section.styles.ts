@@ -101,7 +101,7 @@ export const siteStyles = css`
     font-weight: 700;
     letter-spacing: 0.08em;
     text-transform: uppercase;
-    color: var(--_primary);
+    color: var(--_link);
   }
   .about img,
   .card > img {
