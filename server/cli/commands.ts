@@ -32,8 +32,14 @@ export const USAGE = `usage: clinic <command>
 
 type Options = Record<string, string | undefined>;
 
-/** Runs one provisioning command and returns what it prints as JSON. */
-export async function runCommand(argv: string[], deps: CliDeps): Promise<unknown> {
+/** A command recognised and its options parsed, ready to run against a database. */
+export type ParsedCommand = (deps: CliDeps) => Promise<unknown>;
+
+/**
+ * Recognises the command and parses its options without touching the
+ * database, so a mistyped command is refused before any file is created.
+ */
+export function parseCommand(argv: string[]): ParsedCommand {
   const [group, action, ...rest] = argv;
   const command = `${group ?? ''} ${action ?? ''}`.trim();
   const handler = COMMANDS[command] ?? (group === 'seed-demo' ? COMMANDS['seed-demo'] : undefined);
@@ -51,7 +57,7 @@ export async function runCommand(argv: string[], deps: CliDeps): Promise<unknown
     },
     strict: true,
   });
-  return handler(values as Options, deps);
+  return (deps) => handler(values as Options, deps);
 }
 
 const COMMANDS: Record<string, (options: Options, deps: CliDeps) => Promise<unknown>> = {

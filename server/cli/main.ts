@@ -1,14 +1,15 @@
 import { systemClock } from '../clock.js';
 import { loadServerConfig } from '../config.js';
 import { openDatabase } from '../db/connection.js';
-import { CliError, runCommand } from './commands.js';
+import { CliError, parseCommand } from './commands.js';
 
 /** `npm run --silent clinic -- <command>`: JSON on stdout, one line on stderr on failure. */
 async function main(): Promise<number> {
   const config = loadServerConfig();
+  const command = parseCommand(process.argv.slice(2));
   const db = await openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous });
   try {
-    const result = await runCommand(process.argv.slice(2), { db, clock: systemClock, publicUrl: config.publicUrl });
+    const result = await command({ db, clock: systemClock, publicUrl: config.publicUrl });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {

@@ -388,4 +388,12 @@ describe('an unknown command', () => {
       expect(result.stderr).toContain(command);
     }
   });
+
+  it('creates no database file', async () => {
+    const untouched = join(tmpdir(), `clinic-cli-never-${process.pid}-${Date.now()}.db`);
+    const result = await cli(['frobnicate'], { DATABASE_URL: `file:${untouched}` });
+
+    expect(result.code).toBe(2);
+    expect(existsSync(untouched)).toBe(false);
+  });
 });
