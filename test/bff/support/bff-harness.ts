@@ -1,10 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import { createBff, type Bff } from '../../../bff/app.js';
 import { deriveReferenceKey, type BffConfig } from '../../../bff/config.js';
 import { createLogger } from '../../../server/logger.js';
 import {
+  collectLogLines,
   removeDb,
   seedClinic,
   startTestServer,
@@ -50,13 +50,7 @@ export async function startBff(
   overrides: Partial<BffConfig> = {},
   now?: () => number,
 ): Promise<RunningBff> {
-  const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
+  const { lines: logs, sink } = collectLogLines();
   const config: BffConfig = {
     upstreamUrl: upstreamApi,
     appKey: credentials.appKey,

@@ -1,14 +1,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
-import { createApp } from '../../../server/app.js';
 import { systemClock } from '../../../server/clock.js';
-import { openDatabase } from '../../../server/db/connection.js';
-import { createLogger } from '../../../server/logger.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';
 import { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { AuthService } from '../../../server/auth/auth.service.js';
@@ -54,49 +50,6 @@ export async function ensureWidgetBuilt(): Promise<void> {
   await run('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: REPO_ROOT, timeout: 90_000 });
   await run('npx', ['cem', 'analyze', '--quiet'], { cwd: REPO_ROOT, timeout: 60_000 });
   if (!existsSync(WIDGET_BUNDLE)) throw new Error(`vite build did not produce ${WIDGET_BUNDLE}`);
-}
-
-/**
- * The reference server app (real clock) listening on a given port, for a
- * restart on the same port and database file as before. Mirrors startTestServer.
- */
-export async function startServerOnPort(port: number, dbPath: string): Promise<TestServer> {
-  const db = await openDatabase(`file:${dbPath}`);
-  const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
-  const app = createApp({
-    db,
-    clock: systemClock,
-    logger: createLogger('info', sink),
-    config: {
-      trustProxy: false,
-      apiRateLimit: { limit: 10_000, windowMs: 60_000 },
-      tokenRateLimit: { limit: 10_000, windowMs: 60_000 },
-    },
-  });
-  const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
-    listening.once('error', reject);
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  return {
-    baseUrl,
-    api: `${baseUrl}/api/v1`,
-    db,
-    dbPath,
-    clock: systemClock,
-    logs,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await db.destroy();
-    },
-  };
 }
 
 /**
@@ -198,7 +151,7 @@ export async function startE2eStack(bffOverrides: Partial<BffConfig> = {}): Prom
     },
     async restartServer() {
       if (running) throw new Error('the reference server is already running');
-      running = await startServerOnPort(port, first.dbPath);
+      running = await startTestServer({ clock: systemClock, dbPath: first.dbPath, port });
       stack.server = running;
     },
     async close() {

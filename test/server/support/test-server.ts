@@ -22,6 +22,8 @@ export interface TestServerOptions {
   tokenRateLimit?: { limit: number; windowMs: number };
   /** Reuse a database file (e.g. to restart on the same data). */
   dbPath?: string;
+  /** Listen on this port (e.g. to restart where the BFF expects it); default ephemeral. */
+  port?: number;
 }
 
 export interface TestServer {
@@ -35,6 +37,18 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A pino destination that keeps every log line, for tests that read what was logged. */
+export function collectLogLines(): { lines: string[]; sink: Writable } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { lines, sink };
+}
+
 /** A temporary folder for one test file's SQLite database. */
 export function tempDbPath(): string {
   return join(mkdtempSync(join(tmpdir(), 'clinic-test-')), 'clinic.db');
@@ -45,13 +59,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dbPath = options.dbPath ?? tempDbPath();
   const db = await openDatabase(`file:${dbPath}`);
   const clock = options.clock ?? new FakeClock(TEST_NOW);
-  const logs: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      done();
-    },
-  });
+  const { lines: logs, sink } = collectLogLines();
   const app = createApp({
     db,
     clock,
@@ -62,8 +70,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       tokenRateLimit: options.tokenRateLimit ?? { limit: 10_000, windowMs: 60_000 },
     },
   });
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(options.port ?? 0, '127.0.0.1', () => resolve(listening));
+    listening.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
