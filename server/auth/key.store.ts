@@ -61,14 +61,4 @@ export class KeyStore {
       return Number(result.numUpdatedRows) > 0;
     });
   }
-
-  async countActive(careId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('api_keys')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('care_id', '=', careId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
-  }
 }

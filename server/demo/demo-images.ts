@@ -36,8 +36,6 @@ const PICTURES: Record<string, Picture> = {
   'signature-sofia.svg': { label: 'S. Rossi', background: '#ffffff', foreground: '#1e293b', width: 300, height: 100 },
 };
 
-export const DEMO_IMAGE_NAMES = Object.keys(PICTURES);
-
 /** The SVG for a demo picture name, or undefined. */
 export function demoImage(name: string): string | undefined {
   const picture = Object.hasOwn(PICTURES, name) ? PICTURES[name] : undefined;

@@ -11,7 +11,7 @@ import { safeHtml } from '../safe-html.js';
  * data is always Lit text; only hero_subtitle and about_description are HTML
  * and go through safeHtml. Not rendered here:
  * - care_id and theme_* (theme_* feed theme.ts);
- * - appointment_title / appointment_subtitle: the booking form shows them, see renderAppointmentIntro;
+ * - appointment_title / appointment_subtitle: the booking section shows them;
  * - seo_title / seo_description / seo_keywords: they belong to the host page's <head>,
  *   which a widget embedded in someone else's page must not own.
  */
@@ -59,13 +59,6 @@ const SOCIAL = [
   ['social_twitter', 'X (Twitter)'],
   ['social_linkedin', 'LinkedIn'],
 ] as const;
-
-/** The booking form's heading: appointment_title (h3) and appointment_subtitle. */
-export function renderAppointmentIntro(site: WebsiteSite): TemplateResult {
-  return html`${site.appointment_title ? html`<h3>${site.appointment_title}</h3>` : nothing}${
-    site.appointment_subtitle ? html`<p class="muted">${site.appointment_subtitle}</p>` : nothing
-  }`;
-}
 
 function hero(site: WebsiteSite): TemplateResult {
   const bg = httpUrl(site.hero_bg_image);
