@@ -1,8 +1,8 @@
 import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import { requestLogger } from '../server/http/request-logger.js';
-import { notFoundHandler } from '../server/http/error-handler.js';
+import { requestLogger } from '../platform/request-logger.js';
+import { notFoundHandler } from '../platform/error-handler.js';
 import type { BffConfig } from './config.js';
 import { TokenManager } from './upstream/token-manager.js';
 import { UpstreamClient } from './upstream/upstream-client.js';

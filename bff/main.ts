@@ -1,5 +1,5 @@
-import { createLogger } from '../server/logger.js';
-import { serve } from '../server/http/serve.js';
+import { createLogger } from '../platform/logger.js';
+import { serve } from '../platform/serve.js';
 import { loadBffConfig, type BffConfig } from './config.js';
 import { createBff } from './app.js';
 

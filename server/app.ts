@@ -1,7 +1,7 @@
 import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import type { Clock } from './clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { ServerConfig } from './config.js';
 import type { Db } from './db/connection.js';
 import { AuthService } from './auth/auth.service.js';
@@ -22,9 +22,9 @@ import { BookingService } from './appointments/booking.service.js';
 import { appointmentRoutes } from './appointments/appointments.routes.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { demoImageRoutes } from './demo/demo-images.routes.js';
-import { apiRateLimit, tokenRateLimit } from './http/rate-limits.js';
-import { errorHandler, notFoundHandler } from './http/error-handler.js';
-import { requestLogger } from './http/request-logger.js';
+import { apiRateLimit, tokenRateLimit } from '../platform/rate-limits.js';
+import { errorHandler, notFoundHandler } from '../platform/error-handler.js';
+import { requestLogger } from '../platform/request-logger.js';
 
 export interface AppDeps {
   db: Db;

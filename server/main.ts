@@ -1,9 +1,9 @@
 import { createApp } from './app.js';
-import { systemClock } from './clock.js';
+import { systemClock } from '../platform/clock.js';
 import { loadServerConfig } from './config.js';
 import { openDatabase } from './db/connection.js';
-import { createLogger } from './logger.js';
-import { serve } from './http/serve.js';
+import { createLogger } from '../platform/logger.js';
+import { serve } from '../platform/serve.js';
 
 /** Starts the reference server: reads config, opens the database, listens, drains on SIGTERM. */
 async function main(): Promise<void> {

@@ -5,7 +5,7 @@ import type {
   Organization,
   Treatment,
   WebsiteSite,
-} from '../server/contract/index.js';
+} from '../contract/index.js';
 
 /** What the BFF answers to a booking (the spec's answer plus an opaque reference). */
 export interface BookingResult {

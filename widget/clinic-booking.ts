@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { Task, TaskStatus } from '@lit/task';
-import { dayNameOf } from '../server/appointments/opening-hours.js';
+import { dayNameOf } from '../contract/rules/opening-hours.js';
 import { loadContent, resolveApiBase, type ClinicContent, type Resource } from './api.js';
 import { emit, type Section } from './events.js';
 import { localToday } from './format.js';

@@ -1,4 +1,4 @@
-import { DAY_NAMES, type DayName } from '../server/contract/days.js';
+import { DAY_NAMES, type DayName } from '../contract/rules/days.js';
 
 /** A spec String (Decimal) fee in the clinic's currency, in the visitor's language. */
 export function formatFee(decimal: string, currency: string | undefined, lang: string): string {

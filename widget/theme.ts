@@ -1,4 +1,4 @@
-import type { WebsiteSite } from '../server/contract/index.js';
+import type { WebsiteSite } from '../contract/index.js';
 
 const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 const DARK_TEXT = '#0f172a';

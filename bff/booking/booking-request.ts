@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BookAppointmentRequest } from '../../server/contract/index.js';
+import { BookAppointmentRequest } from '../../contract/index.js';
 
 /** The form's hidden honeypot field: people never see it, so only bots fill it in. */
 export const HONEYPOT_FIELD = 'website';

@@ -5,10 +5,10 @@ import {
   ErrorBody,
   IdempotencyKeyHeader,
   type ErrorCode,
-} from '../../server/contract/index.js';
-import { ApiError, notFound } from '../../server/http/api-error.js';
-import { requireJson } from '../../server/http/require-json.js';
-import { parseBody } from '../../server/http/validation.js';
+} from '../../contract/index.js';
+import { ApiError, notFound } from '../../contract/errors.js';
+import { requireJson } from '../../platform/json-body.js';
+import { parseBody } from '../../platform/validation.js';
 import type { UpstreamAnswer, UpstreamClient } from '../upstream/upstream-client.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';
 import { createReference, readReference } from './booking-reference.js';

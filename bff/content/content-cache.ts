@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { ErrorBody } from '../../server/contract/index.js';
+import { ErrorBody } from '../../contract/index.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';
 import type { ContentResource } from './resources.js';

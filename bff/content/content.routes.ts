@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
-import { IdParam } from '../../server/contract/index.js';
-import { notFound } from '../../server/http/api-error.js';
+import { IdParam } from '../../contract/index.js';
+import { notFound } from '../../contract/errors.js';
 import type { CachedAnswer, ContentCache } from './content-cache.js';
 import { DENTISTS, ORGANIZATION, TREATMENT, TREATMENTS, WEBSITE, type ContentResource } from './resources.js';
 

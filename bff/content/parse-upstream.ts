@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { NOT_HTTP_URL } from '../../server/contract/index.js';
+import { NOT_HTTP_URL } from '../../contract/index.js';
 
 /**
  * Checks an upstream body against the contract. An upstream other than the

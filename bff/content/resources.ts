@@ -5,7 +5,7 @@ import {
   TreatmentListResponse,
   TreatmentResponse,
   WebsiteResponse,
-} from '../../server/contract/index.js';
+} from '../../contract/index.js';
 import { sanitizeDentist, sanitizeOrganization, sanitizeSite, sanitizeTreatment } from './sanitize.js';
 
 /**

@@ -1,6 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
-import type { Dentist, Organization, Treatment, WebsiteSite } from '../../server/contract/index.js';
-import { isHttpUrl } from '../../server/contract/index.js';
+import type { Dentist, Organization, Treatment, WebsiteSite } from '../../contract/index.js';
+import { isHttpUrl } from '../../contract/index.js';
 
 /**
  * Basic formatting only: no scripts, no event handlers, no styles, no

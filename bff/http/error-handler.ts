@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
-import { sendError } from '../../server/http/error-body.js';
-import { errorHandler } from '../../server/http/error-handler.js';
+import { sendError } from '../../platform/error-body.js';
+import { errorHandler } from '../../platform/error-handler.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import { perIpRateLimit, type Window } from '../../server/http/rate-limits.js';
+import { perIpRateLimit, type Window } from '../../platform/rate-limits.js';
 
 /** Every /api route, per client IP. */
 export const apiRateLimit = (window: Window) =>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AccessTokenResponse } from '../../server/contract/index.js';
+import { AccessTokenResponse } from '../../contract/index.js';
 import { UpstreamUnavailable } from './errors.js';
 
 export interface TokenManagerOptions {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import express, { Router, type Response } from 'express';
-import { notFound } from '../../server/http/api-error.js';
+import { notFound } from '../../contract/errors.js';
 
 /** The stable entry name clinics paste into their pages. */
 export const WIDGET_ENTRY = 'clinic-booking.js';

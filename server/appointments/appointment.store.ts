@@ -1,4 +1,4 @@
-import type { AppointmentStatus, AppointmentStatusView, BookAppointmentRequest } from '../contract/index.js';
+import type { AppointmentStatus, AppointmentStatusView, BookAppointmentRequest } from '../../contract/index.js';
 import type { Db } from '../db/connection.js';
 import type { AppointmentRow } from '../db/schema.js';
 

@@ -4,11 +4,11 @@ import {
   BookAppointmentRequest,
   IdempotencyKeyHeader,
   type AppointmentStatusResponse,
-} from '../contract/index.js';
+} from '../../contract/index.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
-import { ApiError, notFound } from '../http/api-error.js';
-import { jsonBody, requireJson } from '../http/require-json.js';
-import { parseBody, parseParams } from '../http/validation.js';
+import { ApiError, notFound } from '../../contract/errors.js';
+import { jsonBody, requireJson } from '../../platform/json-body.js';
+import { parseBody, parseParams } from '../../platform/validation.js';
 import type { AppointmentStore } from './appointment.store.js';
 import type { BookingService } from './booking.service.js';
 

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
-import type { BookAppointmentRequest, BookAppointmentResponse, ErrorBody } from '../contract/index.js';
-import { LIMITS } from '../contract/index.js';
-import type { Clock } from '../clock.js';
+import type { BookAppointmentRequest, BookAppointmentResponse, ErrorBody } from '../../contract/index.js';
+import { LIMITS } from '../../contract/index.js';
+import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../db/connection.js';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from '../../contract/errors.js';
 import { DentistStore } from '../dentists/dentist.store.js';
 import { TreatmentStore } from '../treatments/treatment.store.js';
 import { WebsiteStore } from '../website/website.store.js';
 import { ClinicStore } from '../clinics/clinic.store.js';
 import { AppointmentStore } from './appointment.store.js';
 import { IdempotencyStore } from './idempotency.store.js';
-import { addDays, clinicLocalTime } from './clinic-time.js';
-import { checkOpeningHours } from './opening-hours.js';
+import { addDays, clinicLocalTime } from '../../contract/rules/clinic-time.js';
+import { checkOpeningHours } from '../../contract/rules/opening-hours.js';
 import { GroupCommitter } from '../db/group-commit.js';
 
 export interface BookingAnswer {

@@ -1,7 +1,7 @@
-import type { AccessTokenResponse } from '../contract/index.js';
-import { TOKEN_LIFETIME_SECONDS } from '../contract/index.js';
-import type { Clock } from '../clock.js';
-import { authFailed } from '../http/api-error.js';
+import type { AccessTokenResponse } from '../../contract/index.js';
+import { TOKEN_LIFETIME_SECONDS } from '../../contract/index.js';
+import type { Clock } from '../../platform/clock.js';
+import { authFailed } from '../../contract/errors.js';
 import { hashToken, newAccessToken, newAppKey, newAppSecret } from './credentials.js';
 import type { KeyStore } from './key.store.js';
 import { decoySecretHash, hashSecret, verifySecret } from './secret-hash.js';

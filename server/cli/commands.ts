@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { AppointmentStatus } from '../contract/index.js';
-import type { Clock } from '../clock.js';
+import { AppointmentStatus } from '../../contract/index.js';
+import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../db/connection.js';
 import { AuthService } from '../auth/auth.service.js';
 import { KeyStore } from '../auth/key.store.js';
@@ -9,7 +9,7 @@ import { TokenStore } from '../auth/token.store.js';
 import { AppointmentStore } from '../appointments/appointment.store.js';
 import { ClinicFile } from '../clinics/clinic-file.js';
 import { ClinicStore } from '../clinics/clinic.store.js';
-import { describeIssues } from '../http/validation.js';
+import { describeIssues } from '../../platform/validation.js';
 import { demoClinic } from '../demo/demo-clinic.js';
 
 export interface CliDeps {

@@ -1,4 +1,4 @@
-import { systemClock } from '../clock.js';
+import { systemClock } from '../../platform/clock.js';
 import { loadServerConfig } from '../config.js';
 import { openDatabase } from '../db/connection.js';
 import { CliError, parseCommand } from './commands.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DentistInput, OrganizationProfile, TreatmentInput, WebsiteSettings } from '../contract/index.js';
+import { DentistInput, OrganizationProfile, TreatmentInput, WebsiteSettings } from '../../contract/index.js';
 
 /** True when the runtime knows the IANA time zone (e.g. Europe/London). */
 export function isTimeZone(name: string): boolean {

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { demoImage } from './demo-images.js';
-import { notFound } from '../http/api-error.js';
+import { notFound } from '../../contract/errors.js';
 
 /** GET /assets/demo/{name}.svg: the demo clinic's pictures, served by this server itself. */
 export function demoImageRoutes(): Router {

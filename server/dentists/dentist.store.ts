@@ -1,4 +1,4 @@
-import type { Dentist } from '../contract/index.js';
+import type { Dentist } from '../../contract/index.js';
 import type { Db } from '../db/connection.js';
 import { decimalFromCents } from '../money.js';
 

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { DentistListResponse } from '../contract/index.js';
+import type { DentistListResponse } from '../../contract/index.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
 import type { DentistStore } from './dentist.store.js';
 

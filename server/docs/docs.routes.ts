@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { Router } from 'express';
-import { buildOpenApiDocument } from '../contract/openapi.js';
+import { buildOpenApiDocument } from './openapi.js';
 
 /** Swagger UI's assets, served from node_modules: the docs page needs no CDN. */
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

@@ -1,7 +1,7 @@
 import { Router } from 'express';
-import type { OrganizationResponse } from '../contract/index.js';
+import type { OrganizationResponse } from '../../contract/index.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
-import { notFound } from '../http/api-error.js';
+import { notFound } from '../../contract/errors.js';
 import type { OrganizationStore } from './organization.store.js';
 
 /** GET /organization (spec 2.2). */

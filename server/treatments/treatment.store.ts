@@ -1,4 +1,4 @@
-import type { Treatment } from '../contract/index.js';
+import type { Treatment } from '../../contract/index.js';
 import type { Db } from '../db/connection.js';
 import type { TreatmentRow } from '../db/schema.js';
 import { decimalFromCents } from '../money.js';

@@ -1,8 +1,8 @@
 import { Router } from 'express';
-import { TreatmentPathParams, type TreatmentListResponse, type TreatmentResponse } from '../contract/index.js';
+import { TreatmentPathParams, type TreatmentListResponse, type TreatmentResponse } from '../../contract/index.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
-import { notFound } from '../http/api-error.js';
-import { parseParams } from '../http/validation.js';
+import { notFound } from '../../contract/errors.js';
+import { parseParams } from '../../platform/validation.js';
 import type { TreatmentStore } from './treatment.store.js';
 
 /** GET /treatments and GET /treatments/{id} (spec 2.4). */

@@ -1,7 +1,7 @@
 import { Router } from 'express';
-import type { WebsiteResponse } from '../contract/index.js';
+import type { WebsiteResponse } from '../../contract/index.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
-import { notFound } from '../http/api-error.js';
+import { notFound } from '../../contract/errors.js';
 import type { WebsiteStore } from './website.store.js';
 
 /** GET /website (spec 2.3): answers `site`, not `data`, as the spec says. */

@@ -1,4 +1,4 @@
-import type { WebsiteSettings, WebsiteSite } from '../contract/index.js';
+import type { WebsiteSettings, WebsiteSite } from '../../contract/index.js';
 import type { Db } from '../db/connection.js';
 
 /** Spec 2.3: the website settings, stored as one validated JSON document per clinic. */

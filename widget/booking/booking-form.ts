@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import type { Dentist, Treatment, WebsiteSite } from '../../server/contract/index.js';
+import type { Dentist, Treatment, WebsiteSite } from '../../contract/index.js';
 import { BffError, book, type BookingResult } from '../api.js';
 import { emit } from '../events.js';
 import { formatDate, localToday } from '../format.js';

@@ -1,7 +1,7 @@
-import type { OpeningHoursEntry } from '../../server/contract/index.js';
-import type { DayName } from '../../server/contract/days.js';
-import { dayNameOf } from '../../server/appointments/opening-hours.js';
-import { minutesOf } from '../../server/appointments/clinic-time.js';
+import type { OpeningHoursEntry } from '../../contract/index.js';
+import type { DayName } from '../../contract/rules/days.js';
+import { dayNameOf } from '../../contract/rules/opening-hours.js';
+import { minutesOf } from '../../contract/rules/clinic-time.js';
 import { localDayName } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
 

@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { styleMap } from 'lit/directives/style-map.js';
-import { DAY_NAMES, type DayName } from '../../server/contract/days.js';
-import type { Organization, WebsiteSite } from '../../server/contract/index.js';
+import { DAY_NAMES, type DayName } from '../../contract/rules/days.js';
+import type { Organization, WebsiteSite } from '../../contract/index.js';
 import { localDayName } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
 import { safeHtml } from '../safe-html.js';

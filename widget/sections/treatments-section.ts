@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Dentist, Treatment } from '../../server/contract/index.js';
+import type { Dentist, Treatment } from '../../contract/index.js';
 import { formatFee } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
 

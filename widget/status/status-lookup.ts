@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { AppointmentStatusView } from '../../server/contract/index.js';
+import type { AppointmentStatusView } from '../../contract/index.js';
 import { BffError, lookUpStatus } from '../api.js';
 import { emit } from '../events.js';
 import { formatDate } from '../format.js';

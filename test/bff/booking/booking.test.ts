@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AppointmentStatusResponse, ErrorBody } from '../../../server/contract/index.js';
+import { AppointmentStatusResponse, ErrorBody } from '../../../contract/index.js';
 import { createReference } from '../../../bff/booking/booking-reference.js';
 import { deriveReferenceKey, loadBffConfig } from '../../../bff/config.js';
 import { validBooking } from '../../server/support/test-server.js';

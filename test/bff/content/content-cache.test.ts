@@ -1,7 +1,7 @@
 import { request, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ErrorBody, TreatmentListResponse } from '../../../server/contract/index.js';
+import { ErrorBody, TreatmentListResponse } from '../../../contract/index.js';
 import { removeDb } from '../../server/support/test-server.js';
 import {
   ManualTime,

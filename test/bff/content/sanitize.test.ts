@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebsiteResponse } from '../../../server/contract/index.js';
+import { WebsiteResponse } from '../../../contract/index.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { clinicFixture } from '../../server/support/clinic-fixture.js';
 import { startBff, startStack, startStubUpstream, type RunningBff, type Stack, type StubHandler, type StubUpstream } from '../support/bff-harness.js';

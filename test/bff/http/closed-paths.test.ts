@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ErrorBody } from '../../../server/contract/index.js';
+import { ErrorBody } from '../../../contract/index.js';
 import { validBooking } from '../../server/support/test-server.js';
 import { startBff, startStubUpstream, type RunningBff, type StubHandler, type StubUpstream } from '../support/bff-harness.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorBody } from '../../../server/contract/index.js';
+import { ErrorBody } from '../../../contract/index.js';
 import { validBooking } from '../../server/support/test-server.js';
 import { startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
 

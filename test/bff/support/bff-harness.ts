@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { createBff, type Bff } from '../../../bff/app.js';
 import { deriveReferenceKey, type BffConfig } from '../../../bff/config.js';
-import { createLogger } from '../../../server/logger.js';
+import { createLogger } from '../../../platform/logger.js';
 import {
   collectLogLines,
   removeDb,

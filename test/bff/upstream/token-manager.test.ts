@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorBody } from '../../../server/contract/index.js';
+import { ErrorBody } from '../../../contract/index.js';
 import { FakeClock, TEST_NOW } from '../../server/support/fake-clock.js';
 import { AUTH_FAILED } from '../../server/support/test-server.js';
 import {

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { systemClock } from '../../../server/clock.js';
+import { systemClock } from '../../../platform/clock.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';
 import { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { AuthService } from '../../../server/auth/auth.service.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BookAppointmentResponse, ErrorBody } from '../../../server/contract/index.js';
+import { BookAppointmentResponse, ErrorBody } from '../../../contract/index.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessTokenResponse } from '../../../server/contract/index.js';
+import { AccessTokenResponse } from '../../../contract/index.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { hashToken } from '../../../server/auth/credentials.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';

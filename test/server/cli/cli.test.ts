@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppointmentStatusResponse, DAY_NAMES, DentistListResponse, OrganizationResponse, TreatmentListResponse, WebsiteResponse } from '../../../server/contract/index.js';
+import { AppointmentStatusResponse, DAY_NAMES, DentistListResponse, OrganizationResponse, TreatmentListResponse, WebsiteResponse } from '../../../contract/index.js';
 import { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';
 import { demoClinic } from '../../../server/demo/demo-clinic.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrganizationResponse } from '../../../server/contract/index.js';
+import { OrganizationResponse } from '../../../contract/index.js';
 import { AuthService } from '../../../server/auth/auth.service.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { TokenStore } from '../../../server/auth/token.store.js';

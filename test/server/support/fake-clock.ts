@@ -1,4 +1,4 @@
-import type { Clock } from '../../../server/clock.js';
+import type { Clock } from '../../../platform/clock.js';
 
 /** A clock tests move by hand, so expiry and "in the past" never need sleeping. */
 export class FakeClock implements Clock {

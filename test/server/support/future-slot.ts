@@ -1,5 +1,5 @@
-import { addDays, clinicLocalTime } from '../../../server/appointments/clinic-time.js';
-import { dayNameOf } from '../../../server/appointments/opening-hours.js';
+import { addDays, clinicLocalTime } from '../../../contract/rules/clinic-time.js';
+import { dayNameOf } from '../../../contract/rules/opening-hours.js';
 
 /**
  * A real-clock weekday at least two days ahead in London, for tests that run

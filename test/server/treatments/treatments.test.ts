@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorBody, Treatment, TreatmentListResponse, TreatmentResponse } from '../../../server/contract/index.js';
+import { ErrorBody, Treatment, TreatmentListResponse, TreatmentResponse } from '../../../contract/index.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import {
   AUTH_FAILED,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebsiteResponse } from '../../../server/contract/index.js';
+import { WebsiteResponse } from '../../../contract/index.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import {

@@ -1,4 +1,4 @@
-import type { Dentist, Organization, Treatment, WebsiteSite } from '../../../server/contract/index.js';
+import type { Dentist, Organization, Treatment, WebsiteSite } from '../../../contract/index.js';
 
 /** The BFF's answers for a small clinic, as the widget receives them. */
 export function clinicFixtures(overrides: { site?: Partial<WebsiteSite> } = {}) {

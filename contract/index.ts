@@ -1,5 +1,5 @@
 /** The Clinic Integration REST API v1 in zod: one source of truth for server, BFF and widget. */
-export * from './limits.js';
+export * from './rules/limits.js';
 export * from './common.js';
 export * from './auth.js';
 export * from './organization.js';

@@ -1,19 +1,19 @@
 import { createDocument } from 'zod-openapi';
 import { z } from 'zod';
-import { AccessTokenResponse, AuthenticatedHeaders, GrantTokenHeaders } from './auth.js';
-import { ErrorBody } from './common.js';
-import { LIMITS } from './limits.js';
-import { OrganizationResponse } from './organization.js';
-import { WebsiteResponse } from './website.js';
-import { TreatmentListResponse, TreatmentPathParams, TreatmentResponse } from './treatments.js';
-import { DentistListResponse } from './dentists.js';
+import { AccessTokenResponse, AuthenticatedHeaders, GrantTokenHeaders } from '../../contract/auth.js';
+import { ErrorBody } from '../../contract/common.js';
+import { LIMITS } from '../../contract/rules/limits.js';
+import { OrganizationResponse } from '../../contract/organization.js';
+import { WebsiteResponse } from '../../contract/website.js';
+import { TreatmentListResponse, TreatmentPathParams, TreatmentResponse } from '../../contract/treatments.js';
+import { DentistListResponse } from '../../contract/dentists.js';
 import {
   AppointmentPathParams,
   AppointmentStatusResponse,
   BookAppointmentRequest,
   BookAppointmentResponse,
   IdempotencyKeyHeader,
-} from './appointments.js';
+} from '../../contract/appointments.js';
 
 const json = <S extends z.ZodType>(schema: S) => ({ content: { 'application/json': { schema } } });
 const error = (description: string) => ({ description, ...json(ErrorBody) });

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from '../contract/index.js';
+import { ERROR_STATUS, type ErrorCode } from './index.js';
 
 /** An error that becomes the spec's error body with its code's HTTP status. */
 export class ApiError extends Error {

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../contract/errors.js';
 import { LIMITS } from '../contract/index.js';
 
 /** Spec 4.1: a booking must be sent as application/json; anything else is 415. */

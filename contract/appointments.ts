@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CalendarDate, IdParam, TimeOfDay } from './common.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from './rules/limits.js';
 
 /** The status values named by spec part 3; a booking starts Scheduled. */
 export const APPOINTMENT_STATUSES = ['Scheduled', 'Cancelled', 'Completed'] as const;

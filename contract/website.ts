@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HexColour, Html, LongText, ShortText, TimeOfDay, Url } from './common.js';
-import { DAY_NAMES } from './days.js';
+import { DAY_NAMES } from './rules/days.js';
 
 /** Spec 2.3 opening-hours entry, one per day name. */
 export const OpeningHoursEntry = z
@@ -12,7 +12,7 @@ export const OpeningHoursEntry = z
   .meta({ id: 'OpeningHoursEntry' });
 export type OpeningHoursEntry = z.infer<typeof OpeningHoursEntry>;
 
-export { DAY_NAMES, type DayName } from './days.js';
+export { DAY_NAMES, type DayName } from './rules/days.js';
 
 export const TeamMember = z
   .object({ photo: Url, name: ShortText, role: ShortText, linkedin: Url })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from './limits.js';
+import { LIMITS } from './rules/limits.js';
 
 /** Spec 2.7: the body of every error answer. */
 export const ErrorBody = z

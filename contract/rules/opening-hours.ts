@@ -1,5 +1,5 @@
-import { DAY_NAMES, type DayName } from '../contract/days.js';
-import type { OpeningHoursEntry } from '../contract/index.js';
+import { DAY_NAMES, type DayName } from './days.js';
+import type { OpeningHoursEntry } from '../index.js';
 import { minutesOf } from './clinic-time.js';
 
 // Shared with the widget (which checks the same rules in the browser): keep

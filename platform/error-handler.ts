@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../contract/errors.js';
 import { sendError } from './error-body.js';
 import { LIMITS } from '../contract/index.js';
 

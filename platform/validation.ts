@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../contract/errors.js';
 
 /**
  * Turns zod issues into one sentence that names each bad field once,

@@ -1,7 +1,7 @@
 import { rateLimit, ipKeyGenerator, type RateLimitRequestHandler } from 'express-rate-limit';
 import type { Request, Response } from 'express';
 import { sendError } from './error-body.js';
-import { authenticatedClinic } from '../auth/authenticated-clinic.js';
+import { authenticatedClinic } from '../server/auth/authenticated-clinic.js';
 
 export interface Window {
   limit: number;
