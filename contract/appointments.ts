@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CalendarDate, IdParam, TimeOfDay } from './common.js';
 import { LIMITS } from './rules/limits.js';
+import { MIN_PHONE_DIGITS, PHONE_PATTERN } from './rules/patterns.js';
 
 /** The status values named by spec part 3; a booking starts Scheduled. */
 export const APPOINTMENT_STATUSES = ['Scheduled', 'Cancelled', 'Completed'] as const;
@@ -34,8 +35,8 @@ export const BookAppointmentRequest = z
     {
       patient_name: requiredText(LIMITS.patientName).meta({ description: 'Full patient name.' }),
       patient_phone: requiredText(LIMITS.patientPhone)
-        .regex(/^\+?[0-9 ()./-]{5,}$/, { message: 'must be a phone number (digits, spaces, + ( ) - . /)' })
-        .refine((phone) => phone.replace(/\D/g, '').length >= 5, { message: 'must contain at least 5 digits' })
+        .regex(PHONE_PATTERN, { message: 'must be a phone number (digits, spaces, + ( ) - . /)' })
+        .refine((phone) => phone.replace(/\D/g, '').length >= MIN_PHONE_DIGITS, { message: `must contain at least ${MIN_PHONE_DIGITS} digits` })
         .meta({ description: 'Patient contact number.', example: '+44 20 7946 0958' }),
       address: optionalText(LIMITS.address).meta({ description: 'Patient address.' }),
       appointment_date: z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './rules/limits.js';
+import { HEX_COLOUR_PATTERN, isCalendarDate, isHttpUrl, POSITIVE_ID_PATTERN, TIME_OF_DAY_PATTERN } from './rules/patterns.js';
 
 /** Spec 2.7: the body of every error answer. */
 export const ErrorBody = z
@@ -12,34 +13,6 @@ export const ErrorBody = z
   .meta({ id: 'ErrorBody', description: 'Body of every error answer (spec 2.7).' });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** Every error_code this implementation answers with, and its HTTP status. */
-export const ERROR_STATUS = {
-  validation_error: 400,
-  auth_failed: 401,
-  not_found: 404,
-  slot_unavailable: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  idempotency_key_reused: 422,
-  rate_limited: 429,
-  internal_error: 500,
-  /** BFF only: the upstream API failed or is unreachable. */
-  upstream_unavailable: 502,
-  /** BFF only: the upstream API did not answer in time. */
-  upstream_timeout: 504,
-} as const;
-export type ErrorCode = keyof typeof ERROR_STATUS;
-
-const DATE_SHAPE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** True when YYYY-MM-DD names a day that exists (no 2025-02-30). */
-export function isCalendarDate(value: string): boolean {
-  if (!DATE_SHAPE.test(value)) return false;
-  const [year, month, day] = value.split('-').map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
 /** A calendar date, YYYY-MM-DD. */
 export const CalendarDate = z
   .string()
@@ -49,7 +22,7 @@ export const CalendarDate = z
 /** A time of day, HH:MM on the 24-hour clock. */
 export const TimeOfDay = z
   .string()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be a time in the form HH:MM (24-hour)' })
+  .regex(TIME_OF_DAY_PATTERN, { message: 'must be a time in the form HH:MM (24-hour)' })
   .meta({ example: '09:30' });
 
 /** Spec "String (Decimal)": a money amount carried as a string with two decimals. */
@@ -68,19 +41,10 @@ export const Url = z
   .refine((value) => value === '' || isHttpUrl(value), { message: NOT_HTTP_URL })
   .meta({ format: 'uri', example: 'https://example.com/image.jpg' });
 
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
-
 /** Spec "String (Hex)": a colour such as #0d9488. */
 export const HexColour = z
   .string()
-  .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, { message: 'must be a hex colour such as #0d9488' })
+  .regex(HEX_COLOUR_PATTERN, { message: 'must be a hex colour such as #0d9488' })
   .meta({ example: '#0d9488' });
 
 /** Spec "String (HTML)": markup written by the clinic; consumers must sanitise it. */
@@ -92,7 +56,7 @@ export const LongText = z.string().max(LIMITS.longText);
 /** A numeric identifier in a path: digits only, a safe positive integer. */
 export const IdParam = z
   .string()
-  .regex(/^[1-9]\d{0,15}$/)
+  .regex(POSITIVE_ID_PATTERN)
   .transform(Number)
   .refine(Number.isSafeInteger)
   .meta({ description: 'A positive integer identifier.', example: '1' });

@@ -1,4 +1,24 @@
-import { ERROR_STATUS, type ErrorCode } from './index.js';
+/**
+ * Every error_code this implementation answers with, its HTTP status, and the
+ * error that carries one. Zod-free: the services raise these from their rules,
+ * and platform/ turns them into the spec's error body (2.7).
+ */
+export const ERROR_STATUS = {
+  validation_error: 400,
+  auth_failed: 401,
+  not_found: 404,
+  slot_unavailable: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  /** BFF only: the upstream API failed or is unreachable. */
+  upstream_unavailable: 502,
+  /** BFF only: the upstream API did not answer in time. */
+  upstream_timeout: 504,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /** An error that becomes the spec's error body with its code's HTTP status. */
 export class ApiError extends Error {

@@ -4,20 +4,15 @@ import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock.js';
 import type { ServerConfig } from './config.js';
 import type { Db } from './db/connection.js';
+import { GroupCommitter } from './db/group-commit.js';
+import { Stores } from './db/stores.js';
 import { AuthService } from './auth/auth.service.js';
-import { KeyStore } from './auth/key.store.js';
-import { TokenStore } from './auth/token.store.js';
 import { requireAuth } from './auth/require-auth.js';
 import { authRoutes } from './auth/auth.routes.js';
-import { OrganizationStore } from './organization/organization.store.js';
 import { organizationRoutes } from './organization/organization.routes.js';
-import { WebsiteStore } from './website/website.store.js';
 import { websiteRoutes } from './website/website.routes.js';
-import { TreatmentStore } from './treatments/treatment.store.js';
 import { treatmentRoutes } from './treatments/treatments.routes.js';
-import { DentistStore } from './dentists/dentist.store.js';
 import { dentistRoutes } from './dentists/dentists.routes.js';
-import { AppointmentStore } from './appointments/appointment.store.js';
 import { BookingService } from './appointments/booking.service.js';
 import { appointmentRoutes } from './appointments/appointments.routes.js';
 import { docsRoutes } from './docs/docs.routes.js';
@@ -35,17 +30,19 @@ export interface AppDeps {
 
 /** Builds the reference /api/v1 server as an Express app; it never listens. */
 export function createApp({ db, clock, config, logger }: AppDeps): Express {
-  const auth = new AuthService(new KeyStore(db), new TokenStore(db), clock);
+  const stores = new Stores(db);
+  const auth = new AuthService(stores.keys, stores.tokens, clock);
+  const bookings = new BookingService(stores, new GroupCommitter(db), clock);
   const authenticated = [requireAuth(auth), apiRateLimit(config.apiRateLimit)];
 
   const api = Router();
   api.use(docsRoutes());
   api.use(authRoutes(auth, tokenRateLimit(config.tokenRateLimit)));
-  api.use('/organization', ...authenticated, organizationRoutes(new OrganizationStore(db)));
-  api.use('/website', ...authenticated, websiteRoutes(new WebsiteStore(db)));
-  api.use('/treatments', ...authenticated, treatmentRoutes(new TreatmentStore(db)));
-  api.use('/dentists', ...authenticated, dentistRoutes(new DentistStore(db)));
-  api.use('/appointments', ...authenticated, appointmentRoutes(new BookingService(db, clock), new AppointmentStore(db)));
+  api.use('/organization', ...authenticated, organizationRoutes(stores.organizations));
+  api.use('/website', ...authenticated, websiteRoutes(stores.websites));
+  api.use('/treatments', ...authenticated, treatmentRoutes(stores.treatments));
+  api.use('/dentists', ...authenticated, dentistRoutes(stores.dentists));
+  api.use('/appointments', ...authenticated, appointmentRoutes(bookings, stores.appointments));
 
   const app = express();
   app.disable('x-powered-by');

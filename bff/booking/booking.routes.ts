@@ -1,32 +1,27 @@
-import express, { Router, type RequestHandler, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import {
   AppointmentStatusResponse,
   BookAppointmentResponse,
   ErrorBody,
-  IdempotencyKeyHeader,
   type ErrorCode,
 } from '../../contract/index.js';
-import { ApiError, notFound } from '../../contract/errors.js';
-import { requireJson } from '../../platform/json-body.js';
+import { notFound } from '../../contract/errors.js';
+import { readIdempotencyKey } from '../../platform/idempotency-key.js';
+import { jsonBody } from '../../platform/json-body.js';
 import { parseBody } from '../../platform/validation.js';
 import type { UpstreamAnswer, UpstreamClient } from '../upstream/upstream-client.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';
 import { createReference, readReference } from './booking-reference.js';
-import { BROWSER_BOOKING_MAX_BYTES, BrowserBookingRequest, HONEYPOT_FIELD } from './booking-request.js';
-
-const jsonBody = express.json({ limit: BROWSER_BOOKING_MAX_BYTES, strict: true, type: 'application/json' });
+import { BROWSER_BOOKING_MAX_BYTES, BrowserBookingRequest, HONEYPOT_FIELD } from '../../contract/bff.js';
 
 /** POST /api/appointments/book and GET /api/appointments/status/:reference. */
 export function bookingRoutes(upstream: UpstreamClient, referenceKey: Buffer, bookingRateLimit: RequestHandler): Router {
   const router = Router();
 
-  router.post('/appointments/book', bookingRateLimit, requireJson, jsonBody, async (req, res) => {
+  router.post('/appointments/book', bookingRateLimit, ...jsonBody(BROWSER_BOOKING_MAX_BYTES), async (req, res) => {
     parseBody(BrowserBookingRequest, req.body);
     const { [HONEYPOT_FIELD]: _honeypot, ...booking } = req.body as Record<string, unknown>;
-    const idempotencyKey = req.get('idempotency-key');
-    if (idempotencyKey !== undefined && !IdempotencyKeyHeader.safeParse(idempotencyKey).success) {
-      throw new ApiError('validation_error', 'Invalid request: Idempotency-Key must be 1-255 printable characters');
-    }
+    const idempotencyKey = readIdempotencyKey(req);
     const answer = await upstream.call({
       method: 'POST',
       path: '/appointments/book',

@@ -1,21 +1,29 @@
 import sanitizeHtml from 'sanitize-html';
 import type { Dentist, Organization, Treatment, WebsiteSite } from '../../contract/index.js';
-import { isHttpUrl } from '../../contract/index.js';
+import {
+  ALLOWED_HTML_ATTRIBUTES,
+  ALLOWED_HTML_TAGS,
+  ALLOWED_LINK_SCHEMES,
+  DEFAULT_THEME,
+  HEX_COLOUR_PATTERN,
+  httpUrlOrUndefined,
+  SAFE_LINK_ATTRIBUTES,
+} from '../../contract/rules/index.js';
 
 /**
  * Basic formatting only: no scripts, no event handlers, no styles, no
  * iframes; links only to http(s), mailto: and tel:, and always opening safely.
  */
 const HTML_POLICY: sanitizeHtml.IOptions = {
-  allowedTags: ['p', 'br', 'strong', 'em', 'b', 'i', 'u', 'ul', 'ol', 'li', 'a', 'h3', 'h4', 'blockquote', 'span'],
+  allowedTags: [...ALLOWED_HTML_TAGS],
   // rel and target are set by transformTags below; listing them lets them survive.
-  allowedAttributes: { a: ['href', 'title', 'rel', 'target'] },
-  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  allowedAttributes: { ...ALLOWED_HTML_ATTRIBUTES, a: [...(ALLOWED_HTML_ATTRIBUTES.a ?? []), 'rel', 'target'] },
+  allowedSchemes: [...ALLOWED_LINK_SCHEMES],
   allowedSchemesAppliedToAttributes: ['href'],
   allowProtocolRelative: false,
   disallowedTagsMode: 'discard',
   transformTags: {
-    a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }),
+    a: sanitizeHtml.simpleTransform('a', { ...SAFE_LINK_ATTRIBUTES }),
   },
 };
 
@@ -23,21 +31,20 @@ const HTML_POLICY: sanitizeHtml.IOptions = {
 export const safeHtml = (html: string): string => sanitizeHtml(html, HTML_POLICY);
 
 /** A String (URL) field: an absolute http(s) URL, or empty. */
-export const safeUrl = (url: string): string => (isHttpUrl(url) ? new URL(url).href : '');
+export const safeUrl = (url: string): string => httpUrlOrUndefined(url) ?? '';
 
 /** A nullable URL field: an http(s) URL, or null. */
-export const safeNullableUrl = (url: string | null): string | null => (url && isHttpUrl(url) ? new URL(url).href : null);
+export const safeNullableUrl = (url: string | null): string | null => httpUrlOrUndefined(url) ?? null;
 
-const HEX = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
-const safeHex = (colour: string, fallback: string) => (HEX.test(colour) ? colour : fallback);
+const safeHex = (colour: string, fallback: string) => (HEX_COLOUR_PATTERN.test(colour) ? colour : fallback);
 
 /** Spec 2.3 with every HTML and URL field made safe to render. */
 export function sanitizeSite(site: WebsiteSite): WebsiteSite {
   return {
     ...site,
-    theme_primary: safeHex(site.theme_primary, '#0f766e'),
-    theme_secondary: safeHex(site.theme_secondary, '#b45309'),
-    theme_dark: safeHex(site.theme_dark, '#134e4a'),
+    theme_primary: safeHex(site.theme_primary, DEFAULT_THEME.primary),
+    theme_secondary: safeHex(site.theme_secondary, DEFAULT_THEME.secondary),
+    theme_dark: safeHex(site.theme_dark, DEFAULT_THEME.dark),
     hero_subtitle: safeHtml(site.hero_subtitle),
     hero_bg_image: safeUrl(site.hero_bg_image),
     about_description: safeHtml(site.about_description),

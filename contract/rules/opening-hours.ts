@@ -1,9 +1,15 @@
 import { DAY_NAMES, type DayName } from './days.js';
-import type { OpeningHoursEntry } from '../index.js';
 import { minutesOf } from './clinic-time.js';
 
-// Shared with the widget (which checks the same rules in the browser): keep
-// this file free of runtime imports other than ../contract/days.js.
+/** Spec 2.3 opening-hours entry (the zod schema in contract/website.ts has this shape). */
+export interface OpeningHoursDay {
+  open: string;
+  close: string;
+  is_closed: boolean;
+}
+
+/** opening_hours as the website settings carry it: a day left out is closed. */
+export type OpeningHours = Partial<Record<DayName, OpeningHoursDay>>;
 
 /** The English day name of a YYYY-MM-DD date, as used for opening_hours keys. */
 export function dayNameOf(date: string): DayName {
@@ -12,9 +18,15 @@ export function dayNameOf(date: string): DayName {
   return DAY_NAMES[(sundayFirst + 6) % 7]!;
 }
 
+/**
+ * Why a start time does not fit the opening hours, as a code: each tier puts
+ * it in its own words (the server for integrators, the widget for patients).
+ */
 export type OpeningHoursVerdict =
-  | { open: true }
-  | { open: false; reason: string };
+  | { open: true; day: DayName; hours: OpeningHoursDay }
+  | { open: false; reason: 'closed_day'; day: DayName }
+  | { open: false; reason: 'outside_hours'; day: DayName; hours: OpeningHoursDay }
+  | { open: false; reason: 'ends_after_closing'; day: DayName; hours: OpeningHoursDay; durationMinutes: number };
 
 /**
  * Whether an appointment starting at `time` on `date` fits the clinic's
@@ -22,23 +34,20 @@ export type OpeningHoursVerdict =
  * before closing, and, when the treatment's length is known, it must end by closing.
  */
 export function checkOpeningHours(
-  openingHours: Partial<Record<DayName, OpeningHoursEntry>>,
+  openingHours: OpeningHours,
   date: string,
   time: string,
   durationMinutes?: number,
 ): OpeningHoursVerdict {
   const day = dayNameOf(date);
   const hours = openingHours[day];
-  if (!hours || hours.is_closed) return { open: false, reason: `the clinic is closed on ${day}` };
+  if (!hours || hours.is_closed) return { open: false, reason: 'closed_day', day };
   const start = minutesOf(time);
   if (start < minutesOf(hours.open) || start >= minutesOf(hours.close)) {
-    return { open: false, reason: `appointment_time must be within opening hours on ${day} (${hours.open}-${hours.close})` };
+    return { open: false, reason: 'outside_hours', day, hours };
   }
   if (durationMinutes !== undefined && start + durationMinutes > minutesOf(hours.close)) {
-    return {
-      open: false,
-      reason: `the treatment takes ${durationMinutes} minutes and would end after closing time (${hours.close}) on ${day}`,
-    };
+    return { open: false, reason: 'ends_after_closing', day, hours, durationMinutes };
   }
-  return { open: true };
+  return { open: true, day, hours };
 }

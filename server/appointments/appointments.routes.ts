@@ -1,14 +1,9 @@
 import { Router } from 'express';
-import {
-  AppointmentPathParams,
-  BookAppointmentRequest,
-  IdempotencyKeyHeader,
-  type AppointmentStatusResponse,
-} from '../../contract/index.js';
-import { authenticatedClinic } from '../auth/authenticated-clinic.js';
-import { ApiError, notFound } from '../../contract/errors.js';
-import { jsonBody, requireJson } from '../../platform/json-body.js';
+import { AppointmentPathParams, BookAppointmentRequest, notFound, type AppointmentStatusResponse } from '../../contract/index.js';
+import { readIdempotencyKey } from '../../platform/idempotency-key.js';
+import { jsonBody } from '../../platform/json-body.js';
 import { parseBody, parseParams } from '../../platform/validation.js';
+import { authenticatedClinic } from '../auth/authenticated-clinic.js';
 import type { AppointmentStore } from './appointment.store.js';
 import type { BookingService } from './booking.service.js';
 
@@ -16,10 +11,9 @@ import type { BookingService } from './booking.service.js';
 export function appointmentRoutes(bookings: BookingService, appointments: AppointmentStore): Router {
   const router = Router();
 
-  router.post('/book', requireJson, jsonBody, async (req, res) => {
+  router.post('/book', ...jsonBody(), async (req, res) => {
     const booking = parseBody(BookAppointmentRequest, req.body);
-    const idempotencyKey = readIdempotencyKey(req.get('idempotency-key'));
-    const answer = await bookings.book(authenticatedClinic(res).careId, booking, req.body, idempotencyKey);
+    const answer = await bookings.book(authenticatedClinic(res).careId, booking, readIdempotencyKey(req));
     res.set('Cache-Control', 'no-store');
     if (answer.replayed) res.set('Idempotent-Replayed', 'true');
     res.status(answer.status).json(answer.body);
@@ -35,13 +29,4 @@ export function appointmentRoutes(bookings: BookingService, appointments: Appoin
   });
 
   return router;
-}
-
-function readIdempotencyKey(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const parsed = IdempotencyKeyHeader.safeParse(header);
-  if (!parsed.success) {
-    throw new ApiError('validation_error', `Invalid request: Idempotency-Key ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
-  }
-  return parsed.data;
 }

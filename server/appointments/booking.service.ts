@@ -1,18 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { BookAppointmentRequest, BookAppointmentResponse, ErrorBody } from '../../contract/index.js';
-import { LIMITS } from '../../contract/index.js';
+import { ApiError, LIMITS } from '../../contract/index.js';
+import { addDays, checkOpeningHours, clinicLocalTime, type OpeningHoursVerdict } from '../../contract/rules/index.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../db/connection.js';
-import { ApiError } from '../../contract/errors.js';
-import { DentistStore } from '../dentists/dentist.store.js';
-import { TreatmentStore } from '../treatments/treatment.store.js';
-import { WebsiteStore } from '../website/website.store.js';
-import { ClinicStore } from '../clinics/clinic.store.js';
-import { AppointmentStore } from './appointment.store.js';
-import { IdempotencyStore } from './idempotency.store.js';
-import { addDays, clinicLocalTime } from '../../contract/rules/clinic-time.js';
-import { checkOpeningHours } from '../../contract/rules/opening-hours.js';
-import { GroupCommitter } from '../db/group-commit.js';
+import type { GroupCommitter } from '../db/group-commit.js';
+import type { Stores } from '../db/stores.js';
 
 export interface BookingAnswer {
   status: number;
@@ -26,14 +18,11 @@ export interface BookingAnswer {
  * where the spec is silent (README, "Where the spec is silent").
  */
 export class BookingService {
-  private readonly commits: GroupCommitter;
-
   constructor(
-    db: Db,
+    private readonly stores: Stores,
+    private readonly commits: GroupCommitter,
     private readonly clock: Clock,
-  ) {
-    this.commits = new GroupCommitter(db);
-  }
+  ) {}
 
   /**
    * Books in one transaction (shared with bookings that arrive together, see
@@ -41,18 +30,13 @@ export class BookingService {
    * stored answer commit together or not at all, and the single SQLite writer
    * serialises concurrent bookings. The answer is given only once committed.
    */
-  async book(
-    careId: number,
-    booking: BookAppointmentRequest,
-    rawBody: unknown,
-    idempotencyKey: string | undefined,
-  ): Promise<BookingAnswer> {
+  async book(careId: number, booking: BookAppointmentRequest, idempotencyKey: string | undefined): Promise<BookingAnswer> {
     const now = this.clock.now();
+    const requestHash = idempotencyKey ? hashBooking(booking) : undefined;
     return this.commits.run(async (trx) => {
-      const idempotency = new IdempotencyStore(trx);
-      const requestHash = hashRequest(rawBody);
-      if (idempotencyKey) {
-        const earlier = await idempotency.find(careId, idempotencyKey, now);
+      const stores = this.stores.within(trx);
+      if (idempotencyKey && requestHash) {
+        const earlier = await stores.idempotency.find(careId, idempotencyKey, now);
         if (earlier && earlier.requestHash !== requestHash) {
           throw new ApiError(
             'idempotency_key_reused',
@@ -62,21 +46,21 @@ export class BookingService {
         if (earlier) return { status: earlier.status, body: earlier.body as BookingAnswer['body'], replayed: true };
       }
 
-      const answer = await this.decide(trx, careId, booking, now);
-      if (idempotencyKey) await idempotency.save(careId, idempotencyKey, { requestHash, ...answer }, now);
+      const answer = await this.decide(stores, careId, booking, now);
+      if (idempotencyKey && requestHash) await stores.idempotency.save(careId, idempotencyKey, { requestHash, ...answer }, now);
       return { ...answer, replayed: false };
     });
   }
 
   private async decide(
-    trx: Db,
+    stores: Stores,
     careId: number,
     booking: BookAppointmentRequest,
     now: Date,
   ): Promise<Omit<BookingAnswer, 'replayed'>> {
     try {
-      await this.checkRules(trx, careId, booking, now);
-      const appointmentId = await new AppointmentStore(trx).insert(careId, booking, 'Scheduled', now);
+      await this.checkRules(stores, careId, booking, now);
+      const appointmentId = await stores.appointments.insert(careId, booking, 'Scheduled', now);
       const body: BookAppointmentResponse = {
         success: true,
         message: 'Appointment booked successfully',
@@ -90,10 +74,10 @@ export class BookingService {
     }
   }
 
-  private async checkRules(trx: Db, careId: number, booking: BookAppointmentRequest, now: Date): Promise<void> {
+  private async checkRules(stores: Stores, careId: number, booking: BookAppointmentRequest, now: Date): Promise<void> {
     const { appointment_date: date, appointment_time: time, doctor_id, treatment_id } = booking;
-    const timezone = await new ClinicStore(trx).timezone(careId);
-    const settings = await new WebsiteStore(trx).settings(careId);
+    const timezone = await stores.clinics.timezone(careId);
+    const settings = await stores.websites.settings(careId);
     if (!timezone || !settings) throw new Error(`clinic ${careId} has no time zone or website settings`);
 
     const today = clinicLocalTime(now, timezone);
@@ -106,20 +90,32 @@ export class BookingService {
 
     let durationMinutes: number | undefined;
     if (treatment_id != null) {
-      const treatment = await new TreatmentStore(trx).findActive(careId, treatment_id);
+      const treatment = await stores.treatments.findActive(careId, treatment_id);
       if (!treatment) throw invalid('treatment_id does not name an active treatment of this clinic');
       durationMinutes = treatment.duration_minutes;
     }
-    if (doctor_id != null && !(await new DentistStore(trx).exists(careId, doctor_id))) {
+    if (doctor_id != null && !(await stores.dentists.exists(careId, doctor_id))) {
       throw invalid('doctor_id does not name a dentist of this clinic');
     }
 
     const hours = checkOpeningHours(settings.opening_hours, date, time, durationMinutes);
-    if (!hours.open) throw invalid(hours.reason);
+    if (!hours.open) throw invalid(openingHoursProblem(hours));
 
-    if (doctor_id != null && (await new AppointmentStore(trx).dentistSlotTaken(doctor_id, date, time))) {
+    if (doctor_id != null && (await stores.appointments.dentistSlotTaken(doctor_id, date, time))) {
       throw slotUnavailable();
     }
+  }
+}
+
+/** The opening-hours reason codes in the words integrators read. */
+function openingHoursProblem(verdict: Extract<OpeningHoursVerdict, { open: false }>): string {
+  switch (verdict.reason) {
+    case 'closed_day':
+      return `the clinic is closed on ${verdict.day}`;
+    case 'outside_hours':
+      return `appointment_time must be within opening hours on ${verdict.day} (${verdict.hours.open}-${verdict.hours.close})`;
+    case 'ends_after_closing':
+      return `the treatment takes ${verdict.durationMinutes} minutes and would end after closing time (${verdict.hours.close}) on ${verdict.day}`;
   }
 }
 
@@ -132,9 +128,13 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
-/** The same JSON with keys in any order or other spacing hashes the same. */
-function hashRequest(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('base64url');
+/**
+ * The fingerprint of a booking for Idempotency-Key, from the parsed booking:
+ * the same booking sent with its keys in another order, other spacing or
+ * untrimmed text hashes the same.
+ */
+function hashBooking(booking: BookAppointmentRequest): string {
+  return createHash('sha256').update(canonicalJson(booking)).digest('base64url');
 }
 
 function canonicalJson(value: unknown): string {

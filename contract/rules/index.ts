@@ -1,0 +1,12 @@
+/**
+ * Zod-free rules that the browser shares with the services. Nothing here may
+ * import zod (a lint rule holds that), so the widget's bundle stays small.
+ */
+export * from './days.js';
+export * from './limits.js';
+export * from './clinic-time.js';
+export * from './opening-hours.js';
+export * from './patterns.js';
+export * from './theme.js';
+export * from './html.js';
+export * from './bff-api.js';
