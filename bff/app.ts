@@ -1,6 +1,7 @@
 import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
+import { systemClock, type Clock } from '../platform/clock.js';
 import { requestLogger } from '../platform/request-logger.js';
 import { notFoundHandler } from '../platform/error-handler.js';
 import type { BffConfig } from './config.js';
@@ -19,7 +20,7 @@ export interface BffDeps {
   config: BffConfig;
   logger: Logger;
   /** Time source for the token manager and cache, injected so tests move time. */
-  now?: () => number;
+  clock?: Clock;
 }
 
 export interface Bff {
@@ -29,16 +30,16 @@ export interface Bff {
 }
 
 /** Builds the BFF as an Express app; it never listens. */
-export function createBff({ config, logger, now = Date.now }: BffDeps): Bff {
+export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff {
   const tokens = new TokenManager({
     upstreamUrl: config.upstreamUrl,
     appKey: config.appKey,
     appSecretKey: config.appSecretKey,
     timeoutMs: config.upstreamTimeoutMs,
-    now,
+    clock,
   });
   const upstream = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs);
-  const cache = new ContentCache(upstream, { ...config.cache, now });
+  const cache = new ContentCache(upstream, { ...config.cache, clock });
 
   const api = Router();
   api.use(apiCors(config.allowedOrigins));

@@ -17,7 +17,7 @@ import { BookingService } from './appointments/booking.service.js';
 import { appointmentRoutes } from './appointments/appointments.routes.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { demoImageRoutes } from './demo/demo-images.routes.js';
-import { apiRateLimit, tokenRateLimit } from '../platform/rate-limits.js';
+import { apiRateLimit, tokenRateLimit } from './auth/rate-limits.js';
 import { errorHandler, notFoundHandler } from '../platform/error-handler.js';
 import { requestLogger } from '../platform/request-logger.js';
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { ErrorBody } from '../../contract/index.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { systemClock, type Clock } from '../../platform/clock.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';
 import type { ContentResource } from './resources.js';
 import { parseBlankingUnsafeUrls } from './parse-upstream.js';
@@ -19,7 +20,7 @@ export interface ContentCacheOptions {
   /** How long past its TTL a copy may still be served while upstream fails. */
   maxStaleMs: number;
   maxBytes: number;
-  now?: () => number;
+  clock?: Clock;
 }
 
 interface FetchContext {
@@ -45,7 +46,8 @@ export class ContentCache {
     private readonly upstream: UpstreamClient,
     private readonly options: ContentCacheOptions,
   ) {
-    this.now = options.now ?? Date.now;
+    const clock = options.clock ?? systemClock;
+    this.now = () => clock.now().getTime();
     this.cache = new LRUCache<string, CachedAnswer, FetchContext>({
       maxSize: options.maxBytes,
       sizeCalculation: (answer, path) => answer.body.length + path.length + 100,

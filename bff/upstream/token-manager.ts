@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AccessTokenResponse } from '../../contract/index.js';
+import { systemClock, type Clock } from '../../platform/clock.js';
 import { UpstreamUnavailable } from './errors.js';
 
 export interface TokenManagerOptions {
@@ -9,7 +10,7 @@ export interface TokenManagerOptions {
   timeoutMs: number;
   /** Renew this long before expires_in runs out, so no request carries a dying token. */
   renewBeforeMs?: number;
-  now?: () => number;
+  clock?: Clock;
 }
 
 const BACKOFF_START_MS = 500;
@@ -30,7 +31,8 @@ export class TokenManager {
   private readonly renewBeforeMs: number;
 
   constructor(private readonly options: TokenManagerOptions) {
-    this.now = options.now ?? Date.now;
+    const clock = options.clock ?? systemClock;
+    this.now = () => clock.now().getTime();
     this.renewBeforeMs = options.renewBeforeMs ?? 60_000;
   }
 

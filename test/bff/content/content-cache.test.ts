@@ -174,7 +174,7 @@ describe('stale content and an upstream that goes down', () => {
   let upstreamClosed = false;
 
   beforeAll(async () => {
-    stack = await startStack({ now: time.now });
+    stack = await startStack({ clock: time });
   });
   afterAll(async () => {
     await stack.bff.close();
@@ -240,7 +240,7 @@ describe('stale content from a slow or failing stub upstream', () => {
 
   beforeAll(async () => {
     stub = await startStubUpstream(stubApi(json(200, good)));
-    bff = await startBff(stub.api, STUB_CREDENTIALS, { upstreamTimeoutMs: 2000 }, time.now);
+    bff = await startBff(stub.api, STUB_CREDENTIALS, { upstreamTimeoutMs: 2000 }, time);
     expect((await get(bff, '/treatments')).status).toBe(200);
   });
   afterAll(async () => {

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { createBff, type Bff } from '../../../bff/app.js';
 import { deriveReferenceKey, type BffConfig } from '../../../bff/config.js';
+import type { Clock } from '../../../platform/clock.js';
 import { createLogger } from '../../../platform/logger.js';
 import {
   collectLogLines,
@@ -25,9 +26,9 @@ export interface RunningBff extends Bff {
 }
 
 /** A controllable time source for the BFF's token manager and cache. */
-export class ManualTime {
+export class ManualTime implements Clock {
   constructor(public current = Date.now()) {}
-  readonly now = () => this.current;
+  readonly now = () => new Date(this.current);
   advance(ms: number): void {
     this.current += ms;
   }
@@ -48,7 +49,7 @@ export async function startBff(
   upstreamApi: string,
   credentials: { appKey: string; secret: string },
   overrides: Partial<BffConfig> = {},
-  now?: () => number,
+  clock?: Clock,
 ): Promise<RunningBff> {
   const { lines: logs, sink } = collectLogLines();
   const config: BffConfig = {
@@ -69,7 +70,7 @@ export async function startBff(
     shutdownTimeoutMs: 1_000,
     ...overrides,
   };
-  const bff = createBff({ config, logger: createLogger('info', sink), ...(now ? { now } : {}) });
+  const bff = createBff({ config, logger: createLogger('info', sink), ...(clock ? { clock } : {}) });
   const server = createServer(bff.app);
   const baseUrl = await listen(server);
   return { ...bff, baseUrl, api: `${baseUrl}/api`, config, logs, close: () => closeServer(server) };
@@ -86,11 +87,11 @@ export interface Stack {
 
 /** The real reference server (temp SQLite, fake clock at TEST_NOW) with a seeded clinic, and the BFF in front. */
 export async function startStack(
-  options: { bff?: Partial<BffConfig>; now?: () => number; clinic?: ClinicFile; server?: TestServerOptions } = {},
+  options: { bff?: Partial<BffConfig>; clock?: Clock; clinic?: ClinicFile; server?: TestServerOptions } = {},
 ): Promise<Stack> {
   const upstream = await startTestServer(options.server);
   const clinic = await seedClinic(upstream, options.clinic ?? clinicFixture());
-  const bff = await startBff(upstream.api, clinic, options.bff, options.now);
+  const bff = await startBff(upstream.api, clinic, options.bff, options.clock);
   return {
     upstream,
     clinic,

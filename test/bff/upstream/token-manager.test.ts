@@ -109,7 +109,7 @@ describe('token renewal and an upstream 401', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await startStack({ now: time.now, server: { clock: upstreamClock } });
+    stack = await startStack({ clock: time, server: { clock: upstreamClock } });
     expect((await get(stack.bff, '/organization')).status).toBe(200);
   });
   afterAll(async () => {
@@ -188,7 +188,7 @@ describe('token failures from a stub upstream', () => {
 
     beforeAll(async () => {
       stub = await startStubUpstream(failingExchange);
-      bff = await startBff(stub.api, STUB_CREDENTIALS, {}, time.now);
+      bff = await startBff(stub.api, STUB_CREDENTIALS, {}, time);
     });
     afterAll(async () => {
       await bff.close();
