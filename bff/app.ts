@@ -1,5 +1,4 @@
 import express, { Router, type Express } from 'express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { requestLogger } from '../platform/request-logger.js';
@@ -10,9 +9,11 @@ import { UpstreamClient } from './upstream/upstream-client.js';
 import { ContentCache } from './content/content-cache.js';
 import { contentRoutes } from './content/content.routes.js';
 import { bookingRoutes } from './booking/booking.routes.js';
+import { bffDocsRoutes } from './docs/docs.routes.js';
 import { apiCors } from './http/cors.js';
 import { apiRateLimit, bookingRateLimit } from './http/rate-limits.js';
 import { bffErrorHandler } from './http/error-handler.js';
+import { apiSecurityHeaders, pageSecurityHeaders, widgetSecurityHeaders } from './http/security-headers.js';
 import { widgetRoutes } from './widget-hosting/widget.routes.js';
 import { DEMO_CSS, DEMO_PAGE } from './demo/demo-page.js';
 
@@ -44,6 +45,7 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
   const api = Router();
   api.use(apiCors(config.allowedOrigins));
   api.use(apiRateLimit(config.apiRateLimit));
+  api.use(bffDocsRoutes());
   api.use(contentRoutes(cache, config.cache.ttlMs, config.cache.maxStaleMs));
   api.use(bookingRoutes(upstream, config.referenceKey, bookingRateLimit(config.bookingRateLimit)));
   api.use(notFoundHandler);
@@ -52,7 +54,13 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
+  // Order matters: the request logger first, so every answer is logged with its
+  // final status; then each mount's security headers, before anything under it
+  // can answer (a 404, a 429, an error); the error handler last.
   app.use(requestLogger(logger));
+  app.use('/api', apiSecurityHeaders, api);
+  app.use('/widget', widgetSecurityHeaders, widgetRoutes(config.widgetDir), notFoundHandler);
+  app.use(pageSecurityHeaders);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -66,18 +74,6 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
     }
   });
 
-  app.use('/api', api);
-  app.use('/widget', widgetRoutes(config.widgetDir));
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          // The demo clinic's pictures come from the API server's origin.
-          'img-src': ["'self'", 'data:', 'https:', 'http:'],
-        },
-      },
-    }),
-  );
   app.get('/', (_req, res) => {
     res.type('html').set('Cache-Control', 'no-cache').send(DEMO_PAGE);
   });

@@ -14,7 +14,8 @@ export const WIDGET_ENTRY = 'clinic-booking.js';
 export function widgetRoutes(widgetDir: string): Router {
   const dir = resolve(widgetDir);
   const openToEveryOrigin = (res: Response) => {
-    res.set({ 'Access-Control-Allow-Origin': '*', 'Cross-Origin-Resource-Policy': 'cross-origin' });
+    // Cross-Origin-Resource-Policy: cross-origin comes from widgetSecurityHeaders.
+    res.set('Access-Control-Allow-Origin', '*');
   };
 
   const router = Router();

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../support/bff-harness.js';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack.close();
+});
+
+describe('security headers on every BFF answer', () => {
+  it.each([
+    ['an /api content answer', '/api/treatments'],
+    ['an /api 404', '/api/no-such-thing'],
+    ['the widget script', '/widget/clinic-booking.js'],
+    ['a /widget 404', '/widget/chunks/missing.js'],
+  ])('sends nosniff, no CSP and Cross-Origin-Resource-Policy: cross-origin on %s', async (_name, path) => {
+    const res = await fetch(`${stack.bff.baseUrl}${path}`);
+    await res.arrayBuffer();
+
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(res.headers.get('content-security-policy')).toBeNull();
+  });
+
+  it.each([
+    ['the demo page', '/'],
+    ['/healthz', '/healthz'],
+    ['a 404 outside /api and /widget', '/nowhere'],
+  ])('sends nosniff and a strict CSP on %s', async (_name, path) => {
+    const res = await fetch(`${stack.bff.baseUrl}${path}`);
+    await res.arrayBuffer();
+
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'self'/);
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  });
+
+  it('answers a rate-limited /api request with the same headers', async () => {
+    const limited = await startStack({ bff: { apiRateLimit: { limit: 1, windowMs: 60_000 } } });
+    try {
+      await (await fetch(`${limited.bff.api}/treatments`)).arrayBuffer();
+      const res = await fetch(`${limited.bff.api}/treatments`);
+      await res.arrayBuffer();
+
+      expect(res.status).toBe(429);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    } finally {
+      await limited.close();
+    }
+  });
+});
