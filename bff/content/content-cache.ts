@@ -5,7 +5,6 @@ import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';
 import type { ContentResource } from './resources.js';
-import { parseBlankingUnsafeUrls } from './parse-upstream.js';
 
 /** One cached answer, ready to send: status, bytes, ETag and when it was fetched. */
 export interface CachedAnswer {
@@ -76,9 +75,9 @@ export class ContentCache {
   private async load(path: string, resource: ContentResource): Promise<CachedAnswer> {
     const { status, body } = await this.upstream.call({ method: 'GET', path });
     if (status === 200) {
-      const parsed = parseBlankingUnsafeUrls(resource.schema, body);
-      if (!parsed.success) throw new UpstreamUnavailable('server_error', `upstream ${resource.name} did not match the contract`);
-      return this.answer(200, resource.sanitize(parsed.data as never));
+      const prepared = resource.prepare(body);
+      if (!prepared.ok) throw new UpstreamUnavailable('server_error', `upstream ${resource.name} did not match the contract`);
+      return this.answer(200, prepared.body);
     }
     if (status === 404) {
       return this.answer(404, { success: false, message: `${resource.name} not found`, error_code: 'not_found' } satisfies ErrorBody);

@@ -1,34 +1,44 @@
 import type { z } from 'zod';
-import {
-  DentistListResponse,
-  OrganizationResponse,
-  TreatmentListResponse,
-  TreatmentResponse,
-  WebsiteResponse,
-} from '../../contract/index.js';
+import { CONTENT_RESOURCES } from '../../contract/bff.js';
+import { parseBlankingUnsafeUrls } from './parse-upstream.js';
 import { sanitizeDentist, sanitizeOrganization, sanitizeSite, sanitizeTreatment } from './sanitize.js';
 
+/** The outcome of preparing an upstream success body for browsers. */
+export type Prepared = { ok: true; body: unknown } | { ok: false };
+
 /**
- * The read-only resources a browser may fetch: the upstream path, the schema
- * an upstream success must match, and how its body is made safe.
+ * A read-only resource a browser may fetch: its name for messages, and how an
+ * upstream success body becomes what browsers get (checked against the
+ * contract, then sanitised). The cache holds resources of every type behind
+ * this one interface; the types meet only inside defineResource.
  */
 export interface ContentResource {
-  name: string;
-  schema: z.ZodType;
-  sanitize: (body: never) => unknown;
+  readonly name: string;
+  prepare(upstreamBody: unknown): Prepared;
 }
 
-const resource = <S extends z.ZodType>(name: string, schema: S, sanitize: (body: z.output<S>) => z.output<S>) =>
-  ({ name, schema, sanitize }) as ContentResource;
+/** A resource whose sanitiser receives exactly what its schema parsed. */
+export function defineResource<S extends z.ZodType>(
+  { name, response }: { name: string; response: S },
+  sanitize: (body: z.output<S>) => z.output<S>,
+): ContentResource {
+  return {
+    name,
+    prepare(upstreamBody) {
+      const parsed = parseBlankingUnsafeUrls(response, upstreamBody);
+      return parsed.success ? { ok: true, body: sanitize(parsed.data) } : { ok: false };
+    },
+  };
+}
 
-export const ORGANIZATION = resource('Organization', OrganizationResponse, (body) => ({
+export const ORGANIZATION = defineResource(CONTENT_RESOURCES.organization, (body) => ({
   ...body,
   data: sanitizeOrganization(body.data),
 }));
-export const WEBSITE = resource('Website', WebsiteResponse, (body) => ({ ...body, site: sanitizeSite(body.site) }));
-export const TREATMENTS = resource('Treatments', TreatmentListResponse, (body) => ({
+export const WEBSITE = defineResource(CONTENT_RESOURCES.website, (body) => ({ ...body, site: sanitizeSite(body.site) }));
+export const TREATMENTS = defineResource(CONTENT_RESOURCES.treatments, (body) => ({
   ...body,
   data: body.data.map(sanitizeTreatment),
 }));
-export const TREATMENT = resource('Treatment', TreatmentResponse, (body) => ({ ...body, data: sanitizeTreatment(body.data) }));
-export const DENTISTS = resource('Dentists', DentistListResponse, (body) => ({ ...body, data: body.data.map(sanitizeDentist) }));
+export const TREATMENT = defineResource(CONTENT_RESOURCES.treatment, (body) => ({ ...body, data: sanitizeTreatment(body.data) }));
+export const DENTISTS = defineResource(CONTENT_RESOURCES.dentists, (body) => ({ ...body, data: body.data.map(sanitizeDentist) }));

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { AppointmentStatus } from '../../contract/index.js';
 
 /** Table shapes as Kysely sees them. Money is stored as integer cents. */
 export interface Database {
@@ -75,7 +76,7 @@ export interface AppointmentsTable {
   doctor_id: number | null;
   treatment_id: number | null;
   note: string | null;
-  status: string;
+  status: AppointmentStatus;
   created_at: number;
 }
 
