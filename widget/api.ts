@@ -1,17 +1,7 @@
-import type {
-  AppointmentStatusView,
-  BookAppointmentInput,
-  Dentist,
-  Organization,
-  Treatment,
-  WebsiteSite,
-} from '../contract/index.js';
-
-/** What the BFF answers to a booking (the spec's answer plus an opaque reference). */
-export interface BookingResult {
-  appointment_id: number;
-  reference: string;
-}
+import type { Dentist, Organization, Treatment, WebsiteSite } from '../contract/index.js';
+import type { BffBookingResponse, BffStatusResponse, BookingResult, BrowserBookingRequest } from '../contract/bff.js';
+import { BOOKING_PATH, CONTENT_PATHS, HONEYPOT_FIELD, STATUS_PATH } from '../contract/rules/bff-api.js';
+import { BffError, toBffError } from './bff-error.js';
 
 export interface ClinicContent {
   organization?: Organization;
@@ -22,23 +12,16 @@ export interface ClinicContent {
 
 export type Resource = keyof ClinicContent;
 
+/** Where each piece of content lives under the BFF's /api; `site` is the `site` of GET /website. */
 const PATHS: Record<Resource, string> = {
-  organization: '/organization',
-  site: '/website',
-  treatments: '/treatments',
-  dentists: '/dentists',
+  organization: CONTENT_PATHS.organization,
+  site: CONTENT_PATHS.website,
+  treatments: CONTENT_PATHS.treatments,
+  dentists: CONTENT_PATHS.dentists,
 };
 
-/** A failed call to the BFF: `status` 0 and code 'network' when it could not be reached. */
-export class BffError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** What the form sends: the spec's booking plus the honeypot, always present (empty for people). */
+export type BookingRequest = BrowserBookingRequest & Record<typeof HONEYPOT_FIELD, string>;
 
 /** The BFF's /api, from the script's own URL (…/widget/clinic-booking.js -> …/api) unless given. */
 export function resolveApiBase(attribute: string | null | undefined): string {
@@ -52,8 +35,8 @@ async function request<T>(url: string, init?: RequestInit): Promise<T> {
   let res: Response;
   try {
     res = await fetch(url, { credentials: 'omit', ...init });
-  } catch {
-    throw new BffError(0, 'network', 'network');
+  } catch (error) {
+    throw toBffError(error);
   }
   const body = (await res.json().catch(() => undefined)) as { error_code?: string; message?: string } | undefined;
   if (!res.ok) throw new BffError(res.status, body?.error_code ?? 'unknown', body?.message ?? res.statusText);
@@ -83,8 +66,8 @@ export async function loadContent(apiBase: string, resources: readonly Resource[
 }
 
 /** POST /api/appointments/book with an Idempotency-Key, so a retry never books twice. */
-export async function book(apiBase: string, booking: BookAppointmentInput & { website: string }, idempotencyKey: string) {
-  const body = await request<{ message: string; data: BookingResult }>(`${apiBase}/appointments/book`, {
+export async function book(apiBase: string, booking: BookingRequest, idempotencyKey: string): Promise<BookingResult> {
+  const body = await request<BffBookingResponse>(`${apiBase}${BOOKING_PATH}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
     body: JSON.stringify(booking),
@@ -92,9 +75,8 @@ export async function book(apiBase: string, booking: BookAppointmentInput & { we
   return body.data;
 }
 
-export async function lookUpStatus(apiBase: string, reference: string): Promise<AppointmentStatusView> {
-  const body = await request<{ data: AppointmentStatusView }>(
-    `${apiBase}/appointments/status/${encodeURIComponent(reference)}`,
-  );
+/** GET /api/appointments/status/{reference}: the booking's status, name, date and time. */
+export async function lookUpStatus(apiBase: string, reference: string): Promise<BffStatusResponse['data']> {
+  const body = await request<BffStatusResponse>(`${apiBase}${STATUS_PATH}/${encodeURIComponent(reference)}`);
   return body.data;
 }

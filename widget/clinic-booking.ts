@@ -2,10 +2,11 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { Task, TaskStatus } from '@lit/task';
 import { dayNameOf } from '../contract/rules/opening-hours.js';
-import { loadContent, resolveApiBase, type ClinicContent, type Resource } from './api.js';
+import { parsePositiveId } from '../contract/rules/patterns.js';
+import { loadContent, type ClinicContent, type Resource } from './api.js';
+import { toBffError } from './bff-error.js';
 import { emit, type Section } from './events.js';
 import { localToday } from './format.js';
-import { languageOf, translationFor } from './i18n/localize.js';
 import { sharedStyles } from './shared.styles.js';
 import { rootStyles } from './clinic-booking.styles.js';
 import { themeStyle } from './theme.js';
@@ -15,6 +16,7 @@ import { renderDentists, renderTreatments } from './sections/treatments-section.
 import type { ClinicBookingForm } from './booking/booking-form.js';
 import './booking/booking-form.js';
 import './status/status-lookup.js';
+import { WidgetContextController } from './widget-context.js';
 
 export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.js';
 
@@ -129,12 +131,16 @@ export class ClinicBooking extends LitElement {
     if (name === 'lang') this.requestUpdate();
   }
 
+  // Declared before the task: controllers run in the order they were added,
+  // so the task reads this update's apiBase, not the last one's.
+  private readonly context = new WidgetContextController(this);
+
   private readonly content = new Task(this, {
     task: ([apiBase, sections]) => loadContent(apiBase, resourcesFor(parseSections(sections))),
-    args: () => [resolveApiBase(this.apiBase), this.sections] as const,
+    args: () => [this.context.value.apiBase, this.sections] as const,
     // Here, once per failed load, not in render(), which runs again on any update in the error state.
     onError: (error) => {
-      const { status = 0, code = 'network' } = (error ?? {}) as { status?: number; code?: string };
+      const { status, code } = toBffError(error);
       emit(this, 'clinic-booking:error', { kind: 'load', status, code });
     },
   });
@@ -144,8 +150,8 @@ export class ClinicBooking extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('treatment')) this.chosenTreatment = toId(this.treatment);
-    if (changed.has('doctor')) this.chosenDoctor = toId(this.doctor);
+    if (changed.has('treatment')) this.chosenTreatment = parsePositiveId(this.treatment);
+    if (changed.has('doctor')) this.chosenDoctor = parsePositiveId(this.doctor);
   }
 
   protected override updated(): void {
@@ -156,26 +162,25 @@ export class ClinicBooking extends LitElement {
   }
 
   override render(): TemplateResult {
-    const lang = languageOf(this);
     return this.content.render({
       initial: () => this.renderSkeleton(),
-      pending: () => (this.content.value ? this.renderContent(this.content.value, lang) : this.renderSkeleton()),
-      complete: (content) => this.renderContent(content, lang),
-      error: () => this.renderError(lang),
+      pending: () => (this.content.value ? this.renderContent(this.content.value) : this.renderSkeleton()),
+      complete: (content) => this.renderContent(content),
+      error: () => this.renderError(),
     }) as TemplateResult;
   }
 
   private renderSkeleton(): TemplateResult {
     return html`<div class="skeleton" aria-busy="true" role="status">
-      <span class="visually-hidden">${translationFor(languageOf(this)).loading}</span>
+      <span class="visually-hidden">${this.context.value.t.loading}</span>
       <div class="bone tall"></div>
       <div class="bone"></div>
       <div class="bone short"></div>
     </div>`;
   }
 
-  private renderError(lang: string): TemplateResult {
-    const t = translationFor(lang);
+  private renderError(): TemplateResult {
+    const { t } = this.context.value;
     return html`<div class="load-error" role="alert" part="load-error">
       <p>${t.loadError}</p>
       <button class="button" type="button" @click=${() => void this.content.run()}>${t.retry}</button>
@@ -183,8 +188,9 @@ export class ClinicBooking extends LitElement {
     </div>`;
   }
 
-  private renderContent(content: ClinicContent, lang: string): TemplateResult {
-    const t = translationFor(lang);
+  private renderContent(content: ClinicContent): TemplateResult {
+    const context = this.context.value;
+    const { t } = context;
     const shown = this.shownSections;
     // `||`, not `??`: an empty label (the contract allows one) falls back too, never an empty heading.
     const labels = content.site?.section_labels ?? {};
@@ -192,36 +198,36 @@ export class ClinicBooking extends LitElement {
     const bookable = shown.includes('booking');
     const today = dayNameOf(localToday());
     const cardContext = (field: 'treatment_id' | 'doctor_id') => ({
-      t,
-      lang,
+      ...context,
       currency,
       ...(bookable ? { onBook: (id: number) => this.bookFor(field, id) } : {}),
     });
     return html`<div class="root" style=${themeStyle(content.site)} @click=${this.followInPageLinks}
       @clinic-booking:booked=${(event: CustomEvent<{ reference: string }>) => (this.lastReference = event.detail.reference)}>
-      ${shown.includes('site') && content.site ? renderSite(content.site, content.organization, t, lang, today) : nothing}
+      ${shown.includes('site') && content.site ? renderSite(content.site, content.organization, context, today) : nothing}
       ${shown.includes('treatments') && content.treatments
         ? renderTreatments(content.treatments, labels.treatments || t.treatmentsHeading, cardContext('treatment_id'))
         : nothing}
       ${shown.includes('dentists') && content.dentists
         ? renderDentists(content.dentists, labels.dentists || t.dentistsHeading, cardContext('doctor_id'))
         : nothing}
-      ${bookable ? this.renderBooking(content, lang) : nothing}
+      ${bookable ? this.renderBooking(content) : nothing}
       ${shown.includes('status')
         ? html`<section part="status" aria-labelledby="status-heading">
             <h2 id="status-heading">${labels.status || t.statusHeading}</h2>
-            <clinic-booking-status exportparts="status-form, status-result" .apiBase=${resolveApiBase(this.apiBase)} .t=${t} .locale=${lang}
+            <clinic-booking-status exportparts="status-form, status-result" .context=${context}
               .reference=${this.lastReference}></clinic-booking-status>
           </section>`
         : nothing}
     </div>`;
   }
 
-  private renderBooking(content: ClinicContent, lang: string): TemplateResult {
-    const t = translationFor(lang);
+  private renderBooking(content: ClinicContent): TemplateResult {
+    const context = this.context.value;
+    const { t } = context;
     const title = content.site?.appointment_title || t.bookingHeading;
-    const form = html`<clinic-booking-form exportparts="booking-form, submit, booking-error, booking-result" .apiBase=${resolveApiBase(this.apiBase)} .site=${content.site}
-      .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []} .t=${t} .locale=${lang}
+    const form = html`<clinic-booking-form exportparts="booking-form, submit, booking-error, booking-result" .context=${context} .site=${content.site}
+      .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []}
       .preselectTreatment=${this.chosenTreatment} .preselectDoctor=${this.chosenDoctor}
       .prefillName=${this.patientName} .prefillPhone=${this.patientPhone}
       .privacyUrl=${this.privacyUrl || undefined} .successUrl=${this.successUrl || undefined}></clinic-booking-form>`;
@@ -271,10 +277,6 @@ function parseSections(value: string): Section[] {
 
 function resourcesFor(sections: Section[]): Resource[] {
   return [...new Set(sections.flatMap((section) => NEEDS[section]))];
-}
-
-function toId(value: string): number | undefined {
-  return /^[1-9]\d{0,15}$/.test(value) ? Number(value) : undefined;
 }
 
 declare global {

@@ -1,18 +1,25 @@
 import { noChange } from 'lit';
 import { Directive, directive, PartType, type Part, type PartInfo } from 'lit/directive.js';
+import { ALLOWED_HTML_ATTRIBUTES, ALLOWED_HTML_TAGS, ALLOWED_LINK_SCHEMES, SAFE_LINK_ATTRIBUTES } from '../contract/rules/html.js';
 
 /**
  * Defence in depth for the spec's HTML fields (hero_subtitle, about_description):
- * the BFF sanitises them already; the browser checks again before rendering.
+ * the BFF sanitises them already; the browser checks again before rendering,
+ * by the same allowed subset (contract/rules/html.ts).
  * The result is DOM nodes, never a string, so nothing is parsed twice.
  */
-const KEEP = new Set(['p', 'br', 'strong', 'em', 'b', 'i', 'u', 'ul', 'ol', 'li', 'a', 'h3', 'h4', 'blockquote', 'span']);
-/** Removed with their content (the raw-text ones would otherwise show markup as text). */
+const KEEP = new Set<string>(ALLOWED_HTML_TAGS);
+/**
+ * Removed with their content (the raw-text ones would otherwise show markup as
+ * text). The widget's own list: it follows from how clean() unwraps tags, not
+ * from what the clinic may publish, so it is not part of the shared rule.
+ */
 const DROP = new Set([
   'script', 'style', 'iframe', 'object', 'embed', 'svg', 'math', 'template',
   'noscript', 'noembed', 'noframes', 'xmp', 'textarea', 'title', 'select',
 ]);
-const LINK_PROTOCOLS = new Set(['http:', 'https:', 'mailto:', 'tel:']);
+/** URL.protocol names the scheme with its colon. */
+const LINK_PROTOCOLS = new Set(ALLOWED_LINK_SCHEMES.map((scheme) => `${scheme}:`));
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
 function safeHref(value: string | null): string | undefined {
@@ -42,13 +49,24 @@ function clean(parent: Node): void {
       el.replaceWith(...Array.from(el.childNodes)); // unwrap, keep the (clean) content
       continue;
     }
-    const href = tag === 'a' ? safeHref(el.getAttribute('href')) : undefined;
-    for (const { name } of Array.from(el.attributes)) el.removeAttribute(name);
-    if (href) {
-      el.setAttribute('href', href);
-      el.setAttribute('rel', 'noopener noreferrer nofollow');
-      el.setAttribute('target', '_blank');
-    }
+    keepAllowedAttributes(el, tag);
+  }
+}
+
+/**
+ * Keeps only the attributes the shared rule allows on the tag (an href only
+ * when its scheme is allowed), and makes a link that kept its href open safely.
+ */
+function keepAllowedAttributes(el: Element, tag: string): void {
+  const kept: [string, string][] = [];
+  for (const name of ALLOWED_HTML_ATTRIBUTES[tag] ?? []) {
+    const value = name === 'href' ? safeHref(el.getAttribute(name)) : el.getAttribute(name);
+    if (value != null) kept.push([name, value]);
+  }
+  for (const { name } of Array.from(el.attributes)) el.removeAttribute(name);
+  for (const [name, value] of kept) el.setAttribute(name, value);
+  if (kept.some(([name]) => name === 'href')) {
+    for (const [name, value] of Object.entries(SAFE_LINK_ATTRIBUTES)) el.setAttribute(name, value);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { WebsiteSite } from '../contract/index.js';
+import { HEX_COLOUR_PATTERN } from '../contract/rules/patterns.js';
+import { DEFAULT_THEME } from '../contract/rules/theme.js';
 
-const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 const DARK_TEXT = '#0f172a';
 
 /** WCAG relative luminance of a hex colour. */
@@ -29,14 +30,14 @@ const contrast = (a: string, b: string) => {
  * (4.5:1) holds whatever colours the clinic chose.
  */
 export function themeStyle(site: WebsiteSite | undefined): string {
-  const pick = (clinic: string | undefined, fallback: string) => (clinic && HEX.test(clinic) ? clinic : fallback);
-  const primary = pick(site?.theme_primary, '#0f766e');
-  const dark = pick(site?.theme_dark, '#134e4a');
+  const pick = (clinic: string | undefined, fallback: string) => (clinic && HEX_COLOUR_PATTERN.test(clinic) ? clinic : fallback);
+  const primary = pick(site?.theme_primary, DEFAULT_THEME.primary);
+  const dark = pick(site?.theme_dark, DEFAULT_THEME.dark);
   const onPrimary = contrast(primary, '#ffffff') >= 4.5 ? '#ffffff' : DARK_TEXT;
   const link = contrast(primary, '#ffffff') >= 4.5 ? primary : contrast(dark, '#ffffff') >= 4.5 ? dark : DARK_TEXT;
   return [
     `--_primary: var(--clinic-booking-primary, ${primary});`,
-    `--_secondary: var(--clinic-booking-secondary, ${pick(site?.theme_secondary, '#b45309')});`,
+    `--_secondary: var(--clinic-booking-secondary, ${pick(site?.theme_secondary, DEFAULT_THEME.secondary)});`,
     `--_dark: var(--clinic-booking-dark, ${dark});`,
     `--_on-primary: var(--clinic-booking-on-primary, ${onPrimary});`,
     `--_link: var(--clinic-booking-link, ${link});`,

@@ -1,6 +1,7 @@
 import { expect, html } from '@open-wc/testing';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import type { ClinicBookingForm } from '../../widget/booking/booking-form.js';
+import { HONEYPOT_FIELD, LIMITS } from '../../contract/rules/index.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
 import {
@@ -45,6 +46,29 @@ describe('<clinic-booking>', () => {
   const keys = () => bookings().map((call) => call.headers['idempotency-key']);
   const longDate = (iso: string) =>
     new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+
+  describe('when shown', () => {
+    it("caps each text field at the contract's limit, so the server never refuses a length the form allowed", async () => {
+      const { form } = await render();
+      const maxlength = (id: string) => Number(control(form, id).getAttribute('maxlength'));
+      expect({
+        patient_name: maxlength('patient_name'),
+        patient_phone: maxlength('patient_phone'),
+        address: maxlength('address'),
+        note: maxlength('note'),
+      }).to.deep.equal({
+        patient_name: LIMITS.patientName,
+        patient_phone: LIMITS.patientPhone,
+        address: LIMITS.address,
+        note: LIMITS.note,
+      });
+    });
+
+    it("names its hidden honeypot field as the contract does", async () => {
+      const { form } = await render();
+      expect(control(form, 'honeypot').name).to.equal(HONEYPOT_FIELD);
+    });
+  });
 
   describe('when submitted with problems', () => {
     it('marks every missing required field, ties each message to it, and sends nothing', async () => {

@@ -3,7 +3,7 @@ import type { TemplateResult } from 'lit';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
-import { control, fixtureReady, formOf, nextDate, submitForm, typeInto } from './support/widget.js';
+import { control, fixtureReady, formOf, nextDate, statusOf, submitForm, typeInto } from './support/widget.js';
 
 describe('<clinic-booking>', () => {
   let bff: FakeBff;
@@ -48,6 +48,21 @@ describe('<clinic-booking>', () => {
       await el.updateComplete;
       await formOf(el).updateComplete;
       expect(submitLabel(el)).to.equal('Book appointment');
+    });
+
+    it('hands its inner elements one context, kept across updates until its language changes', async () => {
+      const el = await render((api) => html`<clinic-booking api-base=${api} lang="de"></clinic-booking>`);
+      const first = formOf(el).context;
+      expect(statusOf(el).context).to.equal(first);
+      expect(first.lang).to.equal('de');
+      el.requestUpdate();
+      await el.updateComplete;
+      expect(formOf(el).context).to.equal(first);
+      el.setAttribute('lang', 'en');
+      await el.updateComplete;
+      expect(formOf(el).context).not.to.equal(first);
+      expect(formOf(el).context.lang).to.equal('en');
+      expect(statusOf(el).context).to.equal(formOf(el).context);
     });
 
     it('validates in German', async () => {

@@ -72,6 +72,28 @@ describe('<clinic-booking>', () => {
     });
   });
 
+  describe('when the status is one the contract names', () => {
+    it("shows it in the widget's language", async () => {
+      bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+      const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="status" lang="de"></clinic-booking>`);
+      const status = statusOf(el);
+      bff.on(STATUS, () => ({ status: 200, body: { ...found.body, data: { ...found.body.data, status: 'Cancelled' } } }));
+      await lookUp(status, REFERENCE);
+      await waitUntil(() => result(status).querySelector('dl'), 'no status shown');
+      expect(result(status).querySelector('[data-status]')!.textContent).to.equal('Abgesagt');
+    });
+  });
+
+  describe('when the status is one the contract does not name (an upstream other than ours)', () => {
+    it('shows it as it came rather than hiding it', async () => {
+      const { status } = await render();
+      bff.on(STATUS, () => ({ status: 200, body: { ...found.body, data: { ...found.body.data, status: 'Rescheduled' } } }));
+      await lookUp(status, REFERENCE);
+      await waitUntil(() => result(status).querySelector('dl'), 'no status shown');
+      expect(result(status).querySelector('[data-status]')!.textContent).to.equal('Rescheduled');
+    });
+  });
+
   describe('when the reference is unknown', () => {
     it('says no booking has that reference, as an alert', async () => {
       const { status } = await render();

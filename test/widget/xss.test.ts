@@ -106,6 +106,14 @@ describe('<clinic-booking>', () => {
       expect(window.__xss).to.equal(undefined);
     });
 
+    it("keeps a link's title, as the shared rule (and so the BFF) allows, and opens the link safely", () => {
+      const holder = document.createElement('div');
+      holder.append(sanitizeHtml('<a href="https://ok.test/" title="Our map" class="x" onclick="x()">map</a>'));
+      expect(holder.innerHTML).to.equal(
+        '<a href="https://ok.test/" title="Our map" rel="noopener noreferrer nofollow" target="_blank">map</a>',
+      );
+    });
+
     it('cleans HTML the same way through sanitizeHtml() itself', () => {
       const holder = document.createElement('div');
       holder.append(sanitizeHtml('<p>x<img src=x onerror="window.__xss=1"><a href="javascript:alert(1)" onclick="x()">y</a></p>'));

@@ -2,14 +2,26 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { customElement, property, query, state } from 'lit/decorators.js';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import type { Dentist, Treatment, WebsiteSite } from '../../contract/index.js';
-import { BffError, book, type BookingResult } from '../api.js';
+import type { BookingResult } from '../../contract/bff.js';
+import { HONEYPOT_FIELD } from '../../contract/rules/bff-api.js';
+import { LIMITS } from '../../contract/rules/limits.js';
+import { book } from '../api.js';
+import { toBffError } from '../bff-error.js';
 import { emit } from '../events.js';
 import { formatDate, localToday } from '../format.js';
-import { en } from '../i18n/en.js';
-import type { Translation } from '../i18n/translation.js';
 import { sharedStyles } from '../shared.styles.js';
+import { DEFAULT_CONTEXT, type WidgetContext } from '../widget-context.js';
 import { bookingFormStyles } from './booking-form.styles.js';
-import { bookingBody, EMPTY_DRAFT, hoursOn, validateDraft, type BookingDraft, type DraftField, type FieldErrors } from './booking-rules.js';
+import {
+  bookingBody,
+  dayHours,
+  EMPTY_DRAFT,
+  openingOn,
+  validateDraft,
+  type BookingDraft,
+  type DraftField,
+  type FieldErrors,
+} from './booking-rules.js';
 import { draftStorage, type StoredDraft } from './draft-storage.js';
 
 interface Booked extends BookingResult {
@@ -28,12 +40,11 @@ interface Booked extends BookingResult {
 export class ClinicBookingForm extends LitElement {
   static override styles = [sharedStyles, bookingFormStyles];
 
-  @property({ attribute: false }) apiBase = '';
+  /** The language, strings and BFF of the <clinic-booking> this form belongs to. */
+  @property({ attribute: false }) context: WidgetContext = DEFAULT_CONTEXT;
   @property({ attribute: false }) site?: WebsiteSite;
   @property({ attribute: false }) treatments: Treatment[] = [];
   @property({ attribute: false }) dentists: Dentist[] = [];
-  @property({ attribute: false }) t: Translation = en;
-  @property({ attribute: false }) locale = 'en';
   @property({ attribute: false }) preselectTreatment?: number;
   @property({ attribute: false }) preselectDoctor?: number;
   @property({ attribute: false }) prefillName?: string;
@@ -51,6 +62,10 @@ export class ClinicBookingForm extends LitElement {
   @query('#result-heading') private resultHeading?: HTMLElement;
   @query('#failure') private failureBox?: HTMLElement;
   @query('#honeypot') private honeypot?: HTMLInputElement;
+
+  private get apiBase(): string {
+    return this.context.apiBase;
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -92,8 +107,8 @@ export class ClinicBookingForm extends LitElement {
       today: localToday(now),
       now: `${String(now.getHours()).padStart(2, '0')}:${String(now.getMinutes()).padStart(2, '0')}`,
       consentRequired: !!this.privacyUrl,
-      lang: this.locale,
-      t: this.t,
+      lang: this.context.lang,
+      t: this.context.t,
     };
   }
 
@@ -164,9 +179,8 @@ export class ClinicBookingForm extends LitElement {
   }
 
   private async failed(error: unknown): Promise<void> {
-    const { status, code, message } =
-      error instanceof BffError ? error : new BffError(0, 'network', 'network');
-    const t = this.t;
+    const { status, code, message } = toBffError(error);
+    const { t } = this.context;
     this.failure =
       code === 'validation_error' ? t.errValidation(message)
       : code === 'slot_unavailable' ? t.errSlotTaken
@@ -190,10 +204,10 @@ export class ClinicBookingForm extends LitElement {
   }
 
   private renderBooked(booked: Booked): TemplateResult {
-    const t = this.t;
+    const { t, lang } = this.context;
     return html`<div class="result" part="booking-result" role="status">
       <h3 id="result-heading" tabindex="-1">${t.bookedTitle}</h3>
-      <p>${t.bookedSummary(formatDate(booked.date, this.locale), booked.time)}</p>
+      <p>${t.bookedSummary(formatDate(booked.date, lang), booked.time)}</p>
       <p>${t.referenceLabel}: <strong class="reference" data-reference>${booked.reference}</strong></p>
       <p class="muted">${t.keepReference}</p>
       <button class="button secondary" type="button" @click=${this.bookAnother}>${t.bookAnother}</button>
@@ -201,9 +215,10 @@ export class ClinicBookingForm extends LitElement {
   }
 
   private renderForm(): TemplateResult {
-    const t = this.t;
-    const chosen = hoursOn(this.draft.appointment_date, this.site?.opening_hours);
-    const hoursHint = !chosen ? '' : chosen.open && chosen.hours ? t.hoursHint(chosen.hours.open, chosen.hours.close) : t.closedHint;
+    const { t } = this.context;
+    const verdict = openingOn(this.draft.appointment_date, this.draft.appointment_time, this.site?.opening_hours);
+    const hours = verdict && dayHours(verdict);
+    const hoursHint = !verdict ? '' : hours ? t.hoursHint(hours.open, hours.close) : t.closedHint;
     const errorCount = Object.values(this.errors).filter(Boolean).length;
     return html`<form part="booking-form" novalidate @submit=${this.submit} aria-describedby="form-status">
       ${this.site?.appointment_subtitle ? html`<p class="muted">${this.site.appointment_subtitle}</p>` : nothing}
@@ -212,22 +227,22 @@ export class ClinicBookingForm extends LitElement {
         ? html`<div id="failure" class="failure" role="alert" tabindex="-1" part="booking-error">${this.failure}</div>`
         : nothing}
       <div class="grid">
-        ${this.textField('patient_name', t.patientName, { required: true, autocomplete: 'name', maxlength: 100 })}
-        ${this.textField('patient_phone', t.patientPhone, { required: true, autocomplete: 'tel', type: 'tel', maxlength: 32 })}
+        ${this.textField('patient_name', t.patientName, { required: true, autocomplete: 'name', maxlength: LIMITS.patientName })}
+        ${this.textField('patient_phone', t.patientPhone, { required: true, autocomplete: 'tel', type: 'tel', maxlength: LIMITS.patientPhone })}
         ${this.textField('appointment_date', t.date, { required: true, type: 'date', min: localToday() })}
         ${this.textField('appointment_time', t.time, { required: true, type: 'time', step: 900, hint: hoursHint })}
         ${this.selectField('doctor_id', t.dentist, t.anyDentist, this.dentists.map((d) => [d.doctor_id, d.doctor_name]))}
         ${this.selectField('treatment_id', t.treatment, t.noTreatment, this.treatments.map((x) => [x.treatment_id, x.treatment_name]))}
-        ${this.textField('address', t.patientAddress, { autocomplete: 'street-address', maxlength: 300, wide: true })}
+        ${this.textField('address', t.patientAddress, { autocomplete: 'street-address', maxlength: LIMITS.address, wide: true })}
         <div class="field wide">
           <label for="note">${t.note} <span class="muted">(${t.optional})</span></label>
-          <textarea id="note" maxlength="1000" rows="3" .value=${this.draft.note}
+          <textarea id="note" maxlength=${LIMITS.note} rows="3" .value=${this.draft.note}
             @input=${(e: Event) => this.setField('note', (e.target as HTMLTextAreaElement).value)}></textarea>
         </div>
       </div>
       <div class="honeypot" aria-hidden="true">
         <label for="honeypot">Website</label>
-        <input id="honeypot" name="website" tabindex="-1" autocomplete="off" />
+        <input id="honeypot" name=${HONEYPOT_FIELD} tabindex="-1" autocomplete="off" />
       </div>
       ${this.privacyUrl ? this.consentField(this.privacyUrl) : nothing}
       <button class="button" type="submit" part="submit" ?disabled=${this.sending} aria-busy=${this.sending ? 'true' : 'false'}>
@@ -244,8 +259,8 @@ export class ClinicBookingForm extends LitElement {
   private label(field: DraftField, text: string, required: boolean): TemplateResult {
     return html`<label for=${field}>${text}
       ${required
-        ? html`<span class="required" aria-hidden="true">*</span><span class="visually-hidden">(${this.t.requiredMark})</span>`
-        : html`<span class="muted">(${this.t.optional})</span>`}</label>`;
+        ? html`<span class="required" aria-hidden="true">*</span><span class="visually-hidden">(${this.context.t.requiredMark})</span>`
+        : html`<span class="muted">(${this.context.t.optional})</span>`}</label>`;
   }
 
   private errorText(field: DraftField) {
@@ -286,7 +301,7 @@ export class ClinicBookingForm extends LitElement {
   }
 
   private consentField(privacyUrl: string): TemplateResult {
-    const t = this.t;
+    const { t } = this.context;
     return html`<div class="field consent">
       <input id="consent" type="checkbox" .checked=${this.draft.consent} required
         aria-invalid=${this.errors.consent ? 'true' : 'false'}

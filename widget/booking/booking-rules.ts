@@ -1,7 +1,12 @@
-import type { OpeningHoursEntry } from '../../contract/index.js';
-import type { DayName } from '../../contract/rules/days.js';
-import { dayNameOf } from '../../contract/rules/opening-hours.js';
-import { minutesOf } from '../../contract/rules/clinic-time.js';
+import { HONEYPOT_FIELD } from '../../contract/rules/bff-api.js';
+import {
+  checkOpeningHours,
+  type OpeningHours,
+  type OpeningHoursDay,
+  type OpeningHoursVerdict,
+} from '../../contract/rules/opening-hours.js';
+import { isCalendarDate, isPhoneNumber } from '../../contract/rules/patterns.js';
+import type { BookingRequest } from '../api.js';
 import { localDayName } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
 
@@ -33,11 +38,8 @@ export const EMPTY_DRAFT: BookingDraft = {
   consent: false,
 };
 
-/** The same phone rule as the server's contract: phone characters and at least 5 digits. */
-const PHONE = /^\+?[0-9 ()./-]{5,}$/;
-
 export interface RuleContext {
-  openingHours: Partial<Record<DayName, OpeningHoursEntry>> | undefined;
+  openingHours: OpeningHours | undefined;
   /** The visitor's today and time now, YYYY-MM-DD and HH:MM. */
   today: string;
   now: string;
@@ -46,12 +48,31 @@ export interface RuleContext {
   t: Translation;
 }
 
-/** The opening hours of the chosen date, or undefined when no date is chosen. */
-export function hoursOn(date: string, openingHours: RuleContext['openingHours']) {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return undefined;
-  const day = dayNameOf(date);
-  const hours = openingHours?.[day];
-  return { day, open: !!hours && !hours.is_closed, hours };
+/**
+ * The shared opening-hours verdict for the chosen date and time, or undefined
+ * while no date is chosen. Settings without opening_hours close every day, as
+ * a day left out of them is closed. `time` may still be empty: whether the day
+ * is open, and its hours, do not depend on it.
+ */
+export function openingOn(date: string, time: string, openingHours: OpeningHours | undefined): OpeningHoursVerdict | undefined {
+  return isCalendarDate(date) ? checkOpeningHours(openingHours ?? {}, date, time) : undefined;
+}
+
+/** The day's hours from a verdict, or undefined when the clinic is closed that day. */
+export function dayHours(verdict: OpeningHoursVerdict): OpeningHoursDay | undefined {
+  return verdict.open || verdict.reason !== 'closed_day' ? verdict.hours : undefined;
+}
+
+/** The verdict's reason code in the patient's words, on the field the patient should change. */
+function openingHoursError(verdict: OpeningHoursVerdict, t: Translation, lang: string): FieldErrors {
+  if (verdict.open) return {};
+  switch (verdict.reason) {
+    case 'closed_day':
+      return { appointment_date: t.errClosedDay(localDayName(verdict.day, lang)) };
+    case 'outside_hours':
+    case 'ends_after_closing': // not reached yet: the form passes no treatment length, so only the server checks the end
+      return { appointment_time: t.errTimeOutside(verdict.hours.open, verdict.hours.close) };
+  }
 }
 
 /**
@@ -64,33 +85,28 @@ export function validateDraft(draft: BookingDraft, context: RuleContext): FieldE
   if (!draft.patient_name.trim()) errors.patient_name = t.errRequired;
   const phone = draft.patient_phone.trim();
   if (!phone) errors.patient_phone = t.errRequired;
-  else if (!PHONE.test(phone) || phone.replace(/\D/g, '').length < 5) errors.patient_phone = t.errPhone;
+  else if (!isPhoneNumber(phone)) errors.patient_phone = t.errPhone;
 
   const date = draft.appointment_date;
+  const time = draft.appointment_time;
   if (!date) errors.appointment_date = t.errRequired;
   else if (date < context.today) errors.appointment_date = t.errDatePast;
-
-  const chosen = hoursOn(date, context.openingHours);
-  if (chosen && !chosen.open && !errors.appointment_date) {
-    errors.appointment_date = t.errClosedDay(localDayName(chosen.day, context.lang));
-  }
-
-  const time = draft.appointment_time;
   if (!time) errors.appointment_time = t.errRequired;
-  else if (chosen?.open && chosen.hours) {
-    const start = minutesOf(time);
-    if (start < minutesOf(chosen.hours.open) || start >= minutesOf(chosen.hours.close)) {
-      errors.appointment_time = t.errTimeOutside(chosen.hours.open, chosen.hours.close);
-    } else if (date === context.today && time <= context.now) {
-      errors.appointment_time = t.errDatePast;
-    }
+
+  const verdict = openingOn(date, time, context.openingHours);
+  if (verdict) {
+    const problem = openingHoursError(verdict, t, context.lang);
+    // A date already wrong for another reason keeps that message; a time is judged only once given.
+    if (problem.appointment_date && !errors.appointment_date) errors.appointment_date = problem.appointment_date;
+    if (time && problem.appointment_time) errors.appointment_time = problem.appointment_time;
+    else if (time && verdict.open && date === context.today && time <= context.now) errors.appointment_time = t.errDatePast;
   }
   if (context.consentRequired && !draft.consent) errors.consent = t.errConsent;
   return errors;
 }
 
 /** The JSON body the BFF expects, with the honeypot the form keeps empty. */
-export function bookingBody(draft: BookingDraft, honeypot: string) {
+export function bookingBody(draft: BookingDraft, honeypot: string): BookingRequest {
   const optionalId = (value: string) => (value ? Number(value) : undefined);
   const optionalText = (value: string) => value.trim() || undefined;
   return {
@@ -102,6 +118,6 @@ export function bookingBody(draft: BookingDraft, honeypot: string) {
     doctor_id: optionalId(draft.doctor_id),
     treatment_id: optionalId(draft.treatment_id),
     note: optionalText(draft.note),
-    website: honeypot,
+    [HONEYPOT_FIELD]: honeypot,
   };
 }

@@ -77,7 +77,7 @@ export const de: Translation = {
   dateLabel: 'Datum',
   timeLabel: 'Uhrzeit',
   statusNotFound: 'Keine Buchung mit dieser Nummer gefunden. Bitte prüfen und erneut versuchen.',
-  statusValue: (status) => ({ Scheduled: 'Geplant', Cancelled: 'Abgesagt', Completed: 'Abgeschlossen' })[status] ?? status,
+  statusValue: (status) => ({ Scheduled: 'Geplant', Cancelled: 'Abgesagt', Completed: 'Abgeschlossen' })[status],
 
   openBooking: 'Termin buchen',
   close: 'Schließen',

@@ -77,7 +77,7 @@ export const en: Translation = {
   dateLabel: 'Date',
   timeLabel: 'Time',
   statusNotFound: 'No booking has that reference. Check it and try again.',
-  statusValue: (status) => ({ Scheduled: 'Scheduled', Cancelled: 'Cancelled', Completed: 'Completed' })[status] ?? status,
+  statusValue: (status) => ({ Scheduled: 'Scheduled', Cancelled: 'Cancelled', Completed: 'Completed' })[status],
 
   openBooking: 'Book an appointment',
   close: 'Close',

@@ -1,3 +1,5 @@
+import type { AppointmentStatus } from '../../contract/index.js';
+
 /** Every string the widget shows. English is complete; each other language implements all of it. */
 export interface Translation {
   loading: string;
@@ -76,7 +78,8 @@ export interface Translation {
   dateLabel: string;
   timeLabel: string;
   statusNotFound: string;
-  statusValue: (status: string) => string;
+  /** Each status of the contract in words; the compiler asks for a new one here when the contract adds it. */
+  statusValue: (status: AppointmentStatus) => string;
 
   openBooking: string;
   close: string;

@@ -1,10 +1,12 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { styleMap } from 'lit/directives/style-map.js';
 import { DAY_NAMES, type DayName } from '../../contract/rules/days.js';
+import { httpUrlOrUndefined } from '../../contract/rules/patterns.js';
 import type { Organization, WebsiteSite } from '../../contract/index.js';
 import { localDayName } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
 import { safeHtml } from '../safe-html.js';
+import type { WidgetContext } from '../widget-context.js';
 
 /*
  * The clinic's website content (spec 2.3, the `site` of GET /website). Clinic
@@ -19,21 +21,10 @@ import { safeHtml } from '../safe-html.js';
 type Child = TemplateResult | typeof nothing;
 type LabelKey = 'services' | 'team' | 'testimonials' | 'faqs' | 'hours' | 'contact';
 
-/** The normalised URL when value is an absolute http(s) URL, else undefined. */
-export function httpUrl(value: string | null | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const cssUrl = (url: string) => `url("${url.replace(/["\\\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}")`;
 
 const img = (src: string, alt: string, lazy = true): Child => {
-  const url = httpUrl(src);
+  const url = httpUrlOrUndefined(src);
   return url ? html`<img src=${url} alt=${alt} loading=${lazy ? 'lazy' : 'eager'} decoding="async" />` : nothing;
 };
 
@@ -61,7 +52,7 @@ const SOCIAL = [
 ] as const;
 
 function hero(site: WebsiteSite): TemplateResult {
-  const bg = httpUrl(site.hero_bg_image);
+  const bg = httpUrlOrUndefined(site.hero_bg_image);
   return html`<section part="hero" class="hero" aria-labelledby="cb-hero" style=${styleMap(bg ? { '--_hero-image': cssUrl(bg) } : {})}>
     <h2 id="cb-hero">${site.hero_title || site.clinic_name}</h2>
     ${site.hero_subtitle ? html`<div class="rich">${safeHtml(site.hero_subtitle)}</div>` : nothing}
@@ -99,7 +90,7 @@ function contact(site: WebsiteSite, t: Translation): Child {
   const phone = site.contact_phone.trim();
   const email = site.contact_email.trim();
   const wa = site.whatsapp_number.replace(/\D/g, '');
-  const map = httpUrl(site.map_url);
+  const map = httpUrlOrUndefined(site.map_url);
   const rows: [string, unknown][] = [];
   if (phone) rows.push([t.phone, html`<a href="tel:${phone.replace(/\s+/g, '')}">${phone}</a>`]);
   if (email) rows.push([t.email, /^[^\s@?&]+@[^\s@?&]+$/.test(email) ? html`<a href="mailto:${email}">${email}</a>` : email]);
@@ -107,7 +98,7 @@ function contact(site: WebsiteSite, t: Translation): Child {
   if (site.contact_address || map)
     rows.push([t.address, html`${site.contact_address}${map ? html`<br />${external(map, t.map)}` : nothing}`]);
   const social = SOCIAL.flatMap(([key, name]) => {
-    const url = httpUrl(site[key]);
+    const url = httpUrlOrUndefined(site[key]);
     return url ? [html`<li>${external(url, name)}</li>`] : [];
   });
   if (!rows.length && !social.length) return nothing;
@@ -124,8 +115,7 @@ function contact(site: WebsiteSite, t: Translation): Child {
 export function renderSite(
   site: WebsiteSite,
   organization: Organization | undefined,
-  t: Translation,
-  lang: string,
+  { t, lang }: Pick<WidgetContext, 't' | 'lang'>,
   today: DayName | undefined,
 ): TemplateResult {
   const name = organization?.name || site.clinic_name;
@@ -145,7 +135,7 @@ export function renderSite(
       : nothing}
     ${site.team_members.length
       ? section(site, 'team', t.teamHeading, html`<ul class="cards">${site.team_members.map((m) => {
-          const linkedin = httpUrl(m.linkedin);
+          const linkedin = httpUrlOrUndefined(m.linkedin);
           return html`<li class="card member">${img(m.photo, m.name)}<h3>${m.name}</h3><p class="muted">${m.role}</p>${
             linkedin ? external(linkedin, html`LinkedIn<span class="visually-hidden">: ${m.name}</span>`) : nothing
           }</li>`;

@@ -1,11 +1,9 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Dentist, Treatment } from '../../contract/index.js';
 import { formatFee } from '../format.js';
-import type { Translation } from '../i18n/translation.js';
+import type { WidgetContext } from '../widget-context.js';
 
-interface CardContext {
-  t: Translation;
-  lang: string;
+interface CardContext extends Pick<WidgetContext, 't' | 'lang'> {
   currency: string | undefined;
   /** Preselects this item in the booking form; absent when the form is not shown. */
   onBook?: (id: number) => void;

@@ -1,12 +1,13 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { AppointmentStatusView } from '../../contract/index.js';
-import { BffError, lookUpStatus } from '../api.js';
+import { lookUpStatus } from '../api.js';
+import { toBffError } from '../bff-error.js';
 import { emit } from '../events.js';
 import { formatDate } from '../format.js';
-import { en } from '../i18n/en.js';
-import type { Translation } from '../i18n/translation.js';
 import { sharedStyles } from '../shared.styles.js';
+import { DEFAULT_CONTEXT, type WidgetContext } from '../widget-context.js';
+import { isAppointmentStatus } from './appointment-status.js';
 import { statusLookupStyles } from './status-lookup.styles.js';
 
 /**
@@ -18,9 +19,8 @@ import { statusLookupStyles } from './status-lookup.styles.js';
 export class ClinicBookingStatus extends LitElement {
   static override styles = [sharedStyles, statusLookupStyles];
 
-  @property({ attribute: false }) apiBase = '';
-  @property({ attribute: false }) t: Translation = en;
-  @property({ attribute: false }) locale = 'en';
+  /** The language, strings and BFF of the <clinic-booking> this lookup belongs to. */
+  @property({ attribute: false }) context: WidgetContext = DEFAULT_CONTEXT;
   /** A reference to fill in, e.g. the one just booked. */
   @property({ attribute: false }) reference = '';
 
@@ -36,10 +36,11 @@ export class ClinicBookingStatus extends LitElement {
     this.failure = undefined;
     this.result = undefined;
     try {
-      this.result = await lookUpStatus(this.apiBase, reference);
+      this.result = await lookUpStatus(this.context.apiBase, reference);
     } catch (error) {
-      const { status, code } = error instanceof BffError ? error : new BffError(0, 'network', 'network');
-      this.failure = status === 404 ? this.t.statusNotFound : status === 0 || status >= 500 ? this.t.errNetwork : this.t.errGeneric;
+      const { status, code } = toBffError(error);
+      const { t } = this.context;
+      this.failure = status === 404 ? t.statusNotFound : status === 0 || status >= 500 ? t.errNetwork : t.errGeneric;
       emit(this, 'clinic-booking:error', { kind: 'status', status, code });
     } finally {
       this.looking = false;
@@ -47,7 +48,7 @@ export class ClinicBookingStatus extends LitElement {
   }
 
   override render(): TemplateResult {
-    const t = this.t;
+    const { t, lang } = this.context;
     return html`<form part="status-form" @submit=${this.lookUp}>
         <label for="reference">${t.referenceInput}</label>
         <div class="row">
@@ -59,14 +60,19 @@ export class ClinicBookingStatus extends LitElement {
         ${this.failure ? html`<p class="failure" role="alert">${this.failure}</p>` : nothing}
         ${this.result
           ? html`<dl>
-              <dt>${t.statusLabel}</dt><dd data-status>${t.statusValue(this.result.status)}</dd>
+              <dt>${t.statusLabel}</dt><dd data-status>${statusText(this.result.status, t)}</dd>
               <dt>${t.nameLabel}</dt><dd>${this.result.name}</dd>
-              <dt>${t.dateLabel}</dt><dd>${formatDate(this.result.date, this.locale)}</dd>
+              <dt>${t.dateLabel}</dt><dd>${formatDate(this.result.date, lang)}</dd>
               <dt>${t.timeLabel}</dt><dd>${this.result.time}</dd>
             </dl>`
           : nothing}
       </div>`;
   }
+}
+
+/** A status in the visitor's words; one the contract does not name is shown as it came, not hidden. */
+function statusText(status: string, t: WidgetContext['t']): string {
+  return isAppointmentStatus(status) ? t.statusValue(status) : status;
 }
 
 declare global {
