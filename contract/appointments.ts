@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CalendarDate, IdParam, TimeOfDay } from './common.js';
 import { LIMITS } from './rules/limits.js';
-import { MIN_PHONE_DIGITS, PHONE_PATTERN } from './rules/patterns.js';
+import { MIN_PHONE_DIGITS, PHONE_PATTERN, TIME_OF_DAY_PATTERN } from './rules/patterns.js';
 
 /** The status values named by spec part 3; a booking starts Scheduled. */
 export const APPOINTMENT_STATUSES = ['Scheduled', 'Cancelled', 'Completed'] as const;
@@ -25,7 +25,7 @@ const optionalText = (max: number) =>
 const optionalId = z
   .number({ error: 'must be a positive integer' })
   .int({ message: 'must be a positive integer' })
-  .positive({ message: 'must be a positive integer' })
+  .min(1, { message: 'must be a positive integer' })
   .max(Number.MAX_SAFE_INTEGER, { message: 'must be a positive integer' })
   .nullish();
 
@@ -39,12 +39,23 @@ export const BookAppointmentRequest = z
         .refine((phone) => phone.replace(/\D/g, '').length >= MIN_PHONE_DIGITS, { message: `must contain at least ${MIN_PHONE_DIGITS} digits` })
         .meta({ description: 'Patient contact number.', example: '+44 20 7946 0958' }),
       address: optionalText(LIMITS.address).meta({ description: 'Patient address.' }),
+      // A request body renders the pipe's input (a bare string), so the format and pattern are restated for the document.
       appointment_date: z
         .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-        .pipe(CalendarDate),
+        .pipe(CalendarDate)
+        .meta({
+          description: 'Day of the appointment in the clinic\'s time zone, YYYY-MM-DD.',
+          format: 'date',
+          example: '2026-12-01',
+        }),
       appointment_time: z
         .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-        .pipe(TimeOfDay),
+        .pipe(TimeOfDay)
+        .meta({
+          description: 'Start time in the clinic\'s time zone, HH:MM on the 24-hour clock.',
+          pattern: TIME_OF_DAY_PATTERN.source,
+          example: '09:30',
+        }),
       doctor_id: optionalId.meta({ description: 'doctor_id from GET /dentists.' }),
       treatment_id: optionalId.meta({ description: 'treatment_id from GET /treatments.' }),
       note: optionalText(LIMITS.note).meta({ description: 'Optional appointment note.' }),
@@ -59,7 +70,7 @@ export const BookAppointmentResponse = z
   .object({
     success: z.literal(true),
     message: z.string(),
-    data: z.object({ appointment_id: z.number().int() }).strict(),
+    data: z.object({ appointment_id: z.number().int().min(1) }).strict(),
   })
   .strict()
   .meta({ id: 'BookAppointmentResponse' });

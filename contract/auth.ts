@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const AccessTokenResponse = z
   .object({
     access_token: z.string().meta({ description: 'Bearer token for every other request.' }),
-    expires_in: z.number().int().meta({ description: 'Lifetime in seconds (3600).', example: 3600 }),
+    expires_in: z.number().int().min(1).meta({ description: 'Lifetime in seconds (3600).', example: 3600 }),
   })
   .strict()
   .meta({ id: 'AccessTokenResponse' });

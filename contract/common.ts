@@ -53,10 +53,22 @@ export const Html = z.string().max(LIMITS.html).meta({ description: 'HTML writte
 export const ShortText = z.string().max(LIMITS.shortText);
 export const LongText = z.string().max(LIMITS.longText);
 
-/** A numeric identifier in a path: digits only, a safe positive integer. */
+/**
+ * A numeric identifier in a path: digits only, a safe positive integer.
+ * It is parsed from text, but on the wire it is an integer's path form, so
+ * the OpenAPI documents declare it as one (clients then pass numbers, not
+ * strings); the override changes only the rendered schema, not parsing.
+ */
 export const IdParam = z
   .string()
   .regex(POSITIVE_ID_PATTERN)
   .transform(Number)
   .refine(Number.isSafeInteger)
-  .meta({ description: 'A positive integer identifier.', example: '1' });
+  .meta({
+    description: 'A positive integer identifier.',
+    example: 1,
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      delete jsonSchema.pattern;
+      Object.assign(jsonSchema, { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
+    },
+  });

@@ -15,7 +15,7 @@ export const DentistInput = z
 
 /** Spec 2.5. */
 export const Dentist = z
-  .object({ doctor_id: z.number().int(), ...DentistInput.shape })
+  .object({ doctor_id: z.number().int().min(1), ...DentistInput.shape })
   .strict()
   .meta({ id: 'Dentist' });
 export type Dentist = z.infer<typeof Dentist>;

@@ -4,10 +4,10 @@ import { CalendarDate, ShortText, Url } from './common.js';
 /** Spec 2.2 statistics: counted live from the database. */
 export const OrganizationStatistics = z
   .object({
-    total_users: z.number().int(),
-    total_patients: z.number().int(),
-    total_appointments: z.number().int(),
-    total_doctors: z.number().int(),
+    total_users: z.number().int().min(0),
+    total_patients: z.number().int().min(0),
+    total_appointments: z.number().int().min(0),
+    total_doctors: z.number().int().min(0),
   })
   .strict()
   .meta({ id: 'OrganizationStatistics' });
@@ -39,7 +39,7 @@ export type OrganizationProfile = z.infer<typeof OrganizationProfile>;
 /** Spec 2.2: the data object of GET /organization. */
 export const Organization = z
   .object({
-    care_id: z.number().int(),
+    care_id: z.number().int().min(1),
     ...OrganizationProfile.shape,
     statistics: OrganizationStatistics,
   })

@@ -14,7 +14,7 @@ export const TreatmentInput = z
 
 /** Spec 2.4. */
 export const Treatment = z
-  .object({ treatment_id: z.number().int(), ...TreatmentInput.shape })
+  .object({ treatment_id: z.number().int().min(1), ...TreatmentInput.shape })
   .strict()
   .meta({ id: 'Treatment' });
 export type Treatment = z.infer<typeof Treatment>;

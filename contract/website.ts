@@ -78,7 +78,7 @@ export type WebsiteSettings = z.infer<typeof WebsiteSettings>;
 
 /** Spec 2.3: the site object of GET /website. */
 export const WebsiteSite = z
-  .object({ care_id: z.number().int(), ...WebsiteSettings.shape })
+  .object({ care_id: z.number().int().min(1), ...WebsiteSettings.shape })
   .strict()
   .meta({ id: 'WebsiteSite' });
 export type WebsiteSite = z.infer<typeof WebsiteSite>;

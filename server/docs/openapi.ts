@@ -1,6 +1,6 @@
-import { createDocument } from 'zod-openapi';
+import { createDocument, type ZodOpenApiObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { z } from 'zod';
-import { AccessTokenResponse, AuthenticatedHeaders, GrantTokenHeaders } from '../../contract/auth.js';
+import { AccessTokenResponse, GrantTokenHeaders } from '../../contract/auth.js';
 import { ErrorBody } from '../../contract/common.js';
 import { LIMITS } from '../../contract/rules/limits.js';
 import { OrganizationResponse } from '../../contract/organization.js';
@@ -16,129 +16,228 @@ import {
 } from '../../contract/appointments.js';
 
 const json = <S extends z.ZodType>(schema: S) => ({ content: { 'application/json': { schema } } });
-const error = (description: string) => ({ description, ...json(ErrorBody) });
+const error = (description: string): ZodOpenApiResponseObject => ({ description, ...json(ErrorBody) });
 
-const authErrors = {
-  '401': error('auth_failed: missing, wrong, expired or revoked credentials.'),
-  '429': error('rate_limited: too many requests for this app key; see Retry-After.'),
-  '500': error('internal_error.'),
+/** The headers express-rate-limit sends with a 429 (standardHeaders: 'draft-8'), as components. */
+const RateLimitHeaders = z.object({
+  'Retry-After': z
+    .int()
+    .min(0)
+    .meta({ description: 'Seconds to wait before trying again.', example: 42, header: { id: 'RetryAfter' } }),
+  RateLimit: z.string().meta({
+    description: 'The quota left under the named policy (IETF draft-ietf-httpapi-ratelimit-headers-08): r = requests remaining, t = seconds until the window resets.',
+    example: '"api"; r=0; t=42',
+    header: { id: 'RateLimit' },
+  }),
+  'RateLimit-Policy': z.string().meta({
+    description: 'The named policy (draft 8): q = requests allowed per window, w = window in seconds, pk = partition key.',
+    example: '"api"; q=600; w=60; pk=:Zjk0YTRjZjIyYjMx:',
+    header: { id: 'RateLimitPolicy' },
+  }),
+});
+
+/** Answers shared by several operations, registered once under components.responses. */
+const responses = {
+  unauthorized: {
+    ...error('auth_failed: missing, wrong, expired or revoked credentials.'),
+    id: 'Unauthorized',
+  },
+  rateLimited: {
+    ...error('rate_limited: too many requests under this policy; wait Retry-After seconds.'),
+    headers: RateLimitHeaders,
+    id: 'RateLimited',
+  },
+  internalError: { ...error('internal_error: an unexpected failure, logged by the server.'), id: 'InternalError' },
+} satisfies Record<string, ZodOpenApiResponseObject>;
+
+/** The answers every authenticated operation can give besides its own. */
+const authenticatedErrors = {
+  '401': responses.unauthorized,
+  '429': responses.rateLimited,
+  '500': responses.internalError,
 };
-const secured = [{ appKey: [], bearer: [] }];
-const idPath = (schema: z.ZodObject) => ({ path: schema.extend({ id: z.string().meta({ description: 'A positive integer.' }) }) });
+
+const security = [{ appKey: [], bearer: [] }];
+
+const tags = [
+  { name: 'Auth', description: 'Exchange the application key and secret for a one-hour access token (spec 5).' },
+  { name: 'Organization', description: 'The clinic profile with live statistics (spec 2.2).' },
+  { name: 'Website', description: 'The website settings of the clinic (spec 2.3).' },
+  { name: 'Treatments', description: 'The active treatments of the clinic (spec 2.4).' },
+  { name: 'Dentists', description: 'The dentists of the clinic (spec 2.5).' },
+  { name: 'Appointments', description: 'Book an appointment and read its status (spec 2.6, 4.1).' },
+] as const;
+type Tag = (typeof tags)[number]['name'];
+const tagged = (tag: Tag) => ({ tags: [tag] });
+
+/**
+ * The server URL. An absolute URL with a variable rather than one built from
+ * the serving request: the document is generated once and sent with
+ * `Cache-Control: public`, so a Host-derived URL would let a forged Host header
+ * poison shared caches, and behind a proxy (trust proxy off) would name the wrong
+ * scheme. Tools that need an absolute base (Prism, openapi-typescript, code
+ * generators) resolve the variable's default, the address `npm start` listens on;
+ * Swagger UI lets a reader edit it. The relative entry is the server that served
+ * this document, for readers of the docs page on a deployment.
+ */
+const servers = [
+  {
+    url: '{origin}/api/v1',
+    description: 'A Clinic Integration API server; by default the one `npm start` runs.',
+    variables: {
+      origin: {
+        default: 'http://127.0.0.1:4000',
+        description: 'Scheme, host and port of the server (its PUBLIC_URL).',
+      },
+    },
+  },
+  { url: '/api/v1', description: 'The server that served this document.' },
+];
+
+const document = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Clinic Integration REST API',
+    version: '1.0.0',
+    description:
+      'Reference implementation of the Clinic Integration REST API v1. Exchange an app key and secret for a one-hour token at POST /granttoken, then send x-app-key and ' +
+      'Authorization: Bearer <token> with every other request. Every error answer has the body ErrorBody.',
+    license: { name: 'MIT', identifier: 'MIT' },
+    contact: { name: 'clinic-booking maintainers' },
+  },
+  servers,
+  tags: [...tags],
+  // Every operation needs both headers; /granttoken alone opts out. Operations
+  // restate it so each is self-describing in the UI and in generated clients.
+  security,
+  components: {
+    securitySchemes: {
+      appKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-app-key',
+        description: 'The application key the access token was issued to (spec 5).',
+      },
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'The access_token from POST /granttoken; it lives expires_in seconds (3600).',
+      },
+    },
+  },
+  paths: {
+    '/granttoken': {
+      post: {
+        operationId: 'grantToken',
+        ...tagged('Auth'),
+        summary: 'Exchange an app key and secret for an access token',
+        security: [],
+        requestParams: { header: GrantTokenHeaders },
+        responses: {
+          '200': { description: 'A token valid for expires_in seconds.', ...json(AccessTokenResponse) },
+          '401': error('auth_failed: unknown key, wrong secret or revoked key.'),
+          '429': responses.rateLimited,
+          '500': responses.internalError,
+        },
+      },
+    },
+    '/organization': {
+      get: {
+        operationId: 'getOrganization',
+        ...tagged('Organization'),
+        summary: 'The clinic profile with live statistics',
+        security,
+        responses: { '200': { description: 'The organization.', ...json(OrganizationResponse) }, ...authenticatedErrors },
+      },
+    },
+    '/website': {
+      get: {
+        operationId: 'getWebsite',
+        ...tagged('Website'),
+        summary: 'The website settings',
+        security,
+        responses: { '200': { description: 'The site object.', ...json(WebsiteResponse) }, ...authenticatedErrors },
+      },
+    },
+    '/treatments': {
+      get: {
+        operationId: 'listTreatments',
+        ...tagged('Treatments'),
+        summary: 'Active treatments of the clinic',
+        security,
+        responses: { '200': { description: 'Active treatments.', ...json(TreatmentListResponse) }, ...authenticatedErrors },
+      },
+    },
+    '/treatments/{id}': {
+      get: {
+        operationId: 'getTreatment',
+        ...tagged('Treatments'),
+        summary: 'One active treatment',
+        security,
+        requestParams: { path: TreatmentPathParams },
+        responses: {
+          '200': { description: 'The treatment.', ...json(TreatmentResponse) },
+          '404': error('not_found: no active treatment of this clinic has that id.'),
+          ...authenticatedErrors,
+        },
+      },
+    },
+    '/dentists': {
+      get: {
+        operationId: 'listDentists',
+        ...tagged('Dentists'),
+        summary: 'Dentists of the clinic',
+        security,
+        responses: { '200': { description: 'Dentists.', ...json(DentistListResponse) }, ...authenticatedErrors },
+      },
+    },
+    '/appointments/book': {
+      post: {
+        operationId: 'bookAppointment',
+        ...tagged('Appointments'),
+        summary: 'Book an appointment',
+        description:
+          'Creates a Scheduled appointment. The date and time are clinic-local and must be in the future, ' +
+          `within ${LIMITS.bookingHorizonDays} days, and inside that day's opening hours. ` +
+          'An optional Idempotency-Key makes retries safe for 24 hours.',
+        security,
+        requestParams: {
+          header: z.object({
+            'idempotency-key': IdempotencyKeyHeader.optional().meta({
+              description: 'Repeating a key with the same body replays the first answer; with another body it is 422.',
+            }),
+          }),
+        },
+        requestBody: { required: true, ...json(BookAppointmentRequest) },
+        responses: {
+          '200': { description: 'Booked.', ...json(BookAppointmentResponse) },
+          '400': error('validation_error: the message names each bad field or broken rule.'),
+          '409': error('slot_unavailable: the dentist is already booked then.'),
+          '413': error(`payload_too_large: body over ${LIMITS.requestBodyBytes} bytes.`),
+          '415': error('unsupported_media_type: not sent as application/json.'),
+          '422': error('idempotency_key_reused: the key was used with another body.'),
+          ...authenticatedErrors,
+        },
+      },
+    },
+    '/appointments/status/{id}': {
+      get: {
+        operationId: 'getAppointmentStatus',
+        ...tagged('Appointments'),
+        summary: 'The status of an appointment',
+        security,
+        requestParams: { path: AppointmentPathParams },
+        responses: {
+          '200': { description: 'The status view.', ...json(AppointmentStatusResponse) },
+          '404': error('not_found: no appointment of this clinic has that id.'),
+          ...authenticatedErrors,
+        },
+      },
+    },
+  },
+} satisfies ZodOpenApiObject;
 
 /** The OpenAPI 3.1 document of /api/v1, generated from the contract's zod schemas. */
 export function buildOpenApiDocument() {
-  return createDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'Clinic Integration REST API',
-      version: '1.0.0',
-      description:
-        'Reference implementation of the Clinic Integration REST API v1. Exchange an app key and secret for a ' +
-        'one-hour token at POST /granttoken, then send x-app-key and Authorization: Bearer <token> with every request.',
-    },
-    servers: [{ url: '/api/v1' }],
-    components: {
-      securitySchemes: {
-        appKey: { type: 'apiKey', in: 'header', name: 'x-app-key' },
-        bearer: { type: 'http', scheme: 'bearer' },
-      },
-    },
-    paths: {
-      '/granttoken': {
-        post: {
-          summary: 'Exchange an app key and secret for an access token',
-          requestParams: { header: GrantTokenHeaders },
-          responses: {
-            '200': { description: 'A token valid for expires_in seconds.', ...json(AccessTokenResponse) },
-            '401': error('auth_failed: unknown key, wrong secret or revoked key.'),
-            '429': error('rate_limited: too many exchanges from this IP; see Retry-After.'),
-          },
-        },
-      },
-      '/organization': {
-        get: {
-          summary: 'The clinic profile with live statistics',
-          security: secured,
-          requestParams: { header: AuthenticatedHeaders },
-          responses: { '200': { description: 'The organization.', ...json(OrganizationResponse) }, ...authErrors },
-        },
-      },
-      '/website': {
-        get: {
-          summary: 'The website settings',
-          security: secured,
-          requestParams: { header: AuthenticatedHeaders },
-          responses: { '200': { description: 'The site object.', ...json(WebsiteResponse) }, ...authErrors },
-        },
-      },
-      '/treatments': {
-        get: {
-          summary: 'Active treatments of the clinic',
-          security: secured,
-          requestParams: { header: AuthenticatedHeaders },
-          responses: { '200': { description: 'Active treatments.', ...json(TreatmentListResponse) }, ...authErrors },
-        },
-      },
-      '/treatments/{id}': {
-        get: {
-          summary: 'One active treatment',
-          security: secured,
-          requestParams: { header: AuthenticatedHeaders, ...idPath(TreatmentPathParams) },
-          responses: {
-            '200': { description: 'The treatment.', ...json(TreatmentResponse) },
-            '404': error('not_found: no active treatment of this clinic has that id.'),
-            ...authErrors,
-          },
-        },
-      },
-      '/dentists': {
-        get: {
-          summary: 'Dentists of the clinic',
-          security: secured,
-          requestParams: { header: AuthenticatedHeaders },
-          responses: { '200': { description: 'Dentists.', ...json(DentistListResponse) }, ...authErrors },
-        },
-      },
-      '/appointments/book': {
-        post: {
-          summary: 'Book an appointment',
-          description:
-            'Creates a Scheduled appointment. The date and time are clinic-local and must be in the future, ' +
-            `within ${LIMITS.bookingHorizonDays} days, and inside that day's opening hours. ` +
-            'An optional Idempotency-Key makes retries safe for 24 hours.',
-          security: secured,
-          requestParams: {
-            header: AuthenticatedHeaders.extend({
-              'idempotency-key': IdempotencyKeyHeader.optional().meta({
-                description: 'Repeating a key with the same body replays the first answer; with another body it is 422.',
-              }),
-            }),
-          },
-          requestBody: { required: true, ...json(BookAppointmentRequest) },
-          responses: {
-            '200': { description: 'Booked.', ...json(BookAppointmentResponse) },
-            '400': error('validation_error: the message names each bad field or broken rule.'),
-            '409': error('slot_unavailable: the dentist is already booked then.'),
-            '413': error(`payload_too_large: body over ${LIMITS.requestBodyBytes} bytes.`),
-            '415': error('unsupported_media_type: not sent as application/json.'),
-            '422': error('idempotency_key_reused: the key was used with another body.'),
-            ...authErrors,
-          },
-        },
-      },
-      '/appointments/status/{id}': {
-        get: {
-          summary: 'The status of an appointment',
-          security: secured,
-          requestParams: { header: AuthenticatedHeaders, ...idPath(AppointmentPathParams) },
-          responses: {
-            '200': { description: 'The status view.', ...json(AppointmentStatusResponse) },
-            '404': error('not_found: no appointment of this clinic has that id.'),
-            ...authErrors,
-          },
-        },
-      },
-    },
-  });
+  return createDocument(document);
 }

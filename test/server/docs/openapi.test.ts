@@ -1,13 +1,35 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeDb, startTestServer, type TestServer } from '../support/test-server.js';
+import { operationsOf } from './openapi-tools.js';
 
+interface Schema {
+  type?: string;
+  format?: string;
+  pattern?: string;
+  description?: string;
+  minimum?: number;
+  required?: string[];
+  additionalProperties?: unknown;
+  properties?: Record<string, Schema>;
+}
 interface Operation {
+  operationId?: string;
+  tags?: string[];
   security?: unknown[];
+  parameters?: { name: string; in: string; schema?: Schema }[];
+  responses: Record<string, { $ref?: string }>;
 }
 interface OpenApiDocument {
   openapi: string;
+  info: { license?: Record<string, string>; contact?: Record<string, string> };
+  servers: { url: string; variables?: Record<string, { default: string }> }[];
+  security?: unknown[];
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, { required?: string[]; additionalProperties?: unknown }> };
+  components: {
+    schemas: Record<string, Schema>;
+    securitySchemes: Record<string, Record<string, string>>;
+    responses: Record<string, { headers?: Record<string, unknown> }>;
+  };
 }
 
 let server: TestServer;
@@ -84,6 +106,132 @@ describe('GET /api/v1/openapi.json', () => {
     );
 
     expect(operations.filter((o) => !o.secured).map((o) => `${o.method} ${o.path}`)).toEqual(['post /granttoken']);
+  });
+});
+
+describe('GET /api/v1/openapi.json for client generators', () => {
+  it('names and tags every operation', async () => {
+    const document = await openApiDocument();
+
+    const named = operationsOf(document).map(([method, path, o]) => [`${method} ${path}`, o.operationId, o.tags?.length]);
+
+    expect(named).toEqual([
+      ['POST /granttoken', 'grantToken', 1],
+      ['GET /organization', 'getOrganization', 1],
+      ['GET /website', 'getWebsite', 1],
+      ['GET /treatments', 'listTreatments', 1],
+      ['GET /treatments/{id}', 'getTreatment', 1],
+      ['GET /dentists', 'listDentists', 1],
+      ['POST /appointments/book', 'bookAppointment', 1],
+      ['GET /appointments/status/{id}', 'getAppointmentStatus', 1],
+    ]);
+  });
+
+  it('requires x-app-key and the bearer token together by default, and nothing on /granttoken', async () => {
+    const document = await openApiDocument();
+
+    expect(document.security).toEqual([{ appKey: [], bearer: [] }]);
+    expect(document.components.securitySchemes.appKey).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-app-key' }),
+    );
+    expect(document.components.securitySchemes.bearer).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    expect(document.paths['/granttoken']?.post?.security).toEqual([]);
+  });
+
+  it('declares x-app-key as a parameter only on POST /granttoken, where it goes with the secret', async () => {
+    const document = await openApiDocument();
+
+    const withAppKey = operationsOf(document)
+      .filter(([, , o]) => o.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'x-app-key'))
+      .map(([method, path]) => `${method} ${path}`);
+
+    expect(withAppKey).toEqual(['POST /granttoken']);
+  });
+
+  it('declares path ids as integers from 1', async () => {
+    const document = await openApiDocument();
+
+    const ids = operationsOf(document).flatMap(([, , o]) => (o.parameters ?? []).filter((p) => p.in === 'path'));
+
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(id.schema).toEqual(expect.objectContaining({ type: 'integer', minimum: 1 }));
+  });
+
+  it('describes appointment_date as a date and appointment_time as HH:MM', async () => {
+    const { components } = await openApiDocument();
+
+    const { appointment_date, appointment_time } = components.schemas.BookAppointmentRequest?.properties ?? {};
+
+    expect(appointment_date).toEqual(expect.objectContaining({ type: 'string', format: 'date', description: expect.any(String) }));
+    expect(appointment_time).toEqual(expect.objectContaining({ type: 'string', description: expect.any(String) }));
+    const time = new RegExp(appointment_time?.pattern ?? '(?!)');
+    expect(['00:00', '09:30', '23:59'].filter((t) => !time.test(t))).toEqual([]);
+    expect(['24:00', '9:30', '09:60', '09:30:00'].filter((t) => time.test(t))).toEqual([]);
+  });
+
+  it('gives no integer a negative minimum', async () => {
+    const text = await (await fetch(openApiUrl())).text();
+
+    expect(text).not.toMatch(/"minimum":\s*-/);
+  });
+
+  it('starts ids at 1 and counts at 0', async () => {
+    const { components } = await openApiDocument();
+    const minimum = (schema: string, field: string) => components.schemas[schema]?.properties?.[field]?.minimum;
+
+    expect(minimum('Treatment', 'treatment_id')).toBe(1);
+    expect(minimum('Dentist', 'doctor_id')).toBe(1);
+    expect(minimum('Organization', 'care_id')).toBe(1);
+    expect(minimum('OrganizationStatistics', 'total_patients')).toBe(0);
+  });
+
+  it('answers 500 and a 429 with Retry-After, RateLimit and RateLimit-Policy on every operation', async () => {
+    const document = await openApiDocument();
+
+    for (const [method, path, operation] of operationsOf(document)) {
+      expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(['429', '500']));
+      expect(operation.responses['429']?.$ref, `${method} ${path}`).toBe('#/components/responses/RateLimited');
+    }
+    expect(Object.keys(document.components.responses.RateLimited?.headers ?? {})).toEqual([
+      'Retry-After',
+      'RateLimit',
+      'RateLimit-Policy',
+    ]);
+  });
+
+  it('declares the 429 headers the server really sends', async () => {
+    const limited = await startTestServer({ tokenRateLimit: { limit: 1, windowMs: 60_000 } });
+    try {
+      const exchange = () => fetch(`${limited.api}/granttoken`, { method: 'POST' });
+      await exchange();
+
+      const res = await exchange();
+
+      expect(res.status).toBe(429);
+      const { components } = await openApiDocument();
+      for (const name of Object.keys(components.responses.RateLimited?.headers ?? {})) {
+        expect(res.headers.get(name), name).toEqual(expect.any(String));
+      }
+    } finally {
+      await limited.close();
+      removeDb(limited.dbPath);
+    }
+  });
+
+  it('names an MIT licence and a contact', async () => {
+    const { info } = await openApiDocument();
+
+    expect(info.license).toEqual(expect.objectContaining({ name: 'MIT', identifier: 'MIT' }));
+    expect(info.contact?.name).toEqual(expect.any(String));
+  });
+
+  it('lists first a server whose URL resolves to an absolute /api/v1 address', async () => {
+    const { servers } = await openApiDocument();
+
+    const [first] = servers;
+    const url = (first?.url ?? '').replace(/\{(\w+)\}/g, (_m, name: string) => first?.variables?.[name]?.default ?? '');
+
+    expect(new URL(url).href).toBe('http://127.0.0.1:4000/api/v1');
   });
 });
 
