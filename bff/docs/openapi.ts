@@ -1,0 +1,225 @@
+import { createDocument, type ZodOpenApiObject, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import { z } from 'zod';
+import { ErrorBody, TreatmentPathParams } from '../../contract/index.js';
+import {
+  BffBookingResponse,
+  BffStatusResponse,
+  BookingIdempotencyKey,
+  BOOKING_PATH,
+  BROWSER_BOOKING_MAX_BYTES,
+  BrowserBookingRequest,
+  CONTENT_RESOURCES,
+  HONEYPOT_FIELD,
+  ReferencePathParams,
+  STATUS_PATH,
+  type ContentResourceName,
+} from '../../contract/bff.js';
+
+const json = <S extends z.ZodType>(schema: S) => ({ content: { 'application/json': { schema } } });
+const error = (description: string): ZodOpenApiResponseObject => ({ description, ...json(ErrorBody) });
+
+const RetryAfter = z
+  .int()
+  .min(0)
+  .meta({ description: 'Seconds to wait before trying again.', example: 5, header: { id: 'RetryAfter' } });
+
+/** The headers express-rate-limit sends with a 429 (standardHeaders: 'draft-8'). */
+const RateLimitHeaders = z.object({
+  'Retry-After': RetryAfter,
+  RateLimit: z.string().meta({
+    description:
+      'The quota left under each named policy (IETF draft-ietf-httpapi-ratelimit-headers-08): r = requests remaining, t = seconds until the window resets.',
+    example: '"api"; r=0; t=42',
+    header: { id: 'RateLimit' },
+  }),
+  'RateLimit-Policy': z.string().meta({
+    description: 'Each named policy (draft 8): q = requests allowed per window, w = window in seconds, pk = partition key.',
+    example: '"api"; q=300; w=60; pk=:Zjk0YTRjZjIyYjMx:',
+    header: { id: 'RateLimitPolicy' },
+  }),
+});
+
+/** What every content answer carries, so browsers and CDNs can cache and revalidate it. */
+const CacheHeaders = z.object({
+  ETag: z.string().meta({
+    description: 'Strong validator of this answer; send it back in If-None-Match to get a 304.',
+    example: '"3q2-7wEjRkSEbQwdK0h4bE4aUqfZ3ZQ"',
+    header: { id: 'ETag' },
+  }),
+  'Cache-Control': z.string().meta({
+    description: 'How long browsers and shared caches may keep the answer, and serve it stale while revalidating or on errors.',
+    example: 'public, max-age=60, stale-while-revalidate=60, stale-if-error=3600',
+    header: { id: 'ContentCacheControl' },
+  }),
+});
+
+const NoStore = z.object({
+  'Cache-Control': z.literal('no-store').meta({
+    description: 'Booking answers are personal: never cached.',
+    header: { id: 'NoStore' },
+  }),
+});
+
+/** Answers shared by several operations, registered once under components.responses. */
+const responses = {
+  notModified: {
+    description: 'Not modified: the copy with the ETag sent in If-None-Match is still current.',
+    headers: CacheHeaders,
+    id: 'NotModified',
+  },
+  rateLimited: {
+    ...error('rate_limited: too many requests from this IP under a policy; wait Retry-After seconds.'),
+    headers: RateLimitHeaders,
+    id: 'RateLimited',
+  },
+  internalError: { ...error('internal_error: an unexpected failure, logged by the BFF.'), id: 'InternalError' },
+  upstreamUnavailable: {
+    ...error('upstream_unavailable: the clinic system failed, refused the BFF or could not be reached.'),
+    headers: z.object({ 'Retry-After': RetryAfter }),
+    id: 'UpstreamUnavailable',
+  },
+  upstreamTimeout: {
+    ...error('upstream_timeout: the clinic system did not answer in time.'),
+    headers: z.object({ 'Retry-After': RetryAfter }),
+    id: 'UpstreamTimeout',
+  },
+} satisfies Record<string, ZodOpenApiResponseObject>;
+
+/** The answers every operation can give besides its own. */
+const commonErrors = {
+  '429': responses.rateLimited,
+  '500': responses.internalError,
+  '502': responses.upstreamUnavailable,
+  '504': responses.upstreamTimeout,
+};
+
+const IfNoneMatch = z.object({
+  'If-None-Match': z
+    .string()
+    .optional()
+    .meta({ description: 'The ETag of a copy the client holds; answered 304 while it is current.' }),
+});
+
+/** Each content resource's operation, named for generated clients. */
+const CONTENT_OPERATIONS: Record<ContentResourceName, { operationId: string; summary: string }> = {
+  organization: { operationId: 'getOrganization', summary: 'The clinic profile with live statistics' },
+  website: { operationId: 'getWebsite', summary: 'The website settings, HTML sanitised' },
+  treatments: { operationId: 'listTreatments', summary: 'Active treatments of the clinic' },
+  treatment: { operationId: 'getTreatment', summary: 'One active treatment' },
+  dentists: { operationId: 'listDentists', summary: 'Dentists of the clinic' },
+};
+
+function contentOperation(name: ContentResourceName): ZodOpenApiOperationObject {
+  const resource = CONTENT_RESOURCES[name];
+  const byId = name === 'treatment';
+  return {
+    ...CONTENT_OPERATIONS[name],
+    tags: ['Content'],
+    description:
+      'The clinic API answer, validated, with unsafe URLs blanked and HTML sanitised; cached by the BFF ' +
+      'and served stale (within a bound) while the clinic system is down.',
+    requestParams: byId ? { header: IfNoneMatch, path: TreatmentPathParams } : { header: IfNoneMatch },
+    responses: {
+      '200': { description: `The ${resource.name.toLowerCase()} answer.`, headers: CacheHeaders, ...json(resource.response) },
+      '304': responses.notModified,
+      ...(byId && {
+        '404': { ...error('not_found: no active treatment of this clinic has that id.'), headers: CacheHeaders },
+      }),
+      ...commonErrors,
+    },
+  };
+}
+
+const contentPaths = Object.fromEntries(
+  (Object.keys(CONTENT_RESOURCES) as ContentResourceName[]).map((name) => [
+    CONTENT_RESOURCES[name].path,
+    { get: contentOperation(name) },
+  ]),
+);
+
+/**
+ * The server URL: an absolute URL with a variable, not one built from the
+ * serving request, for the reasons given in server/docs/openapi.ts (a cached,
+ * static document; no Host header trusted). Its default is where `npm start`
+ * runs the BFF; the relative entry is the BFF that served this document.
+ */
+const servers = [
+  {
+    url: '{origin}/api',
+    description: 'A clinic-booking BFF; by default the one `npm start` runs.',
+    variables: {
+      origin: { default: 'http://127.0.0.1:8080', description: 'Scheme, host and port of the BFF.' },
+    },
+  },
+  { url: '/api', description: 'The BFF that served this document.' },
+];
+
+const document = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Clinic booking BFF API',
+    version: '1.0.0',
+    description:
+      'The public API the <clinic-booking> widget calls: the clinic API v1 content, sanitised and cached, and booking ' +
+      'with an opaque reference instead of the sequential appointment_id. Public: no credentials; CORS ' +
+      'limits which sites may call it from a browser. Every error answer has the body ErrorBody.',
+    license: { name: 'MIT', identifier: 'MIT' },
+    contact: { name: 'clinic-booking maintainers' },
+  },
+  servers,
+  tags: [
+    { name: 'Content', description: 'Read-only clinic content, with ETag and Cache-Control.' },
+    { name: 'Appointments', description: 'Book an appointment and follow it by its reference.' },
+  ],
+  // Public: the BFF holds the clinic API credentials, browsers send none.
+  security: [],
+  paths: {
+    ...contentPaths,
+    [BOOKING_PATH]: {
+      post: {
+        operationId: 'bookAppointment',
+        tags: ['Appointments'],
+        summary: 'Book an appointment',
+        description:
+          `The clinic API booking body plus the honeypot field "${HONEYPOT_FIELD}", which must stay empty; ` +
+          'the answer adds a reference to follow the booking by. An optional Idempotency-Key is passed on, ' +
+          'so a retry with the same key and body replays the first answer.',
+        requestParams: {
+          header: z.object({
+            'Idempotency-Key': BookingIdempotencyKey.optional().meta({
+              description: 'Repeating a key with the same body replays the first answer; with another body it is 422.',
+            }),
+          }),
+        },
+        requestBody: { required: true, ...json(BrowserBookingRequest) },
+        responses: {
+          '200': { description: 'Booked.', headers: NoStore, ...json(BffBookingResponse) },
+          '400': error('validation_error: the message names each bad field or broken rule.'),
+          '409': error('slot_unavailable: the dentist is already booked then.'),
+          '413': error(`payload_too_large: body over ${BROWSER_BOOKING_MAX_BYTES} bytes.`),
+          '415': error('unsupported_media_type: not sent as application/json.'),
+          '422': error('idempotency_key_reused: the key was used with another body.'),
+          ...commonErrors,
+        },
+      },
+    },
+    [`${STATUS_PATH}/{reference}`]: {
+      get: {
+        operationId: 'getAppointmentStatus',
+        tags: ['Appointments'],
+        summary: 'The status of a booking by its reference',
+        requestParams: { path: ReferencePathParams },
+        responses: {
+          '200': { description: 'The status view.', headers: NoStore, ...json(BffStatusResponse) },
+          '404': error('not_found: no booking has that reference.'),
+          ...commonErrors,
+        },
+      },
+    },
+  },
+} satisfies ZodOpenApiObject;
+
+/** The OpenAPI 3.1 document of the BFF's /api, generated from contract/bff.ts. */
+export function buildBffOpenApiDocument() {
+  return createDocument(document);
+}

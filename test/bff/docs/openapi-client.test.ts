@@ -1,0 +1,114 @@
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../support/bff-harness.js';
+import { generateClient, missingCalls, type GeneratedClient } from '../../server/docs/openapi-tools.js';
+
+/**
+ * What a browser app would write against the types openapi-typescript
+ * generates from the BFF's document: every operation through openapi-fetch,
+ * no credentials. The `@ts-expect-error` line proves a wrong call fails: it
+ * would compile, and tsc report the unused directive, if the document
+ * declared the treatment id as a string.
+ */
+const CLIENT = `import createClient from 'openapi-fetch';
+import type { operations, paths } from './api.js';
+
+/** Every operation is named, so generated clients get readable method names. */
+export type NamedOperations = [
+  operations['getOrganization'],
+  operations['getWebsite'],
+  operations['listTreatments'],
+  operations['getTreatment'],
+  operations['listDentists'],
+  operations['bookAppointment'],
+  operations['getAppointmentStatus'],
+];
+
+export async function callEveryOperation(baseUrl: string) {
+  const client = createClient<paths>({ baseUrl });
+  const organization = await client.GET('/organization');
+  const clinicName: string | undefined = organization.data?.data.name;
+  const website = await client.GET('/website');
+  const subtitle: string | undefined = website.data?.site.hero_subtitle;
+  const treatments = await client.GET('/treatments');
+  const etag: string | null = treatments.response.headers.get('etag');
+  const firstTreatment: number = treatments.data?.data[0]?.treatment_id ?? 1;
+  const treatment = await client.GET('/treatments/{id}', { params: { path: { id: firstTreatment } } });
+  // @ts-expect-error a treatment id is an integer, not a string
+  await client.GET('/treatments/{id}', { params: { path: { id: '1' } } });
+  const dentists = await client.GET('/dentists');
+  const firstDentist: number | undefined = dentists.data?.data[0]?.doctor_id;
+  const booked = await client.POST('/appointments/book', {
+    params: { header: { 'Idempotency-Key': 'generated-bff-client-1' } },
+    body: {
+      patient_name: 'Jane Doe',
+      patient_phone: '+44 7700 900123',
+      appointment_date: '2026-11-24',
+      appointment_time: '11:00',
+      doctor_id: firstDentist,
+      treatment_id: firstTreatment,
+      website: '',
+    },
+  });
+  if (!booked.data) throw new Error(booked.error?.message ?? 'not booked');
+  const reference: string = booked.data.data.reference;
+  const status = await client.GET('/appointments/status/{reference}', { params: { path: { reference } } });
+  const unknown = await client.GET('/appointments/status/{reference}', { params: { path: { reference: 'not-a-reference' } } });
+  const unknownCode: string | undefined = unknown.error?.error_code;
+
+  return {
+    clinicName,
+    subtitle,
+    etag: typeof etag,
+    treatment: treatment.data?.data.treatment_name,
+    booked: typeof booked.data.data.appointment_id,
+    status: status.data?.data.status,
+    unknown: [unknown.response.status, unknownCode],
+  };
+}
+`;
+
+let stack: Stack;
+let client: GeneratedClient;
+
+beforeAll(async () => {
+  stack = await startStack();
+  client = await generateClient('bff', `${stack.bff.api}/openapi.json`, CLIENT);
+});
+afterAll(async () => {
+  await client?.remove();
+  await stack.close();
+});
+
+describe('a client generated from GET /api/openapi.json', () => {
+  it('is written to call every operation of the document', async () => {
+    const document = (await (await fetch(`${stack.bff.api}/openapi.json`)).json()) as Parameters<typeof missingCalls>[0];
+
+    expect(missingCalls(document, CLIENT)).toEqual([]);
+  });
+
+  it('type-checks under strict tsc, with the wrong call refused', async () => {
+    const { code, stdout, stderr } = await client.typecheck();
+
+    expect(`${stdout}${stderr}`.trim()).toBe('');
+    expect(code).toBe(0);
+  }, 90_000);
+
+  it('works against the running BFF', async () => {
+    const { callEveryOperation } = (await import(pathToFileURL(client.clientFile).href)) as {
+      callEveryOperation: (baseUrl: string) => Promise<Record<string, unknown>>;
+    };
+
+    const result = await callEveryOperation(stack.bff.api);
+
+    expect(result).toEqual({
+      clinicName: 'Test Dental',
+      subtitle: expect.any(String),
+      etag: 'string',
+      treatment: expect.any(String),
+      booked: 'number',
+      status: 'Scheduled',
+      unknown: [404, 'not_found'],
+    });
+  });
+});

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../support/bff-harness.js';
+import { operationsOf, type OpenApiOperation } from '../../server/docs/openapi-tools.js';
+
+interface Schema {
+  type?: string;
+  required?: string[];
+  additionalProperties?: unknown;
+  properties?: Record<string, Schema>;
+}
+interface BffOpenApiDocument {
+  openapi: string;
+  info: { license?: Record<string, string>; contact?: Record<string, string> };
+  servers: { url: string; variables?: Record<string, { default: string }> }[];
+  security?: unknown[];
+  paths: Record<string, Record<string, OpenApiOperation & { requestBody?: unknown }>>;
+  components: {
+    schemas: Record<string, Schema>;
+    securitySchemes?: unknown;
+    responses: Record<string, { headers?: Record<string, unknown> }>;
+  };
+}
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack.close();
+});
+
+const openApiUrl = () => `${stack.bff.api}/openapi.json`;
+
+async function openApiDocument(): Promise<BffOpenApiDocument> {
+  const res = await fetch(openApiUrl());
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  return (await res.json()) as BffOpenApiDocument;
+}
+
+const operation = (document: BffOpenApiDocument, method: string, path: string) => {
+  const found = document.paths[path]?.[method];
+  if (!found) throw new Error(`no ${method} ${path} in the document`);
+  return found;
+};
+const statuses = (o: OpenApiOperation) => Object.keys(o.responses).sort();
+const headerNames = (response: { headers?: Record<string, unknown> } | undefined) => Object.keys(response?.headers ?? {});
+
+describe('GET /api/openapi.json', () => {
+  it('is an OpenAPI 3.1.0 document', async () => {
+    const document = await openApiDocument();
+
+    expect(document.openapi).toBe('3.1.0');
+  });
+
+  it('describes exactly the seven routes of /api, each named and tagged', async () => {
+    const document = await openApiDocument();
+
+    const named = operationsOf(document).map(([method, path, o]) => [`${method} ${path}`, o.operationId, o.tags?.length]);
+
+    expect(named).toEqual([
+      ['GET /organization', 'getOrganization', 1],
+      ['GET /website', 'getWebsite', 1],
+      ['GET /treatments', 'listTreatments', 1],
+      ['GET /treatments/{id}', 'getTreatment', 1],
+      ['GET /dentists', 'listDentists', 1],
+      ['POST /appointments/book', 'bookAppointment', 1],
+      ['GET /appointments/status/{reference}', 'getAppointmentStatus', 1],
+    ]);
+  });
+
+  it('requires no credentials anywhere', async () => {
+    const document = await openApiDocument();
+
+    expect(document.security).toEqual([]);
+    expect(document.components.securitySchemes).toBeUndefined();
+    expect(operationsOf(document).filter(([, , o]) => o.security !== undefined)).toEqual([]);
+  });
+
+  it('declares ETag and Cache-Control on content answers, and their 304', async () => {
+    const document = await openApiDocument();
+
+    for (const path of ['/organization', '/website', '/treatments', '/treatments/{id}', '/dentists']) {
+      const get = operation(document, 'get', path);
+      expect(headerNames(get.responses['200']), path).toEqual(['ETag', 'Cache-Control']);
+      expect(get.responses['304']?.$ref, path).toBe('#/components/responses/NotModified');
+      expect(get.parameters?.map((p) => p.name), path).toContain('If-None-Match');
+    }
+    expect(headerNames(document.components.responses.NotModified)).toEqual(['ETag', 'Cache-Control']);
+  });
+
+  it('declares the id of /treatments/{id} as an integer from 1', async () => {
+    const document = await openApiDocument();
+
+    const [id] = operation(document, 'get', '/treatments/{id}').parameters?.filter((p) => p.in === 'path') ?? [];
+
+    expect(id?.schema).toEqual(expect.objectContaining({ type: 'integer', minimum: 1 }));
+  });
+
+  it('declares the booking body, its optional Idempotency-Key and every answer', async () => {
+    const document = await openApiDocument();
+
+    const book = operation(document, 'post', '/appointments/book');
+
+    expect(statuses(book)).toEqual(['200', '400', '409', '413', '415', '422', '429', '500', '502', '504']);
+    expect(book.parameters).toEqual([expect.objectContaining({ in: 'header', name: 'Idempotency-Key' })]);
+    expect(book.parameters?.[0]).not.toHaveProperty('required', true);
+    const body = document.components.schemas.BrowserBookingRequest;
+    expect(body?.required?.slice().sort()).toEqual(['appointment_date', 'appointment_time', 'patient_name', 'patient_phone']);
+    expect(body?.additionalProperties).toBe(false);
+    expect(Object.keys(body?.properties ?? {})).toContain('website');
+    expect(Object.keys(document.components.schemas.BookingResult?.properties ?? {})).toEqual(['appointment_id', 'reference']);
+  });
+
+  it('declares the status answers by reference', async () => {
+    const document = await openApiDocument();
+
+    const status = operation(document, 'get', '/appointments/status/{reference}');
+
+    expect(statuses(status)).toEqual(['200', '404', '429', '500', '502', '504']);
+    expect(status.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'reference', required: true })]);
+  });
+
+  it('answers a 429 with Retry-After, RateLimit and RateLimit-Policy, and 500 on every operation', async () => {
+    const document = await openApiDocument();
+
+    for (const [method, path, o] of operationsOf(document)) {
+      expect(o.responses['429']?.$ref, `${method} ${path}`).toBe('#/components/responses/RateLimited');
+      expect(o.responses['500'], `${method} ${path}`).toBeDefined();
+    }
+    expect(headerNames(document.components.responses.RateLimited)).toEqual(['Retry-After', 'RateLimit', 'RateLimit-Policy']);
+  });
+
+  it('names an MIT licence, a contact, and an absolute server URL first', async () => {
+    const { info, servers } = await openApiDocument();
+
+    const [first] = servers;
+    const url = (first?.url ?? '').replace(/\{(\w+)\}/g, (_m, name: string) => first?.variables?.[name]?.default ?? '');
+
+    expect(info.license).toEqual(expect.objectContaining({ name: 'MIT', identifier: 'MIT' }));
+    expect(info.contact?.name).toEqual(expect.any(String));
+    expect(new URL(url).href).toBe('http://127.0.0.1:8080/api');
+  });
+});
