@@ -1,36 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BookAppointmentResponse, ErrorBody } from '../../../contract/index.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
-import {
-  authenticatedCaller,
-  removeDb,
-  seedClinic,
-  startTestServer,
-  validBooking,
-  type Caller,
-  type SeededClinic,
-  type TestServer,
-} from '../support/test-server.js';
+import { authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
+import { twoClinics, useTestServer } from '../support/use-test-server.js';
 
-let server: TestServer;
-let clinic: SeededClinic;
-let caller: Caller;
-let otherClinic: SeededClinic;
 const clock = new FakeClock(TEST_NOW);
+const ctx = useTestServer({ clock, setup: twoClinics() });
 
-beforeAll(async () => {
-  server = await startTestServer({ clock });
-  clinic = await seedClinic(server);
-  otherClinic = await seedClinic(server, clinicFixture('Other Dental'));
-  caller = await authenticatedCaller(server, clinic);
-});
-afterAll(async () => {
-  await server.close();
-  removeDb(server.dbPath);
-});
-
-const book = (body: unknown, headers?: Record<string, string>) => caller.post('/appointments/book', body, headers);
+const book = (body: unknown, headers?: Record<string, string>) => ctx.caller.post('/appointments/book', body, headers);
 
 async function expectError(res: Response, status: number, code: string, ...mentions: string[]): Promise<string> {
   expect(res.status).toBe(status);
@@ -41,15 +19,15 @@ async function expectError(res: Response, status: number, code: string, ...menti
 }
 
 const idsOf = async (careId: number) =>
-  (await server.db.selectFrom('treatments').select('treatment_id').where('care_id', '=', careId).orderBy('treatment_id').execute()).map((r) => r.treatment_id);
+  (await ctx.server.db.selectFrom('treatments').select('treatment_id').where('care_id', '=', careId).orderBy('treatment_id').execute()).map((r) => r.treatment_id);
 const doctorsOf = async (careId: number) =>
-  (await server.db.selectFrom('dentists').select('doctor_id').where('care_id', '=', careId).orderBy('doctor_id').execute()).map((r) => r.doctor_id);
+  (await ctx.server.db.selectFrom('dentists').select('doctor_id').where('care_id', '=', careId).orderBy('doctor_id').execute()).map((r) => r.doctor_id);
 
 describe('POST /appointments/book', () => {
   describe('with a valid booking', () => {
     it('creates a Scheduled appointment with every field as sent and answers its appointment_id', async () => {
-      const [treatmentId] = await idsOf(clinic.careId);
-      const [doctorId] = await doctorsOf(clinic.careId);
+      const [treatmentId] = await idsOf(ctx.clinic.careId);
+      const [doctorId] = await doctorsOf(ctx.clinic.careId);
       const res = await book(
         validBooking({ address: '2 Low Road', doctor_id: doctorId, treatment_id: treatmentId, note: 'Nervous patient', appointment_time: '11:00' }),
       );
@@ -57,9 +35,9 @@ describe('POST /appointments/book', () => {
       const body = BookAppointmentResponse.parse(await res.json());
       expect(body).toEqual({ success: true, message: expect.any(String), data: { appointment_id: expect.any(Number) } });
 
-      const row = await server.db.selectFrom('appointments').selectAll().where('appointment_id', '=', body.data.appointment_id).executeTakeFirstOrThrow();
+      const row = await ctx.server.db.selectFrom('appointments').selectAll().where('appointment_id', '=', body.data.appointment_id).executeTakeFirstOrThrow();
       expect(row).toMatchObject({
-        care_id: clinic.careId,
+        care_id: ctx.clinic.careId,
         patient_name: 'Jane Doe',
         patient_phone: '+44 7700 900123',
         address: '2 Low Road',
@@ -82,7 +60,7 @@ describe('POST /appointments/book', () => {
       const res = await book(validBooking({ patient_name: name, note: "1' OR '1'='1", appointment_time: '12:30' }));
       expect(res.status).toBe(200);
       const { data } = BookAppointmentResponse.parse(await res.json());
-      const row = await server.db.selectFrom('appointments').selectAll().where('appointment_id', '=', data.appointment_id).executeTakeFirstOrThrow();
+      const row = await ctx.server.db.selectFrom('appointments').selectAll().where('appointment_id', '=', data.appointment_id).executeTakeFirstOrThrow();
       expect(row.patient_name).toBe(name);
       expect(row.note).toBe("1' OR '1'='1");
     });
@@ -156,7 +134,7 @@ describe('POST /appointments/book', () => {
     it('answers 400 on a day missing from opening_hours', async () => {
       const file = clinicFixture('No Saturdays');
       delete file.website.opening_hours.Saturday;
-      const noSaturdays = await authenticatedCaller(server, await seedClinic(server, file));
+      const noSaturdays = await authenticatedCaller(ctx.server, await seedClinic(ctx.server, file));
       const res = await noSaturdays.post('/appointments/book', validBooking({ appointment_date: '2026-11-28' }));
       await expectError(res, 400, 'validation_error', 'closed on Saturday');
     });
@@ -170,7 +148,7 @@ describe('POST /appointments/book', () => {
     });
 
     it('answers 400 when the treatment would end after closing', async () => {
-      const [, whitening] = await idsOf(clinic.careId); // 90 minutes
+      const [, whitening] = await idsOf(ctx.clinic.careId); // 90 minutes
       await expectError(
         await book(validBooking({ treatment_id: whitening, appointment_time: '17:00' })),
         400,
@@ -180,19 +158,19 @@ describe('POST /appointments/book', () => {
     });
 
     it('answers 400 for a doctor_id or treatment_id of another clinic', async () => {
-      const [foreignDoctor] = await doctorsOf(otherClinic.careId);
-      const [foreignTreatment] = await idsOf(otherClinic.careId);
+      const [foreignDoctor] = await doctorsOf(ctx.otherClinic.careId);
+      const [foreignTreatment] = await idsOf(ctx.otherClinic.careId);
       await expectError(await book(validBooking({ doctor_id: foreignDoctor })), 400, 'validation_error', 'doctor_id');
       await expectError(await book(validBooking({ treatment_id: foreignTreatment })), 400, 'validation_error', 'treatment_id');
     });
 
     it('answers 400 for an inactive treatment', async () => {
-      const [, , inactive] = await idsOf(clinic.careId);
+      const [, , inactive] = await idsOf(ctx.clinic.careId);
       await expectError(await book(validBooking({ treatment_id: inactive })), 400, 'validation_error', 'treatment_id');
     });
 
     it('answers 409 slot_unavailable when the dentist is already Scheduled at that date and time', async () => {
-      const [, doctor] = await doctorsOf(clinic.careId);
+      const [, doctor] = await doctorsOf(ctx.clinic.careId);
       const slot = validBooking({ doctor_id: doctor, appointment_date: '2026-11-25', appointment_time: '14:00' });
       expect((await book(slot)).status).toBe(200);
       await expectError(await book({ ...slot, patient_name: 'Someone Else' }), 409, 'slot_unavailable');
@@ -201,7 +179,7 @@ describe('POST /appointments/book', () => {
     });
 
     it('lets exactly one of many concurrent bookings of the same slot succeed', async () => {
-      const [doctor] = await doctorsOf(clinic.careId);
+      const [doctor] = await doctorsOf(ctx.clinic.careId);
       const slot = validBooking({ doctor_id: doctor, appointment_date: '2026-11-26', appointment_time: '15:00' });
       const statuses = await Promise.all(Array.from({ length: 20 }, () => book(slot).then((r) => r.status)));
       expect(statuses.filter((s) => s === 200)).toHaveLength(1);
@@ -209,17 +187,17 @@ describe('POST /appointments/book', () => {
     });
 
     it('frees the slot again once the earlier appointment is Cancelled', async () => {
-      const [doctor] = await doctorsOf(clinic.careId);
+      const [doctor] = await doctorsOf(ctx.clinic.careId);
       const slot = validBooking({ doctor_id: doctor, appointment_date: '2026-11-27', appointment_time: '10:00' });
       const first = BookAppointmentResponse.parse(await (await book(slot)).json());
-      await server.db.updateTable('appointments').set({ status: 'Cancelled' }).where('appointment_id', '=', first.data.appointment_id).execute();
+      await ctx.server.db.updateTable('appointments').set({ status: 'Cancelled' }).where('appointment_id', '=', first.data.appointment_id).execute();
       expect((await book(slot)).status).toBe(200);
     });
   });
 
   describe('with an Idempotency-Key', () => {
     const countAppointments = async () =>
-      Number((await server.db.selectFrom('appointments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+      Number((await ctx.server.db.selectFrom('appointments').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
     it('replays the first answer for the same key and body and creates nothing more', async () => {
       const body = validBooking({ appointment_date: '2026-11-30', appointment_time: '09:00' });
@@ -254,15 +232,15 @@ describe('POST /appointments/book', () => {
       const body = validBooking({ appointment_date: '2026-12-01', appointment_time: '10:00' });
       const first = BookAppointmentResponse.parse(await (await book(body, { 'idempotency-key': 'retry-4' })).json());
       clock.advance(24 * 3600_000 + 1000);
-      const fresh = await authenticatedCaller(server, clinic); // the old token expired with the day
+      const fresh = await authenticatedCaller(ctx.server, ctx.clinic); // the old token expired with the day
       const later = await fresh.post('/appointments/book', body, { 'idempotency-key': 'retry-4' });
       const second = BookAppointmentResponse.parse(await later.json());
       expect(second.data.appointment_id).not.toBe(first.data.appointment_id);
-      caller = fresh;
+      ctx.caller = fresh;
     });
 
     it('keys are per clinic: another clinic may use the same key', async () => {
-      const other = await authenticatedCaller(server, otherClinic);
+      const other = await authenticatedCaller(ctx.server, ctx.otherClinic);
       const body = validBooking({ appointment_date: '2026-12-02', appointment_time: '10:00' });
       expect((await book(body, { 'idempotency-key': 'shared-key' })).status).toBe(200);
       const res = await other.post('/appointments/book', body, { 'idempotency-key': 'shared-key' });

@@ -1,38 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AccessTokenResponse } from '../../../contract/index.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { hashToken } from '../../../server/auth/credentials.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
-import {
-  AUTH_FAILED,
-  authenticatedCaller,
-  grantToken,
-  removeDb,
-  seedClinic,
-  startTestServer,
-  type SeededClinic,
-  type TestServer,
-} from '../support/test-server.js';
+import { AUTH_FAILED, authenticatedCaller, grantToken, seedClinic, type TestServer } from '../support/test-server.js';
+import { useTestServer } from '../support/use-test-server.js';
 
 const exchange = (server: TestServer, headers: Record<string, string>) =>
   fetch(`${server.api}/granttoken`, { method: 'POST', headers });
 
 describe('POST /granttoken', () => {
   const clock = new FakeClock(TEST_NOW);
-  let server: TestServer;
-  let clinic: SeededClinic;
-
-  beforeAll(async () => {
-    server = await startTestServer({ clock });
-    clinic = await seedClinic(server);
-  });
-  afterAll(async () => {
-    await server.close();
-    removeDb(server.dbPath);
-  });
+  const ctx = useTestServer({ clock, setup: async (server) => ({ clinic: await seedClinic(server) }) });
 
   it('answers exactly {access_token, expires_in: 3600} for a valid key and secret', async () => {
-    const res = await exchange(server, { 'x-app-key': clinic.appKey, 'x-app-secret-key': clinic.secret });
+    const res = await exchange(ctx.server, { 'x-app-key': ctx.clinic.appKey, 'x-app-secret-key': ctx.clinic.secret });
     expect(res.status).toBe(200);
     const body = (await res.json()) as AccessTokenResponse;
     expect(AccessTokenResponse.parse(body)).toEqual(body);
@@ -43,23 +25,23 @@ describe('POST /granttoken', () => {
   });
 
   it.each([
-    ['a wrong secret', () => ({ 'x-app-key': clinic.appKey, 'x-app-secret-key': `${clinic.secret}x` })],
-    ['an unknown key', () => ({ 'x-app-key': 'ck_unknown', 'x-app-secret-key': clinic.secret })],
-    ['no secret', () => ({ 'x-app-key': clinic.appKey })],
+    ['a wrong secret', () => ({ 'x-app-key': ctx.clinic.appKey, 'x-app-secret-key': `${ctx.clinic.secret}x` })],
+    ['an unknown key', () => ({ 'x-app-key': 'ck_unknown', 'x-app-secret-key': ctx.clinic.secret })],
+    ['no secret', () => ({ 'x-app-key': ctx.clinic.appKey })],
     ['no headers at all', () => ({})],
-    ['a 10 kB secret', () => ({ 'x-app-key': clinic.appKey, 'x-app-secret-key': 'x'.repeat(10_000) })],
+    ['a 10 kB secret', () => ({ 'x-app-key': ctx.clinic.appKey, 'x-app-secret-key': 'x'.repeat(10_000) })],
   ])('answers 401 auth_failed for %s', async (_name, headers) => {
-    const res = await exchange(server, headers());
+    const res = await exchange(ctx.server, headers());
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(AUTH_FAILED);
   });
 
   it('stores the secret only as a scrypt hash and the token only as its SHA-256', async () => {
-    const token = await grantToken(server, clinic);
-    const key = await server.db.selectFrom('api_keys').selectAll().where('app_key', '=', clinic.appKey).executeTakeFirstOrThrow();
+    const token = await grantToken(ctx.server, ctx.clinic);
+    const key = await ctx.server.db.selectFrom('api_keys').selectAll().where('app_key', '=', ctx.clinic.appKey).executeTakeFirstOrThrow();
     expect(key.secret_hash).toMatch(/^scrypt\$/);
-    expect(key.secret_hash).not.toContain(clinic.secret);
-    const tokens = await server.db.selectFrom('access_tokens').select('token_hash').execute();
+    expect(key.secret_hash).not.toContain(ctx.clinic.secret);
+    const tokens = await ctx.server.db.selectFrom('access_tokens').select('token_hash').execute();
     expect(tokens.map((t) => t.token_hash)).toContain(hashToken(token));
     expect(tokens.map((t) => t.token_hash)).not.toContain(token);
   });
@@ -67,35 +49,26 @@ describe('POST /granttoken', () => {
 
 describe('authenticated requests', () => {
   const clock = new FakeClock(TEST_NOW);
-  let server: TestServer;
-  let clinic: SeededClinic;
-  let other: SeededClinic;
-
-  beforeAll(async () => {
-    server = await startTestServer({ clock });
-    clinic = await seedClinic(server);
-    other = await seedClinic(server);
-  });
-  afterAll(async () => {
-    await server.close();
-    removeDb(server.dbPath);
+  const ctx = useTestServer({
+    clock,
+    setup: async (server) => ({ clinic: await seedClinic(server), other: await seedClinic(server) }),
   });
 
-  const getDentists = (headers: Record<string, string>) => fetch(`${server.api}/dentists`, { headers });
+  const getDentists = (headers: Record<string, string>) => fetch(`${ctx.server.api}/dentists`, { headers });
 
   it('accept x-app-key with a Bearer token issued to that key', async () => {
-    const caller = await authenticatedCaller(server, clinic);
+    const caller = await authenticatedCaller(ctx.server, ctx.clinic);
     expect((await caller.get('/dentists')).status).toBe(200);
   });
 
   it.each([
     ['no credentials', async () => ({})],
-    ['a token but no x-app-key', async () => ({ authorization: `Bearer ${await grantToken(server, clinic)}` })],
-    ['x-app-key but no token', async () => ({ 'x-app-key': clinic.appKey })],
-    ['a made-up token', async () => ({ 'x-app-key': clinic.appKey, authorization: `Bearer ${'A'.repeat(43)}` })],
-    ['the secret sent as the token', async () => ({ 'x-app-key': clinic.appKey, authorization: `Bearer ${clinic.secret}` })],
-    ['a Basic scheme', async () => ({ 'x-app-key': clinic.appKey, authorization: `Basic ${await grantToken(server, clinic)}` })],
-    ['a token of another key', async () => ({ 'x-app-key': clinic.appKey, authorization: `Bearer ${await grantToken(server, other)}` })],
+    ['a token but no x-app-key', async () => ({ authorization: `Bearer ${await grantToken(ctx.server, ctx.clinic)}` })],
+    ['x-app-key but no token', async () => ({ 'x-app-key': ctx.clinic.appKey })],
+    ['a made-up token', async () => ({ 'x-app-key': ctx.clinic.appKey, authorization: `Bearer ${'A'.repeat(43)}` })],
+    ['the secret sent as the token', async () => ({ 'x-app-key': ctx.clinic.appKey, authorization: `Bearer ${ctx.clinic.secret}` })],
+    ['a Basic scheme', async () => ({ 'x-app-key': ctx.clinic.appKey, authorization: `Basic ${await grantToken(ctx.server, ctx.clinic)}` })],
+    ['a token of another key', async () => ({ 'x-app-key': ctx.clinic.appKey, authorization: `Bearer ${await grantToken(ctx.server, ctx.other)}` })],
   ])('answer 401 auth_failed for %s', async (_name, headers) => {
     const res = await getDentists(await headers());
     expect(res.status).toBe(401);
@@ -103,7 +76,7 @@ describe('authenticated requests', () => {
   });
 
   it('answer 401 once the token is an hour old, and 200 a second before', async () => {
-    const caller = await authenticatedCaller(server, clinic);
+    const caller = await authenticatedCaller(ctx.server, ctx.clinic);
     clock.advance(3600_000 - 1000);
     expect((await getDentists(caller.headers)).status).toBe(200);
     clock.advance(1000);
@@ -113,38 +86,31 @@ describe('authenticated requests', () => {
   });
 
   it('answer 401 for every token of a key once it is revoked, and refuse new tokens', async () => {
-    const revokable = await seedClinic(server);
-    const caller = await authenticatedCaller(server, revokable);
+    const revokable = await seedClinic(ctx.server);
+    const caller = await authenticatedCaller(ctx.server, revokable);
     expect((await getDentists(caller.headers)).status).toBe(200);
 
-    await new KeyStore(server.db).revoke(revokable.appKey, clock.now());
+    await new KeyStore(ctx.server.db).revoke(revokable.appKey, clock.now());
 
     expect((await getDentists(caller.headers)).status).toBe(401);
-    const res = await exchange(server, { 'x-app-key': revokable.appKey, 'x-app-secret-key': revokable.secret });
+    const res = await exchange(ctx.server, { 'x-app-key': revokable.appKey, 'x-app-secret-key': revokable.secret });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(AUTH_FAILED);
   });
 });
 
 describe('the token exchange rate limit', () => {
-  let server: TestServer;
-  let clinic: SeededClinic;
-
-  beforeAll(async () => {
-    server = await startTestServer({ tokenRateLimit: { limit: 3, windowMs: 60_000 } });
-    clinic = await seedClinic(server);
-  });
-  afterAll(async () => {
-    await server.close();
-    removeDb(server.dbPath);
+  const ctx = useTestServer({
+    tokenRateLimit: { limit: 3, windowMs: 60_000 },
+    setup: async (server) => ({ clinic: await seedClinic(server) }),
   });
 
   it('answers 429 rate_limited with Retry-After and draft-8 RateLimit headers after too many exchanges from one IP', async () => {
-    const caller = await authenticatedCaller(server, clinic);
-    const guess = { 'x-app-key': clinic.appKey, 'x-app-secret-key': 'guess' };
-    for (let i = 0; i < 2; i++) expect((await exchange(server, guess)).status).toBe(401);
+    const caller = await authenticatedCaller(ctx.server, ctx.clinic);
+    const guess = { 'x-app-key': ctx.clinic.appKey, 'x-app-secret-key': 'guess' };
+    for (let i = 0; i < 2; i++) expect((await exchange(ctx.server, guess)).status).toBe(401);
 
-    const res = await exchange(server, { 'x-app-key': clinic.appKey, 'x-app-secret-key': clinic.secret });
+    const res = await exchange(ctx.server, { 'x-app-key': ctx.clinic.appKey, 'x-app-secret-key': ctx.clinic.secret });
 
     expect(res.status).toBe(429);
     expect(await res.json()).toMatchObject({ success: false, error_code: 'rate_limited' });
@@ -157,19 +123,11 @@ describe('the token exchange rate limit', () => {
 });
 
 describe('the API rate limit', () => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer({ apiRateLimit: { limit: 5, windowMs: 60_000 } });
-  });
-  afterAll(async () => {
-    await server.close();
-    removeDb(server.dbPath);
-  });
+  const ctx = useTestServer({ apiRateLimit: { limit: 5, windowMs: 60_000 } });
 
   it('answers 429 once one app key has spent its budget, while another key is unaffected', async () => {
-    const busy = await authenticatedCaller(server, await seedClinic(server));
-    const quiet = await authenticatedCaller(server, await seedClinic(server));
+    const busy = await authenticatedCaller(ctx.server, await seedClinic(ctx.server));
+    const quiet = await authenticatedCaller(ctx.server, await seedClinic(ctx.server));
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await busy.get('/dentists')).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200]);

@@ -1,32 +1,26 @@
 import { execFile, type ExecFileException } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AppointmentStatusResponse, DAY_NAMES, DentistListResponse, OrganizationResponse, TreatmentListResponse, WebsiteResponse } from '../../../contract/index.js';
 import { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';
 import { demoClinic } from '../../../server/demo/demo-clinic.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
-import { AUTH_FAILED, authenticatedCaller, seedClinic, startTestServer, validBooking, type TestServer } from '../support/test-server.js';
+import { AUTH_FAILED, authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
+import { useTestServer } from '../support/use-test-server.js';
 
 const execFileAsync = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
-// One temporary database for this file, shared by the CLI child processes and the in-process server.
+// One temporary database for this file, shared by the CLI child processes and the in-process server;
+// its folder (with the clinic files written beside it) goes when the server does.
 const tempDir = mkdtempSync(join(tmpdir(), 'clinic-cli-test-'));
 const dbPath = join(tempDir, 'clinic.db');
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer({ dbPath });
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(tempDir, { recursive: true, force: true });
-});
+const ctx = useTestServer({ dbPath });
 
 interface CliResult {
   code: number;
@@ -66,10 +60,10 @@ function failure(result: CliResult): string {
 
 /** A clinic created in-process, without any key, so a test arranges only what it checks. */
 const createClinic = async (): Promise<number> =>
-  new ClinicStore(server.db).create(ClinicFile.parse(clinicFixture()), server.clock.now());
+  new ClinicStore(ctx.server.db).create(ClinicFile.parse(clinicFixture()), ctx.server.clock.now());
 
 const exchange = (appKey: string, secret: string) =>
-  fetch(`${server.api}/granttoken`, { method: 'POST', headers: { 'x-app-key': appKey, 'x-app-secret-key': secret } });
+  fetch(`${ctx.server.api}/granttoken`, { method: 'POST', headers: { 'x-app-key': appKey, 'x-app-secret-key': secret } });
 
 function writeClinicFile(name: string, content: unknown): string {
   const path = join(tempDir, name);
@@ -208,9 +202,9 @@ describe('appointments', () => {
   let caller: Awaited<ReturnType<typeof authenticatedCaller>>;
 
   beforeAll(async () => {
-    const clinic = await seedClinic(server);
+    const clinic = await seedClinic(ctx.server);
     careId = clinic.careId;
-    caller = await authenticatedCaller(server, clinic);
+    caller = await authenticatedCaller(ctx.server, clinic);
   });
 
   async function book(time: string): Promise<number> {
@@ -282,10 +276,10 @@ describe('seed-demo', () => {
   let caller: Awaited<ReturnType<typeof authenticatedCaller>>;
 
   beforeAll(async () => {
-    seeded = await cli(['seed-demo'], { PUBLIC_URL: server.baseUrl });
+    seeded = await cli(['seed-demo'], { PUBLIC_URL: ctx.server.baseUrl });
     demo = JSON.parse(seeded.stdout || 'null') as typeof demo;
     if (seeded.code === 0) {
-      caller = await authenticatedCaller(server, { careId: demo.care_id, appKey: demo.app_key, secret: demo.app_secret_key });
+      caller = await authenticatedCaller(ctx.server, { careId: demo.care_id, appKey: demo.app_key, secret: demo.app_secret_key });
     }
   });
 
@@ -336,7 +330,7 @@ describe('seed-demo', () => {
   });
 
   it('creates several active treatments and keeps the inactive one out of GET /treatments', async () => {
-    const all = demoClinic(server.baseUrl).treatments;
+    const all = demoClinic(ctx.server.baseUrl).treatments;
     const inactive = all.filter((t) => t.active === false).map((t) => t.treatment_name);
     expect(inactive.length).toBeGreaterThan(0);
 
@@ -366,7 +360,7 @@ describe('seed-demo', () => {
       ...(await dentists()).map((d) => d.signature_image_url),
     ];
 
-    for (const url of images) expect(url).toMatch(new RegExp(`^${server.baseUrl.replace(/\./g, '\\.')}/assets/demo/[\\w-]+\\.svg$`));
+    for (const url of images) expect(url).toMatch(new RegExp(`^${ctx.server.baseUrl.replace(/\./g, '\\.')}/assets/demo/[\\w-]+\\.svg$`));
     for (const url of new Set(images)) {
       const res = await fetch(url);
       expect(res.status, url).toBe(200);

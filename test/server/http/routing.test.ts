@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
-import {
-  authenticatedCaller,
-  removeDb,
-  seedClinic,
-  startTestServer,
-  validBooking,
-  type Caller,
-  type TestServer,
-} from '../support/test-server.js';
+import { authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
+import { useTestServer } from '../support/use-test-server.js';
 
 const ROUTE_NOT_FOUND = { success: false, message: 'Route not found', error_code: 'not_found' };
 const JSON_TYPE = /^application\/json(;|$)/;
@@ -24,16 +17,8 @@ function expectNoStackTrace(text: string): void {
 }
 
 describe('routing and the shape of every answer', () => {
-  let server: TestServer;
-  let caller: Caller;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    caller = await authenticatedCaller(server, await seedClinic(server));
-  });
-  afterAll(async () => {
-    await server.close();
-    removeDb(server.dbPath);
+  const ctx = useTestServer({
+    setup: async (server) => ({ caller: await authenticatedCaller(server, await seedClinic(server)) }),
   });
 
   const send = (method: string, url: string, headers: Record<string, string> = {}, body?: string) =>
@@ -41,15 +26,15 @@ describe('routing and the shape of every answer', () => {
 
   describe('unknown routes', () => {
     it.each([
-      ['GET /api/v1/nope without credentials', () => send('GET', `${server.api}/nope`)],
-      ['GET /nope outside the API', () => send('GET', `${server.baseUrl}/nope`)],
-      ['GET /api/v1 itself', () => send('GET', server.api)],
-      ['POST /api/v1/treatments, a wrong method with valid credentials', () => send('POST', `${server.api}/treatments`, caller.headers)],
-      ['DELETE /api/v1/appointments/status/1 with valid credentials', () => send('DELETE', `${server.api}/appointments/status/1`, caller.headers)],
-      ['PUT /api/v1/appointments/book with valid credentials', () => send('PUT', `${server.api}/appointments/book`, { ...caller.headers, 'content-type': 'application/json' }, JSON.stringify(validBooking()))],
-      ['GET /api/v1/treatments/1/extra with valid credentials', () => send('GET', `${server.api}/treatments/1/extra`, caller.headers)],
-      ['GET /api/v1/granttoken, which only takes POST', () => send('GET', `${server.api}/granttoken`)],
-      ['GET /api/v2/treatments, a version that does not exist', () => send('GET', `${server.baseUrl}/api/v2/treatments`, caller.headers)],
+      ['GET /api/v1/nope without credentials', () => send('GET', `${ctx.server.api}/nope`)],
+      ['GET /nope outside the API', () => send('GET', `${ctx.server.baseUrl}/nope`)],
+      ['GET /api/v1 itself', () => send('GET', ctx.server.api)],
+      ['POST /api/v1/treatments, a wrong method with valid credentials', () => send('POST', `${ctx.server.api}/treatments`, ctx.caller.headers)],
+      ['DELETE /api/v1/appointments/status/1 with valid credentials', () => send('DELETE', `${ctx.server.api}/appointments/status/1`, ctx.caller.headers)],
+      ['PUT /api/v1/appointments/book with valid credentials', () => send('PUT', `${ctx.server.api}/appointments/book`, { ...ctx.caller.headers, 'content-type': 'application/json' }, JSON.stringify(validBooking()))],
+      ['GET /api/v1/treatments/1/extra with valid credentials', () => send('GET', `${ctx.server.api}/treatments/1/extra`, ctx.caller.headers)],
+      ['GET /api/v1/granttoken, which only takes POST', () => send('GET', `${ctx.server.api}/granttoken`)],
+      ['GET /api/v2/treatments, a version that does not exist', () => send('GET', `${ctx.server.baseUrl}/api/v2/treatments`, ctx.caller.headers)],
     ])('answer 404 with exactly the Route not found body for %s', async (_name, request) => {
       const res = await request();
       expect(res.status).toBe(404);
@@ -59,17 +44,17 @@ describe('routing and the shape of every answer', () => {
 
   describe('content type', () => {
     it.each([
-      ['a 200 from GET /healthz', () => send('GET', `${server.baseUrl}/healthz`)],
-      ['a 200 from GET /treatments', () => caller.get('/treatments')],
-      ['a 200 from POST /appointments/book', () => caller.post('/appointments/book', validBooking())],
-      ['a 400 for a booking without fields', () => caller.post('/appointments/book', {})],
-      ['a 400 for malformed JSON', () => caller.post('/appointments/book', '{"patient_name":')],
-      ['a 401 without credentials', () => send('GET', `${server.api}/dentists`)],
-      ['a 401 from POST /granttoken with a wrong secret', () => send('POST', `${server.api}/granttoken`, { 'x-app-key': 'ck_unknown', 'x-app-secret-key': 'nope' })],
-      ['a 404 for an unknown route', () => send('GET', `${server.api}/nope`)],
-      ['a 404 for an unknown treatment', () => caller.get('/treatments/999999')],
-      ['a 413 for a body over 16 KB', () => caller.post('/appointments/book', validBooking({ note: 'x'.repeat(17 * 1024) }))],
-      ['a 415 for a booking sent as text/plain', () => caller.post('/appointments/book', JSON.stringify(validBooking()), { 'content-type': 'text/plain' })],
+      ['a 200 from GET /healthz', () => send('GET', `${ctx.server.baseUrl}/healthz`)],
+      ['a 200 from GET /treatments', () => ctx.caller.get('/treatments')],
+      ['a 200 from POST /appointments/book', () => ctx.caller.post('/appointments/book', validBooking())],
+      ['a 400 for a booking without fields', () => ctx.caller.post('/appointments/book', {})],
+      ['a 400 for malformed JSON', () => ctx.caller.post('/appointments/book', '{"patient_name":')],
+      ['a 401 without credentials', () => send('GET', `${ctx.server.api}/dentists`)],
+      ['a 401 from POST /granttoken with a wrong secret', () => send('POST', `${ctx.server.api}/granttoken`, { 'x-app-key': 'ck_unknown', 'x-app-secret-key': 'nope' })],
+      ['a 404 for an unknown route', () => send('GET', `${ctx.server.api}/nope`)],
+      ['a 404 for an unknown treatment', () => ctx.caller.get('/treatments/999999')],
+      ['a 413 for a body over 16 KB', () => ctx.caller.post('/appointments/book', validBooking({ note: 'x'.repeat(17 * 1024) }))],
+      ['a 415 for a booking sent as text/plain', () => ctx.caller.post('/appointments/book', JSON.stringify(validBooking()), { 'content-type': 'text/plain' })],
     ])('is application/json for %s', async (_name, request) => {
       const res = await request();
       expect(res.headers.get('content-type')).toMatch(JSON_TYPE);
@@ -79,14 +64,14 @@ describe('routing and the shape of every answer', () => {
 
   describe('error bodies', () => {
     it.each([
-      ['a 400 for malformed JSON', () => caller.post('/appointments/book', '{"patient_name": "Jane", }'), 400],
-      ['a 400 for a body that is a bare string', () => caller.post('/appointments/book', '"hello"'), 400],
-      ['a 400 for fields of the wrong type', () => caller.post('/appointments/book', validBooking({ doctor_id: { $gt: 0 }, patient_name: ['x'] })), 400],
-      ['a 401 for a garbage token', () => send('GET', `${server.api}/dentists`, { 'x-app-key': 'x', authorization: 'Bearer !!!' }), 401],
-      ['a 404 for an unknown route', () => send('GET', `${server.api}/nope/../../etc/passwd`), 404],
-      ['a 404 for a malformed id', () => caller.get('/appointments/status/%00'), 404],
-      ['a 413 for a body over 16 KB', () => caller.post('/appointments/book', validBooking({ note: 'x'.repeat(17 * 1024) })), 413],
-      ['a 415 for an unsupported content type', () => caller.post('/appointments/book', '<xml/>', { 'content-type': 'application/xml' }), 415],
+      ['a 400 for malformed JSON', () => ctx.caller.post('/appointments/book', '{"patient_name": "Jane", }'), 400],
+      ['a 400 for a body that is a bare string', () => ctx.caller.post('/appointments/book', '"hello"'), 400],
+      ['a 400 for fields of the wrong type', () => ctx.caller.post('/appointments/book', validBooking({ doctor_id: { $gt: 0 }, patient_name: ['x'] })), 400],
+      ['a 401 for a garbage token', () => send('GET', `${ctx.server.api}/dentists`, { 'x-app-key': 'x', authorization: 'Bearer !!!' }), 401],
+      ['a 404 for an unknown route', () => send('GET', `${ctx.server.api}/nope/../../etc/passwd`), 404],
+      ['a 404 for a malformed id', () => ctx.caller.get('/appointments/status/%00'), 404],
+      ['a 413 for a body over 16 KB', () => ctx.caller.post('/appointments/book', validBooking({ note: 'x'.repeat(17 * 1024) })), 413],
+      ['a 415 for an unsupported content type', () => ctx.caller.post('/appointments/book', '<xml/>', { 'content-type': 'application/xml' }), 415],
     ])('hold no stack trace or file path for %s', async (_name, request, status) => {
       const res = await request();
       expect(res.status).toBe(status);
@@ -98,7 +83,7 @@ describe('routing and the shape of every answer', () => {
 
   describe('GET /healthz', () => {
     it('answers 200 with exactly {status: "ok"} and needs no credentials', async () => {
-      const res = await send('GET', `${server.baseUrl}/healthz`);
+      const res = await send('GET', `${ctx.server.baseUrl}/healthz`);
       expect(res.status).toBe(200);
       expect(await res.json()).toStrictEqual({ status: 'ok' });
     });
@@ -106,22 +91,17 @@ describe('routing and the shape of every answer', () => {
 });
 
 describe('an unexpected server error', () => {
-  let server: TestServer;
-  let caller: Caller;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    caller = await authenticatedCaller(server, await seedClinic(server));
-    // A table gone from under the running server: the store's query throws a plain SQLite error.
-    await server.db.schema.dropTable('dentists').execute();
-  });
-  afterAll(async () => {
-    await server.close();
-    removeDb(server.dbPath);
+  const ctx = useTestServer({
+    setup: async (server) => {
+      const caller = await authenticatedCaller(server, await seedClinic(server));
+      // A table gone from under the running server: the store's query throws a plain SQLite error.
+      await server.db.schema.dropTable('dentists').execute();
+      return { caller };
+    },
   });
 
   it('answers 500 internal_error as JSON with a generic message and no stack trace', async () => {
-    const res = await caller.get('/dentists');
+    const res = await ctx.caller.get('/dentists');
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toMatch(JSON_TYPE);
     const text = await res.text();
@@ -131,8 +111,8 @@ describe('an unexpected server error', () => {
   });
 
   it('logs the error with its stack on the server side only', async () => {
-    await caller.get('/dentists');
-    const logged = server.logs.filter((line) => line.includes('unhandled error'));
+    await ctx.caller.get('/dentists');
+    const logged = ctx.server.logs.filter((line) => line.includes('unhandled error'));
     expect(logged.length).toBeGreaterThan(0);
     expect(logged.join('\n')).toMatch(/no such table/);
   });

@@ -1,37 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorBody, Treatment, TreatmentListResponse, TreatmentResponse } from '../../../contract/index.js';
-import { clinicFixture } from '../support/clinic-fixture.js';
-import {
-  AUTH_FAILED,
-  authenticatedCaller,
-  removeDb,
-  seedClinic,
-  startTestServer,
-  type Caller,
-  type SeededClinic,
-  type TestServer,
-} from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { ErrorBody, Treatment, TreatmentListResponse } from '../../../contract/index.js';
+import { twoClinics, useTestServer } from '../support/use-test-server.js';
 
-let server: TestServer;
-let clinic: SeededClinic;
-let caller: Caller;
-let otherClinic: SeededClinic;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  // Seeded first, so this clinic's treatments have the ids 1, 2 and 3.
-  clinic = await seedClinic(server);
-  otherClinic = await seedClinic(server, clinicFixture('Other Dental'));
-  caller = await authenticatedCaller(server, clinic);
-});
-afterAll(async () => {
-  await server.close();
-  removeDb(server.dbPath);
-});
+// twoClinics seeds this clinic first, so its treatments have the ids 1, 2 and 3.
+const ctx = useTestServer({ setup: twoClinics() });
 
 /** The clinic's treatment ids in id order: Check-up, Whitening (both active), Old treatment (inactive). */
 const treatmentIdsOf = async (careId: number) =>
-  (await server.db.selectFrom('treatments').select('treatment_id').where('care_id', '=', careId).orderBy('treatment_id').execute()).map(
+  (await ctx.server.db.selectFrom('treatments').select('treatment_id').where('care_id', '=', careId).orderBy('treatment_id').execute()).map(
     (row) => row.treatment_id,
   );
 
@@ -44,17 +20,9 @@ async function expectNotFound(res: Response): Promise<ErrorBody> {
 }
 
 describe('GET /treatments', () => {
-  it('answers {success: true, data} parsing with the contract without any extra field', async () => {
-    const res = await caller.get('/treatments');
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as TreatmentListResponse;
-    expect(TreatmentListResponse.parse(body)).toEqual(body);
-    expect(Object.keys(body).sort()).toEqual(['data', 'success']);
-  });
-
   it('lists only the active treatments of the clinic, every field as provisioned', async () => {
-    const [checkUp, whitening] = await treatmentIdsOf(clinic.careId);
-    const { data } = TreatmentListResponse.parse(await (await caller.get('/treatments')).json());
+    const [checkUp, whitening] = await treatmentIdsOf(ctx.clinic.careId);
+    const { data } = TreatmentListResponse.parse(await (await ctx.caller.get('/treatments')).json());
     expect(data).toStrictEqual([
       { treatment_id: checkUp, treatment_name: 'Check-up', description: 'Exam', base_fee: '60.00', duration_minutes: 30, image_url: 'https://cdn.example.com/c.jpg' },
       { treatment_id: whitening, treatment_name: 'Whitening', description: 'Bleaching', base_fee: '350.50', duration_minutes: 90, image_url: '' },
@@ -62,56 +30,48 @@ describe('GET /treatments', () => {
   });
 
   it('lists the treatments in treatment_id order, each parsing as a Treatment', async () => {
-    const { data } = TreatmentListResponse.parse(await (await caller.get('/treatments')).json());
+    const { data } = TreatmentListResponse.parse(await (await ctx.caller.get('/treatments')).json());
     for (const treatment of data) expect(Treatment.parse(treatment)).toEqual(treatment);
     const ids = data.map((t) => t.treatment_id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 
   it('answers base_fee as a string with exactly two decimals', async () => {
-    const { data } = TreatmentListResponse.parse(await (await caller.get('/treatments')).json());
+    const { data } = TreatmentListResponse.parse(await (await ctx.caller.get('/treatments')).json());
     expect(data.map((t) => t.base_fee)).toEqual(['60.00', '350.50']);
     for (const treatment of data) expect(treatment.base_fee).toMatch(/^\d+\.\d{2}$/);
   });
 
   it('never lists a treatment of another clinic', async () => {
-    const foreign = await treatmentIdsOf(otherClinic.careId);
-    const { data } = TreatmentListResponse.parse(await (await caller.get('/treatments')).json());
+    const foreign = await treatmentIdsOf(ctx.otherClinic.careId);
+    const { data } = TreatmentListResponse.parse(await (await ctx.caller.get('/treatments')).json());
     expect(data.map((t) => t.treatment_id).filter((id) => foreign.includes(id))).toEqual([]);
-  });
-
-  it('answers 401 auth_failed without credentials', async () => {
-    const res = await fetch(`${server.api}/treatments`);
-    expect(res.status).toBe(401);
-    expect(await res.json()).toEqual(AUTH_FAILED);
   });
 });
 
 describe('GET /treatments/{id}', () => {
-  it('answers {success: true, data} with the one active treatment, parsing with the contract', async () => {
-    const [, whitening] = await treatmentIdsOf(clinic.careId);
-    const res = await caller.get(`/treatments/${whitening}`);
+  it('answers {success: true, data} with the one active treatment, every field as provisioned', async () => {
+    const [, whitening] = await treatmentIdsOf(ctx.clinic.careId);
+    const res = await ctx.caller.get(`/treatments/${whitening}`);
     expect(res.status).toBe(200);
-    const body = (await res.json()) as TreatmentResponse;
-    expect(TreatmentResponse.parse(body)).toEqual(body);
-    expect(body).toStrictEqual({
+    expect(await res.json()).toStrictEqual({
       success: true,
       data: { treatment_id: whitening, treatment_name: 'Whitening', description: 'Bleaching', base_fee: '350.50', duration_minutes: 90, image_url: '' },
     });
   });
 
   it('answers 404 not_found for an inactive treatment of the clinic', async () => {
-    const [, , inactive] = await treatmentIdsOf(clinic.careId);
-    await expectNotFound(await caller.get(`/treatments/${inactive}`));
+    const [, , inactive] = await treatmentIdsOf(ctx.clinic.careId);
+    await expectNotFound(await ctx.caller.get(`/treatments/${inactive}`));
   });
 
   it('answers 404 not_found for an active treatment of another clinic', async () => {
-    const [foreign] = await treatmentIdsOf(otherClinic.careId);
-    await expectNotFound(await caller.get(`/treatments/${foreign}`));
+    const [foreign] = await treatmentIdsOf(ctx.otherClinic.careId);
+    await expectNotFound(await ctx.caller.get(`/treatments/${foreign}`));
   });
 
   it('answers 404 not_found for an id that does not exist', async () => {
-    await expectNotFound(await caller.get('/treatments/999999'));
+    await expectNotFound(await ctx.caller.get('/treatments/999999'));
   });
 
   it.each([
@@ -126,28 +86,21 @@ describe('GET /treatments/{id}', () => {
     ['an SQL-looking id', '1%20OR%201=1'],
     ['an SQL-looking id with a quote', "1'%20OR%20'1'='1"],
   ])('answers 404 not_found for %s (%s)', async (_name, id) => {
-    await expectNotFound(await caller.get(`/treatments/${id}`));
+    await expectNotFound(await ctx.caller.get(`/treatments/${id}`));
   });
 
   it('answers 404 not_found for "01" although treatment 1 is active and answered as "1"', async () => {
-    const [checkUp] = await treatmentIdsOf(clinic.careId);
+    const [checkUp] = await treatmentIdsOf(ctx.clinic.careId);
     expect(checkUp).toBe(1);
-    expect((await caller.get('/treatments/1')).status).toBe(200);
-    await expectNotFound(await caller.get('/treatments/01'));
+    expect((await ctx.caller.get('/treatments/1')).status).toBe(200);
+    await expectNotFound(await ctx.caller.get('/treatments/01'));
   });
 
   it('answers the same 404 body for another clinic\'s or an inactive treatment as for one that does not exist', async () => {
-    const [, , inactive] = await treatmentIdsOf(clinic.careId);
-    const [foreign] = await treatmentIdsOf(otherClinic.careId);
-    const missing = await expectNotFound(await caller.get('/treatments/999999'));
-    expect(await expectNotFound(await caller.get(`/treatments/${foreign}`))).toEqual(missing);
-    expect(await expectNotFound(await caller.get(`/treatments/${inactive}`))).toEqual(missing);
-  });
-
-  it('answers 401 auth_failed without credentials, even for an id that exists', async () => {
-    const [checkUp] = await treatmentIdsOf(clinic.careId);
-    const res = await fetch(`${server.api}/treatments/${checkUp}`);
-    expect(res.status).toBe(401);
-    expect(await res.json()).toEqual(AUTH_FAILED);
+    const [, , inactive] = await treatmentIdsOf(ctx.clinic.careId);
+    const [foreign] = await treatmentIdsOf(ctx.otherClinic.careId);
+    const missing = await expectNotFound(await ctx.caller.get('/treatments/999999'));
+    expect(await expectNotFound(await ctx.caller.get(`/treatments/${foreign}`))).toEqual(missing);
+    expect(await expectNotFound(await ctx.caller.get(`/treatments/${inactive}`))).toEqual(missing);
   });
 });

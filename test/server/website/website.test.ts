@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebsiteResponse } from '../../../contract/index.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
-import {
-  AUTH_FAILED,
-  authenticatedCaller,
-  removeDb,
-  seedClinic,
-  startTestServer,
-  type Caller,
-  type SeededClinic,
-  type TestServer,
-} from '../support/test-server.js';
+import { authenticatedCaller, type Caller } from '../support/test-server.js';
+import { twoClinics, useTestServer } from '../support/use-test-server.js';
 
 /** A second clinic whose website differs from the fixture's in every part a mix-up would show. */
 function otherClinicFile(): ClinicFile {
@@ -34,50 +26,27 @@ function otherClinicFile(): ClinicFile {
   };
 }
 
-let server: TestServer;
-let clinic: SeededClinic;
-let caller: Caller;
-let otherClinic: SeededClinic;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  clinic = await seedClinic(server);
-  otherClinic = await seedClinic(server, otherClinicFile());
-  caller = await authenticatedCaller(server, clinic);
-});
-afterAll(async () => {
-  await server.close();
-  removeDb(server.dbPath);
-});
+const ctx = useTestServer({ setup: twoClinics(otherClinicFile()) });
 
 const siteOf = async (who: Caller) => WebsiteResponse.parse(await (await who.get('/website')).json()).site;
 
 describe('GET /website', () => {
-  it('answers {success: true, site}, with site rather than data, parsing with the contract without any extra field', async () => {
-    const res = await caller.get('/website');
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as WebsiteResponse;
-    expect(WebsiteResponse.parse(body)).toEqual(body);
-    expect(Object.keys(body).sort()).toEqual(['site', 'success']);
-    expect(body.success).toBe(true);
-  });
-
   it('carries the clinic\'s care_id in site', async () => {
-    expect((await siteOf(caller)).care_id).toBe(clinic.careId);
+    expect((await siteOf(ctx.caller)).care_id).toBe(ctx.clinic.careId);
   });
 
   it('answers every website field exactly as provisioned', async () => {
-    expect(await siteOf(caller)).toStrictEqual({ care_id: clinic.careId, ...clinicFixture().website });
+    expect(await siteOf(ctx.caller)).toStrictEqual({ care_id: ctx.clinic.careId, ...clinicFixture().website });
   });
 
   it('answers the opening hours of every day, including the closed Sunday', async () => {
-    const site = await siteOf(caller);
+    const site = await siteOf(ctx.caller);
     expect(site.opening_hours).toStrictEqual(clinicFixture().website.opening_hours);
     expect(site.opening_hours.Sunday).toStrictEqual({ open: '09:00', close: '13:00', is_closed: true });
   });
 
   it('answers team members, testimonials, FAQs and services in full', async () => {
-    const site = await siteOf(caller);
+    const site = await siteOf(ctx.caller);
     const { team_members, testimonials, faqs, services } = clinicFixture().website;
     expect(site.team_members).toStrictEqual(team_members);
     expect(site.testimonials).toStrictEqual(testimonials);
@@ -86,17 +55,17 @@ describe('GET /website', () => {
   });
 
   it('answers the section labels as provisioned', async () => {
-    expect((await siteOf(caller)).section_labels).toStrictEqual({ services: 'Our services', team: 'Our team' });
+    expect((await siteOf(ctx.caller)).section_labels).toStrictEqual({ services: 'Our services', team: 'Our team' });
   });
 
   it('answers HTML fields verbatim, without escaping or stripping', async () => {
-    const site = await siteOf(caller);
+    const site = await siteOf(ctx.caller);
     expect(site.hero_subtitle).toBe('<p>Gentle care for <strong>all ages</strong></p>');
     expect(site.about_description).toBe('<p>A family practice.</p>');
   });
 
   it('answers null, not a missing field or an empty string, for social links the clinic does not have', async () => {
-    const site = await siteOf(caller);
+    const site = await siteOf(ctx.caller);
     expect(site).toHaveProperty('social_instagram', null);
     expect(site).toHaveProperty('social_twitter', null);
     expect(site.social_facebook).toBe('https://facebook.com/testdental');
@@ -104,13 +73,7 @@ describe('GET /website', () => {
   });
 
   it('answers another clinic its own website, not this one', async () => {
-    const other = await authenticatedCaller(server, otherClinic);
-    expect(await siteOf(other)).toStrictEqual({ care_id: otherClinic.careId, ...otherClinicFile().website });
-  });
-
-  it('answers 401 auth_failed without credentials', async () => {
-    const res = await fetch(`${server.api}/website`);
-    expect(res.status).toBe(401);
-    expect(await res.json()).toEqual(AUTH_FAILED);
+    const other = await authenticatedCaller(ctx.server, ctx.otherClinic);
+    expect(await siteOf(other)).toStrictEqual({ care_id: ctx.otherClinic.careId, ...otherClinicFile().website });
   });
 });
