@@ -1,8 +1,22 @@
 // Lints TypeScript with the type-aware rules that catch real bugs in async
-// Express code (floating promises, misused promises), not style.
+// Express code (floating promises, misused promises), not style; and holds the
+// walls between the parts (README, "Architecture"): each part may import only
+// what the arrows there allow, so a change in one never surprises another.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+
+const SERVER = { group: ['**/server/**'], message: 'Nothing outside server/ imports server/: move what is shared to contract/ or platform/.' };
+const BFF = { group: ['**/bff/**'], message: 'Only the BFF imports bff/.' };
+const WIDGET = { group: ['**/widget/**'], message: 'Only the widget imports widget/.' };
+const PLATFORM = { group: ['**/platform/**'], message: 'platform/ is service plumbing: contract/ and widget/ never import it.' };
+const ZOD = { group: ['zod', 'zod/**', 'zod-openapi', 'zod-openapi/**'], message: 'contract/rules/ and the widget stay free of zod (the browser bundle).' };
+
+/** The same rule from typescript-eslint, which can let `import type` through. */
+const walls = (...patterns) => ({
+  'no-restricted-imports': 'off',
+  '@typescript-eslint/no-restricted-imports': ['error', { patterns }],
+});
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-results/', 'widget/dist/'] },
@@ -18,6 +32,26 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
+  },
+  // contract/: the schemas of both APIs; imports only zod and itself.
+  { files: ['contract/**/*.ts'], rules: walls(SERVER, BFF, WIDGET, PLATFORM) },
+  // contract/rules/: zod-free, and nothing from the rest of contract/ (which is zod).
+  {
+    files: ['contract/rules/**/*.ts'],
+    rules: walls(SERVER, BFF, WIDGET, PLATFORM, ZOD, { group: ['../*', '../**'], message: 'contract/rules/ imports only contract/rules/.' }),
+  },
+  // platform/: plumbing both services use; imports contract/ and itself.
+  { files: ['platform/**/*.ts'], rules: walls(SERVER, BFF, WIDGET) },
+  // bff/: contract/ and platform/, never server/.
+  { files: ['bff/**/*.ts'], rules: walls(SERVER, WIDGET) },
+  // widget/: its own files and contract/rules/ at run time; from the rest of contract/ only types.
+  {
+    files: ['widget/**/*.ts'],
+    rules: walls(SERVER, BFF, PLATFORM, ZOD, {
+      group: ['**/contract/*.js', '**/contract/*.ts'],
+      allowTypeImports: true,
+      message: 'The widget imports contract/ schemas as types only (import type): their values would bundle zod.',
+    }),
   },
   {
     files: ['**/*.{js,mjs}'],

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { CalendarDate, IdParam, TimeOfDay } from './common.js';
 import { LIMITS } from './rules/limits.js';
 import { MIN_PHONE_DIGITS, PHONE_PATTERN, TIME_OF_DAY_PATTERN } from './rules/patterns.js';
+import { APPOINTMENT_STATUSES } from './rules/appointment-status.js';
 
-/** The status values named by spec part 3; a booking starts Scheduled. */
-export const APPOINTMENT_STATUSES = ['Scheduled', 'Cancelled', 'Completed'] as const;
+/** The status values named by spec part 3 (contract/rules/appointment-status.ts). */
 export const AppointmentStatus = z.enum(APPOINTMENT_STATUSES);
 export type AppointmentStatus = z.infer<typeof AppointmentStatus>;
 
@@ -76,9 +76,13 @@ export const BookAppointmentResponse = z
   .meta({ id: 'BookAppointmentResponse' });
 export type BookAppointmentResponse = z.infer<typeof BookAppointmentResponse>;
 
-/** Spec 2.6: the status view. */
+/**
+ * Spec 2.6: the status view. `status` is one of the three values spec part 3
+ * names; this implementation takes them as the complete list (README, "Where
+ * the spec is silent"), so every tier can put each one into words.
+ */
 export const AppointmentStatusView = z
-  .object({ status: z.string(), name: z.string(), date: CalendarDate, time: TimeOfDay })
+  .object({ status: AppointmentStatus, name: z.string(), date: CalendarDate, time: TimeOfDay })
   .strict()
   .meta({ id: 'AppointmentStatusView' });
 export type AppointmentStatusView = z.infer<typeof AppointmentStatusView>;

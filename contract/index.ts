@@ -1,5 +1,6 @@
 /** The Clinic Integration REST API v1 in zod: one source of truth for the server, the BFF and the widget's types. */
 export * from './rules/limits.js';
+export { APPOINTMENT_STATUSES, isAppointmentStatus } from './rules/appointment-status.js';
 export * from './errors.js';
 export * from './common.js';
 export * from './auth.js';

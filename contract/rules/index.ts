@@ -2,6 +2,7 @@
  * Zod-free rules that the browser shares with the services. Nothing here may
  * import zod (a lint rule holds that), so the widget's bundle stays small.
  */
+export * from './appointment-status.js';
 export * from './days.js';
 export * from './limits.js';
 export * from './clinic-time.js';

@@ -7,7 +7,7 @@ import { emit } from '../events.js';
 import { formatDate } from '../format.js';
 import { sharedStyles } from '../shared.styles.js';
 import { DEFAULT_CONTEXT, type WidgetContext } from '../widget-context.js';
-import { isAppointmentStatus } from './appointment-status.js';
+import { isAppointmentStatus } from '../../contract/rules/appointment-status.js';
 import { statusLookupStyles } from './status-lookup.styles.js';
 
 /**

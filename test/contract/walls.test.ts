@@ -1,0 +1,48 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The walls between the parts are lint rules (eslint.config.js); `npm test`
+ * runs eslint over the tree. These tests show each wall refuses what it must
+ * and lets through what it may, by linting one import as if it stood in a
+ * real file of that part.
+ */
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function wallErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\nexport {};\n`, { filePath });
+  return (result?.messages ?? [])
+    .filter((message) => message.ruleId === '@typescript-eslint/no-restricted-imports')
+    .map((message) => message.message);
+}
+
+describe('the walls between the parts', () => {
+  it.each([
+    ['bff/ importing server/', 'bff/app.ts', "import { createApp } from '../server/app.js';"],
+    ['widget/ importing server/', 'widget/api.ts', "import { openDatabase } from '../server/db/connection.js';"],
+    ['widget/ importing platform/', 'widget/api.ts', "import { systemClock } from '../platform/clock.js';"],
+    ['widget/ importing bff/', 'widget/api.ts', "import { createBff } from '../bff/app.js';"],
+    ['widget/ importing zod', 'widget/api.ts', "import { z } from 'zod';"],
+    ['widget/ importing a contract schema as a value', 'widget/api.ts', "import { BookAppointmentRequest } from '../contract/index.js';"],
+    ['widget/ importing the BFF schemas as a value', 'widget/api.ts', "import { BffBookingResponse } from '../contract/bff.js';"],
+    ['contract/rules/ importing zod', 'contract/rules/patterns.ts', "import { z } from 'zod';"],
+    ['contract/rules/ importing the zod contract', 'contract/rules/patterns.ts', "import { ErrorBody } from '../common.js';"],
+    ['contract/ importing platform/', 'contract/common.ts', "import { sendError } from '../platform/error-body.js';"],
+    ['contract/ importing server/', 'contract/common.ts', "import { Stores } from '../server/db/stores.js';"],
+    ['platform/ importing server/', 'platform/serve.ts', "import { createApp } from '../server/app.js';"],
+    ['platform/ importing bff/', 'platform/serve.ts', "import { createBff } from '../bff/app.js';"],
+  ])('refuses %s', async (_name, filePath, code) => {
+    expect(await wallErrors(filePath, code)).toHaveLength(1);
+  });
+
+  it.each([
+    ['widget/ importing contract/rules/ at run time', 'widget/api.ts', "import { LIMITS } from '../contract/rules/limits.js';"],
+    ['widget/ importing contract types', 'widget/api.ts', "import type { Treatment } from '../contract/index.js';"],
+    ['bff/ importing contract/ and platform/', 'bff/app.ts', "import { ErrorBody } from '../contract/index.js';\nimport { serve } from '../platform/serve.js';"],
+    ['platform/ importing contract/', 'platform/serve.ts', "import { ApiError } from '../contract/index.js';"],
+    ['contract/ importing contract/rules/', 'contract/common.ts', "import { LIMITS } from './rules/limits.js';"],
+    ['server/ importing everything it uses', 'server/app.ts', "import { ApiError } from '../contract/index.js';\nimport { serve } from '../platform/serve.js';"],
+  ])('allows %s', async (_name, filePath, code) => {
+    expect(await wallErrors(filePath, code)).toEqual([]);
+  });
+});
