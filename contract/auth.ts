@@ -17,7 +17,3 @@ export const GrantTokenHeaders = z.object({
   'x-app-key': z.string().meta({ description: 'Application key from the clinic settings area.' }),
   'x-app-secret-key': z.string().meta({ description: 'Secret key shown once when the key was created.' }),
 });
-
-export const AuthenticatedHeaders = z.object({
-  'x-app-key': z.string().meta({ description: 'Application key the token was issued to.' }),
-});

@@ -9,3 +9,4 @@ export * from './website.js';
 export * from './treatments.js';
 export * from './dentists.js';
 export * from './appointments.js';
+export * from './headers.js';

@@ -1,6 +1,7 @@
 import { createDocument, type ZodOpenApiObject, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { z } from 'zod';
 import { ErrorBody, TreatmentPathParams } from '../../contract/index.js';
+import { RateLimitHeaders, RetryAfterHeader } from '../../contract/headers.js';
 import {
   BffBookingResponse,
   BffStatusResponse,
@@ -17,27 +18,6 @@ import {
 
 const json = <S extends z.ZodType>(schema: S) => ({ content: { 'application/json': { schema } } });
 const error = (description: string): ZodOpenApiResponseObject => ({ description, ...json(ErrorBody) });
-
-const RetryAfter = z
-  .int()
-  .min(0)
-  .meta({ description: 'Seconds to wait before trying again.', example: 5, header: { id: 'RetryAfter' } });
-
-/** The headers express-rate-limit sends with a 429 (standardHeaders: 'draft-8'). */
-const RateLimitHeaders = z.object({
-  'Retry-After': RetryAfter,
-  RateLimit: z.string().meta({
-    description:
-      'The quota left under each named policy (IETF draft-ietf-httpapi-ratelimit-headers-08): r = requests remaining, t = seconds until the window resets.',
-    example: '"api"; r=0; t=42',
-    header: { id: 'RateLimit' },
-  }),
-  'RateLimit-Policy': z.string().meta({
-    description: 'Each named policy (draft 8): q = requests allowed per window, w = window in seconds, pk = partition key.',
-    example: '"api"; q=300; w=60; pk=:Zjk0YTRjZjIyYjMx:',
-    header: { id: 'RateLimitPolicy' },
-  }),
-});
 
 /** What every content answer carries, so browsers and CDNs can cache and revalidate it. */
 const CacheHeaders = z.object({
@@ -75,12 +55,12 @@ const responses = {
   internalError: { ...error('internal_error: an unexpected failure, logged by the BFF.'), id: 'InternalError' },
   upstreamUnavailable: {
     ...error('upstream_unavailable: the clinic system failed, refused the BFF or could not be reached.'),
-    headers: z.object({ 'Retry-After': RetryAfter }),
+    headers: z.object({ 'Retry-After': RetryAfterHeader }),
     id: 'UpstreamUnavailable',
   },
   upstreamTimeout: {
     ...error('upstream_timeout: the clinic system did not answer in time.'),
-    headers: z.object({ 'Retry-After': RetryAfter }),
+    headers: z.object({ 'Retry-After': RetryAfterHeader }),
     id: 'UpstreamTimeout',
   },
 } satisfies Record<string, ZodOpenApiResponseObject>;

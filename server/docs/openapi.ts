@@ -2,6 +2,7 @@ import { createDocument, type ZodOpenApiObject, type ZodOpenApiResponseObject } 
 import { z } from 'zod';
 import { AccessTokenResponse, GrantTokenHeaders } from '../../contract/auth.js';
 import { ErrorBody } from '../../contract/common.js';
+import { RateLimitHeaders } from '../../contract/headers.js';
 import { LIMITS } from '../../contract/rules/limits.js';
 import { OrganizationResponse } from '../../contract/organization.js';
 import { WebsiteResponse } from '../../contract/website.js';
@@ -17,24 +18,6 @@ import {
 
 const json = <S extends z.ZodType>(schema: S) => ({ content: { 'application/json': { schema } } });
 const error = (description: string): ZodOpenApiResponseObject => ({ description, ...json(ErrorBody) });
-
-/** The headers express-rate-limit sends with a 429 (standardHeaders: 'draft-8'), as components. */
-const RateLimitHeaders = z.object({
-  'Retry-After': z
-    .int()
-    .min(0)
-    .meta({ description: 'Seconds to wait before trying again.', example: 42, header: { id: 'RetryAfter' } }),
-  RateLimit: z.string().meta({
-    description: 'The quota left under the named policy (IETF draft-ietf-httpapi-ratelimit-headers-08): r = requests remaining, t = seconds until the window resets.',
-    example: '"api"; r=0; t=42',
-    header: { id: 'RateLimit' },
-  }),
-  'RateLimit-Policy': z.string().meta({
-    description: 'The named policy (draft 8): q = requests allowed per window, w = window in seconds, pk = partition key.',
-    example: '"api"; q=600; w=60; pk=:Zjk0YTRjZjIyYjMx:',
-    header: { id: 'RateLimitPolicy' },
-  }),
-});
 
 /** Answers shared by several operations, registered once under components.responses. */
 const responses = {
