@@ -13,8 +13,9 @@ import { bffDocsRoutes } from './docs/docs.routes.js';
 import { apiCors } from './http/cors.js';
 import { apiRateLimit, bookingRateLimit } from './http/rate-limits.js';
 import { bffErrorHandler } from './http/error-handler.js';
-import { apiSecurityHeaders, pageSecurityHeaders, widgetSecurityHeaders } from './http/security-headers.js';
+import { apiSecurityHeaders, devPageSecurityHeaders, pageSecurityHeaders, widgetSecurityHeaders } from './http/security-headers.js';
 import { widgetRoutes } from './widget-hosting/widget.routes.js';
+import { createWidgetDevProxy, type WidgetDevProxy } from './widget-hosting/widget-dev-proxy.js';
 import { DEMO_CSS, DEMO_PAGE } from './demo/demo-page.js';
 
 export interface BffDeps {
@@ -28,6 +29,8 @@ export interface Bff {
   app: Express;
   tokens: TokenManager;
   cache: ContentCache;
+  /** `npm run dev` only (WIDGET_DEV_URL): /widget/* goes to Vite; main.ts attaches it for the HMR websocket. */
+  widgetDevProxy?: WidgetDevProxy;
 }
 
 /** Builds the BFF as an Express app; it never listens. */
@@ -59,8 +62,9 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
   // can answer (a 404, a 429, an error); the error handler last.
   app.use(requestLogger(logger));
   app.use('/api', apiSecurityHeaders, api);
-  app.use('/widget', widgetSecurityHeaders, widgetRoutes(config.widgetDir), notFoundHandler);
-  app.use(pageSecurityHeaders);
+  const widgetDevProxy = config.widgetDevUrl ? createWidgetDevProxy(config.widgetDevUrl) : undefined;
+  app.use('/widget', widgetSecurityHeaders, widgetDevProxy?.middleware ?? widgetRoutes(config.widgetDir), notFoundHandler);
+  app.use(widgetDevProxy ? devPageSecurityHeaders : pageSecurityHeaders);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -82,5 +86,5 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
   });
   app.use(notFoundHandler);
   app.use(bffErrorHandler);
-  return { app, tokens, cache };
+  return { app, tokens, cache, widgetDevProxy };
 }

@@ -29,6 +29,8 @@ export const BffConfigSchema = z.object({
   BOOKING_REF_SECRET: z.string().min(32).optional(),
   /** Folder of the built widget (vite output). */
   WIDGET_DIR: z.string().default('widget/dist'),
+  /** `npm run dev` only: Vite's dev server, to which /widget/* and its HMR websocket are proxied instead of serving WIDGET_DIR. */
+  WIDGET_DEV_URL: z.url().transform((url) => url.replace(/\/$/, '')).optional(),
 });
 
 export interface BffConfig extends CoreConfig {
@@ -42,6 +44,8 @@ export interface BffConfig extends CoreConfig {
   bookingRateLimit: RateWindow;
   referenceKey: Buffer;
   widgetDir: string;
+  /** Vite's dev server (WIDGET_DEV_URL), when /widget is proxied to it; absent in production. */
+  widgetDevUrl?: string;
 }
 
 /**
@@ -63,6 +67,7 @@ export function loadBffConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.
     bookingRateLimit: rateWindow(e, 'BOOKING'),
     referenceKey: deriveReferenceKey(e.BOOKING_REF_SECRET ?? e.APP_SECRET_KEY),
     widgetDir: e.WIDGET_DIR,
+    widgetDevUrl: e.WIDGET_DEV_URL,
   };
 }
 

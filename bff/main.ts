@@ -9,11 +9,14 @@ import { loadBffConfig } from './config.js';
 runMain('BFF', () => {
   const config = loadBffConfig();
   const logger = createLogger(config.logLevel);
-  serve(createBff({ config, logger, clock: systemClock }).app, {
+  const bff = createBff({ config, logger, clock: systemClock });
+  const server = serve(bff.app, {
     name: 'BFF',
     port: config.port,
     host: config.host,
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
   });
+  // npm run dev (WIDGET_DEV_URL): Vite's HMR websocket goes through the widget proxy too.
+  bff.widgetDevProxy?.attach(server);
 });

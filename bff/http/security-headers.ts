@@ -19,6 +19,10 @@ export const apiSecurityHeaders = helmet({
 /** /widget: the script every clinic site loads from here; as for /api. */
 export const widgetSecurityHeaders = apiSecurityHeaders;
 
+const pageDirectives = {
+  'img-src': ["'self'", 'data:', 'https:', 'http:'],
+};
+
 /**
  * The BFF's own pages (the demo, its CSS, health checks, 404s): a strict
  * CSP, with images from anywhere over http(s) because the demo clinic's
@@ -26,8 +30,17 @@ export const widgetSecurityHeaders = apiSecurityHeaders;
  */
 export const pageSecurityHeaders = helmet({
   contentSecurityPolicy: {
-    directives: {
-      'img-src': ["'self'", 'data:', 'https:', 'http:'],
-    },
+    directives: pageDirectives,
+  },
+});
+
+/**
+ * `npm run dev` only (WIDGET_DEV_URL): the same, plus workers from blob: URLs.
+ * When the HMR websocket drops (the BFF or Vite restarted), Vite's client waits
+ * for the server in a SharedWorker made from a blob: URL, then reloads the page.
+ */
+export const devPageSecurityHeaders = helmet({
+  contentSecurityPolicy: {
+    directives: { ...pageDirectives, 'worker-src': ["'self'", 'blob:'] },
   },
 });

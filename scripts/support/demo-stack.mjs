@@ -1,0 +1,146 @@
+// What `npm start` (scripts/start.mjs) and `npm run dev` (scripts/dev.mjs)
+// share: where the demo runs, seeding the demo clinic and a key pair on the
+// first run only (kept in the database and in a git-ignored .env), and running
+// the services together: one line on any start-up failure, all stopped on Ctrl-C.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/** Where the demo runs; SERVER_PORT, PORT and DATABASE_URL move it. */
+export function demoSettings(env = process.env) {
+  const serverPort = env.SERVER_PORT ?? '4000';
+  const bffPort = env.PORT ?? '8080';
+  return {
+    serverPort,
+    bffPort,
+    databaseUrl: env.DATABASE_URL ?? 'file:data/clinic.db',
+    serverUrl: `http://127.0.0.1:${serverPort}`,
+    // Tests point this elsewhere so they never touch a developer's own .env.
+    envFile: env.DEMO_ENV_FILE ?? '.env',
+    allowedOrigins: `http://localhost:${bffPort},http://127.0.0.1:${bffPort}`,
+  };
+}
+
+/** Reads KEY=value lines; the BFF reads the same file itself. */
+function readEnvFile(file) {
+  if (!existsSync(file)) return {};
+  return Object.fromEntries(
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line) => /^([A-Z_]+)=(.*)$/.exec(line.trim()))
+      .filter(Boolean)
+      .map((match) => [match[1], match[2]]),
+  );
+}
+
+function databaseFile(databaseUrl) {
+  return databaseUrl.startsWith('file:') ? databaseUrl.slice('file:'.length) : databaseUrl;
+}
+
+/** Runs the services of one command (`npm start`, `npm run dev`), which names itself in every message. */
+export class DemoRunner {
+  #children = [];
+  #stopping = false;
+  #running = false;
+
+  constructor(command) {
+    this.command = command;
+  }
+
+  /** One line, and exit code 1; any service already started is asked to stop. */
+  fail(message) {
+    console.error(`${this.command}: ${message}`);
+    for (const child of this.#children) if (child.exitCode === null) child.kill('SIGTERM');
+    process.exit(1);
+  }
+
+  /** Fails with one line that says how to fix it when a port is taken. */
+  async ensurePortFree(port, variable) {
+    await new Promise((resolve) => {
+      const probe = createServer()
+        .once('error', () => this.fail(`port ${port} is already in use; stop what uses it or set ${variable} to another port`))
+        .once('listening', () => probe.close(resolve))
+        .listen(Number(port), '127.0.0.1');
+    });
+  }
+
+  /**
+   * Seeds once: a .env whose key was made for this database file is reused.
+   * `cli` is the node arguments that run the provisioning CLI (built or from source).
+   * Returns the BFF's settings.
+   */
+  ensureDemoClinic({ databaseUrl, serverUrl, envFile, allowedOrigins }, cli) {
+    const env = readEnvFile(envFile);
+    if (env.APP_KEY && env.APP_SECRET_KEY && env.DEMO_DATABASE === databaseUrl && existsSync(databaseFile(databaseUrl))) return env;
+    const seeded = spawnSync(process.execPath, [...cli, 'seed-demo'], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: serverUrl },
+      encoding: 'utf8',
+    });
+    if (seeded.status !== 0) this.fail(`could not seed the demo clinic: ${seeded.stderr.trim() || 'unknown error'}`);
+    const { care_id, app_key, app_secret_key } = JSON.parse(seeded.stdout);
+    writeFileSync(
+      envFile,
+      [
+        `# Written by ${this.command} for the local demo; never commit this file.`,
+        `DEMO_DATABASE=${databaseUrl}`,
+        `DEMO_CARE_ID=${care_id}`,
+        `UPSTREAM_URL=${serverUrl}/api/v1`,
+        `APP_KEY=${app_key}`,
+        `APP_SECRET_KEY=${app_secret_key}`,
+        `ALLOWED_ORIGINS=${allowedOrigins}`,
+        '',
+      ].join('\n'),
+      { mode: 0o600 },
+    );
+    console.log(`Seeded the demo clinic (care_id ${care_id}); its key pair is in ${envFile}.`);
+    return readEnvFile(envFile);
+  }
+
+  /**
+   * Starts `node ...args` with its output on ours. If it stops by itself,
+   * everything stops: during start-up it has already printed its one-line reason.
+   * `stdin` 'pipe' keeps a stdin open that never ends (Vite stops when its stdin ends).
+   */
+  run(name, args, env, { stdin = 'ignore' } = {}) {
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...env },
+      stdio: [stdin, 'inherit', 'inherit'],
+    });
+    child.on('exit', (code, signal) => {
+      if (this.#stopping) return;
+      if (this.#running) console.error(`${this.command}: the ${name} stopped (${signal ?? `exit code ${code}`}); stopping the demo.`);
+      this.stopAll(1);
+    });
+    this.#children.push(child);
+  }
+
+  /** SIGTERM to every service; exits once all have stopped, or after 5 s whatever happens. */
+  stopAll(code) {
+    this.#stopping = true;
+    const children = this.#children;
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    let pending = children.filter((child) => child.exitCode === null).length;
+    if (pending === 0) process.exit(code);
+    for (const child of children) child.once('exit', () => --pending === 0 && process.exit(code));
+    setTimeout(() => process.exit(code), 5000).unref();
+  }
+
+  async waitForHealth(url, timeoutMs = 10_000) {
+    for (let waited = 0; waited < timeoutMs && !this.#stopping; waited += 100) {
+      try {
+        if ((await fetch(url)).ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (!this.#stopping) this.fail(`${url} did not become healthy`);
+  }
+
+  /** Everything is up: from now on a service that stops is reported, and Ctrl-C stops them all. */
+  started() {
+    this.#running = true;
+    process.on('SIGINT', () => this.stopAll(0));
+    process.on('SIGTERM', () => this.stopAll(0));
+  }
+}
