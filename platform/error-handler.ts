@@ -13,7 +13,7 @@ const BODY_PARSER_ERRORS: Record<string, (err: { limit?: unknown }) => ApiError>
   'entity.parse.failed': () => new ApiError('validation_error', 'Invalid request: body is not valid JSON'),
   'entity.too.large': (err) =>
     new ApiError('payload_too_large', `Request body exceeds ${typeof err.limit === 'number' ? err.limit : LIMITS.requestBodyBytes} bytes`),
-  'encoding.unsupported': () => new ApiError('unsupported_media_type', 'Unsupported content encoding'),
+  'encoding.unsupported': () => new ApiError('unsupported_media_type', 'Unsupported Content-Encoding; send the body as is or as gzip, deflate or br'),
   'charset.unsupported': () => new ApiError('unsupported_media_type', 'Unsupported charset; send UTF-8 JSON'),
   'request.aborted': () => new ApiError('validation_error', 'Request body was aborted'),
   'request.size.invalid': () => new ApiError('validation_error', 'Request body length does not match Content-Length'),
