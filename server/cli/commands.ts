@@ -16,6 +16,8 @@ export interface CliDeps {
   db: Db;
   clock: Clock;
   publicUrl: string;
+  /** A line for the person at the terminal (stderr), apart from the JSON result. */
+  tell?: (line: string) => void;
 }
 
 /** A mistake in how the command was called or what it names; printed as one line. */
@@ -100,9 +102,20 @@ const COMMANDS: Record<string, (options: Options, deps: CliDeps) => Promise<unkn
     return { appointment_id: appointmentId, status: parsed.data };
   },
 
+  /**
+   * The demo clinic and a key pair. Run again on a database that holds it, it
+   * creates no second clinic: it says so and makes a new key pair for the one
+   * there (secrets are shown only once, so the old one cannot be printed again).
+   */
   'seed-demo': async (options, deps) => {
     const file = ClinicFile.parse(demoClinic(options['public-url'] ?? deps.publicUrl));
-    const careId = await new ClinicStore(deps.db).create(file, deps.clock.now());
+    const clinics = new ClinicStore(deps.db);
+    const existing = await clinics.findByName(file.organization.name);
+    if (existing !== undefined) {
+      deps.tell?.(`The demo clinic is already in this database (care_id ${existing}): no second clinic; a new key pair for it.`);
+      return { care_id: existing, existing: true, ...(await authService(deps).createKeyPair(existing)) };
+    }
+    const careId = await clinics.create(file, deps.clock.now());
     return { care_id: careId, ...(await authService(deps).createKeyPair(careId)) };
   },
 };

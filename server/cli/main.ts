@@ -9,7 +9,7 @@ async function main(): Promise<number> {
   const command = parseCommand(process.argv.slice(2));
   const db = await openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous });
   try {
-    const result = await command({ db, clock: systemClock, publicUrl: config.publicUrl });
+    const result = await command({ db, clock: systemClock, publicUrl: config.publicUrl, tell: (line) => console.error(line) });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {

@@ -34,6 +34,12 @@ export class ClinicStore {
     });
   }
 
+  /** The first clinic with this organization name, if any. */
+  async findByName(name: string): Promise<number | undefined> {
+    const row = await this.db.selectFrom('clinics').select('care_id').where('name', '=', name).orderBy('care_id').executeTakeFirst();
+    return row?.care_id;
+  }
+
   async exists(careId: number): Promise<boolean> {
     const row = await this.db.selectFrom('clinics').select('care_id').where('care_id', '=', careId).executeTakeFirst();
     return row !== undefined;

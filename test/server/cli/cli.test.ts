@@ -298,6 +298,20 @@ describe('seed-demo', () => {
     expect(printedDemo).toEqual({ care_id: expect.any(Number), app_key: expect.any(String), app_secret_key: expect.any(String) });
   });
 
+  it('run again on the same database, says the demo clinic exists, prints its care_id and creates no second clinic', async () => {
+    const clinicsBefore = await ctx.server.db.selectFrom('clinics').select('care_id').execute();
+
+    const again = await cli(['seed-demo'], { PUBLIC_URL: ctx.server.baseUrl });
+
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(`already in this database (care_id ${demo.care_id})`);
+    const printedAgain = JSON.parse(again.stdout) as Record<string, unknown>;
+    expect(printedAgain).toEqual({ care_id: demo.care_id, existing: true, app_key: expect.any(String), app_secret_key: expect.any(String) });
+    expect(await ctx.server.db.selectFrom('clinics').select('care_id').execute()).toEqual(clinicsBefore);
+    const fresh = await authenticatedCaller(ctx.server, { careId: demo.care_id, appKey: String(printedAgain.app_key), secret: String(printedAgain.app_secret_key) });
+    expect((await fresh.get('/organization')).status).toBe(200);
+  });
+
   it('creates a website in which every string is non-empty', async () => {
     const site = await website();
     const empty: string[] = [];
