@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   internal_error: 500,
   /** BFF only: the upstream API failed or is unreachable. */
   upstream_unavailable: 502,
+  /** BFF only: the upstream API is busy, or the BFF's own budget of upstream reads is spent; with Retry-After. */
+  upstream_busy: 503,
   /** BFF only: the upstream API did not answer in time. */
   upstream_timeout: 504,
 } as const;
