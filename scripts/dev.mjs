@@ -8,7 +8,7 @@
 // DATABASE_URL move it.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { DemoRunner, demoSettings } from './support/demo-stack.mjs';
+import { DemoRunner, demoSettings, serviceSettings } from './support/demo-stack.mjs';
 
 const require = createRequire(import.meta.url);
 const VITE = join(dirname(require.resolve('vite/package.json')), 'bin/vite.js');
@@ -31,16 +31,22 @@ await dev.ensurePortFree(serverPort, 'SERVER_PORT');
 await dev.ensurePortFree(bffPort, 'PORT');
 await dev.ensurePortFree(vitePort, 'VITE_PORT');
 const keys = dev.ensureDemoClinic(settings, ['--import', 'tsx', 'server/cli/main.ts']);
-dev.run('reference server', watch('server/main.ts'), { PORT: serverPort, DATABASE_URL: databaseUrl, PUBLIC_URL: serverUrl });
+const shared = serviceSettings(settings);
+dev.run('reference server', watch('server/main.ts'), {
+  ...shared,
+  PORT: serverPort,
+  DATABASE_URL: databaseUrl,
+  PUBLIC_URL: shared.PUBLIC_URL ?? serverUrl,
+});
 // vite.config.ts: base /widget/ and the /widget/clinic-booking.js entry, in serve mode only.
-dev.run('widget dev server (Vite)', [VITE, '--port', vitePort, '--clearScreen', 'false'], {}, { stdin: 'pipe' });
+dev.run('widget dev server (Vite)', [VITE, '--port', vitePort, '--clearScreen', 'false'], process.env, { stdin: 'pipe' });
 await dev.waitForHealth(`${serverUrl}/healthz`, 30_000);
 dev.run('BFF', watch('bff/main.ts'), {
+  ...shared,
   PORT: bffPort,
   UPSTREAM_URL: `${serverUrl}/api/v1`,
   APP_KEY: keys.APP_KEY,
   APP_SECRET_KEY: keys.APP_SECRET_KEY,
-  ALLOWED_ORIGINS: settings.allowedOrigins,
   WIDGET_DEV_URL: viteUrl,
 });
 await dev.waitForHealth(`${viteUrl}/widget/@vite/client`, 30_000);

@@ -2,7 +2,7 @@
 // a key pair on the first run only (kept in the database and in a git-ignored
 // .env), starts the reference server and the BFF together, prints the demo URL,
 // and stops both on Ctrl-C. Any start-up failure is one line, not a stack trace.
-import { DemoRunner, demoSettings } from './support/demo-stack.mjs';
+import { DemoRunner, demoSettings, serviceSettings } from './support/demo-stack.mjs';
 
 const settings = demoSettings();
 const { serverPort, bffPort, databaseUrl, serverUrl } = settings;
@@ -11,14 +11,20 @@ const demo = new DemoRunner('npm start');
 await demo.ensurePortFree(serverPort, 'SERVER_PORT');
 await demo.ensurePortFree(bffPort, 'PORT');
 const keys = demo.ensureDemoClinic(settings, ['dist/server/cli/main.js']);
-demo.run('reference server', ['dist/server/main.js'], { PORT: serverPort, DATABASE_URL: databaseUrl, PUBLIC_URL: serverUrl });
+const shared = serviceSettings(settings);
+demo.run('reference server', ['dist/server/main.js'], {
+  ...shared,
+  PORT: serverPort,
+  DATABASE_URL: databaseUrl,
+  PUBLIC_URL: shared.PUBLIC_URL ?? serverUrl,
+});
 await demo.waitForHealth(`${serverUrl}/healthz`);
 demo.run('BFF', ['dist/bff/main.js'], {
+  ...shared,
   PORT: bffPort,
   UPSTREAM_URL: `${serverUrl}/api/v1`,
   APP_KEY: keys.APP_KEY,
   APP_SECRET_KEY: keys.APP_SECRET_KEY,
-  ALLOWED_ORIGINS: settings.allowedOrigins,
 });
 await demo.waitForHealth(`http://127.0.0.1:${bffPort}/readyz`);
 

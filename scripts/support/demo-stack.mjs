@@ -21,6 +21,19 @@ export function demoSettings(env = process.env) {
   };
 }
 
+/**
+ * The settings both services get: .env's lines, then the environment's (which
+ * win), so every setting a deployer gives reaches them. The names the demo
+ * itself decides (each service's PORT, the BFF's upstream and key pair) are
+ * set per service by the caller; ALLOWED_ORIGINS is the demo's own origins
+ * plus any the deployer gave.
+ */
+export function serviceSettings({ envFile, allowedOrigins }, env = process.env) {
+  const settings = { ...readEnvFile(envFile), ...env };
+  const origins = new Set([...allowedOrigins.split(','), ...(settings.ALLOWED_ORIGINS ?? '').split(',')].map((o) => o.trim()).filter(Boolean));
+  return { ...settings, ALLOWED_ORIGINS: [...origins].join(',') };
+}
+
 /** Reads KEY=value lines; the BFF reads the same file itself. */
 function readEnvFile(file) {
   if (!existsSync(file)) return {};
@@ -77,7 +90,7 @@ export class DemoRunner {
       encoding: 'utf8',
     });
     if (seeded.status !== 0) this.fail(`could not seed the demo clinic: ${seeded.stderr.trim() || 'unknown error'}`);
-    const { care_id, app_key, app_secret_key } = JSON.parse(seeded.stdout);
+    const { care_id, app_key, app_secret_key, existing } = JSON.parse(seeded.stdout);
     writeFileSync(
       envFile,
       [
@@ -92,7 +105,11 @@ export class DemoRunner {
       ].join('\n'),
       { mode: 0o600 },
     );
-    console.log(`Seeded the demo clinic (care_id ${care_id}); its key pair is in ${envFile}.`);
+    console.log(
+      existing
+        ? `The demo clinic (care_id ${care_id}) was already in the database; a new key pair for it is in ${envFile}.`
+        : `Seeded the demo clinic (care_id ${care_id}); its key pair is in ${envFile}.`,
+    );
     return readEnvFile(envFile);
   }
 
@@ -103,7 +120,7 @@ export class DemoRunner {
    */
   run(name, args, env, { stdin = 'ignore' } = {}) {
     const child = spawn(process.execPath, args, {
-      env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', ...env },
+      env: { LOG_LEVEL: 'warn', ...env },
       stdio: [stdin, 'inherit', 'inherit'],
     });
     child.on('exit', (code, signal) => {
@@ -137,10 +154,18 @@ export class DemoRunner {
     if (!this.#stopping) this.fail(`${url} did not become healthy`);
   }
 
-  /** Everything is up: from now on a service that stops is reported, and Ctrl-C stops them all. */
+  /**
+   * Everything is up: from now on a service that stops is reported, and
+   * Ctrl-C or SIGTERM stops them all. A signal sent to the `npm` process alone
+   * (Docker, systemd, an IDE) never reaches this one: npm passes it to the
+   * shell it runs us in, which dies without passing it on. So a parent that
+   * goes away (we are re-parented) counts as that signal too.
+   */
   started() {
     this.#running = true;
     process.on('SIGINT', () => this.stopAll(0));
     process.on('SIGTERM', () => this.stopAll(0));
+    const parent = process.ppid;
+    setInterval(() => process.ppid !== parent && this.stopAll(0), 200).unref();
   }
 }

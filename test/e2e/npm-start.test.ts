@@ -88,6 +88,26 @@ describe('npm start (scripts/start.mjs)', () => {
     expect(await demo.exited).toBe(0);
   });
 
+  it('passes every setting from the environment and from .env on to both services', async () => {
+    writeFileSync(env.DEMO_ENV_FILE, `${readFileSync(env.DEMO_ENV_FILE, 'utf8')}TOKEN_RATE_LIMIT=2\n`);
+    const demo = startDemo({ ...env, ...ports, ALLOWED_ORIGINS: 'https://www.my-clinic.example' });
+    await waitFor(demo, 'clinic-booking demo is running');
+    try {
+      const fromSite = await fetch(`http://127.0.0.1:${ports.PORT}/api/treatments`, { headers: { origin: 'https://www.my-clinic.example' } });
+      expect(fromSite.headers.get('access-control-allow-origin')).toBe('https://www.my-clinic.example');
+      const fromDemo = await fetch(`http://127.0.0.1:${ports.PORT}/api/treatments`, { headers: { origin: `http://localhost:${ports.PORT}` } });
+      expect(fromDemo.headers.get('access-control-allow-origin')).toBe(`http://localhost:${ports.PORT}`);
+
+      // The BFF's own token exchange (same IP) was the first of the two allowed.
+      const grant = () => fetch(`http://127.0.0.1:${ports.SERVER_PORT}/api/v1/granttoken`, { method: 'POST' });
+      expect((await grant()).status).toBe(401);
+      expect((await grant()).status).toBe(429);
+    } finally {
+      demo.child.kill('SIGINT');
+      await demo.exited;
+    }
+  });
+
   it('stops with one line naming the setting when a port is taken', async () => {
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(Number(ports.SERVER_PORT), '127.0.0.1', resolve));
@@ -101,6 +121,24 @@ describe('npm start (scripts/start.mjs)', () => {
       await new Promise((resolve) => holder.close(resolve));
     }
   });
+
+  it('stops both services within 5 s when SIGTERM reaches only the npm process, as Docker or systemd send it', async () => {
+    const npm = spawn('npm', ['start'], { cwd: REPO_ROOT, env: { ...process.env, ...env, ...ports }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    npm.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    npm.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    for (let i = 0; i < 900 && !output.includes('clinic-booking demo is running'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(output).toContain('clinic-booking demo is running');
+
+    npm.kill('SIGTERM');
+    const stoppedAt = Date.now() + 5_000;
+    const up = async (port: string) => fetch(`http://127.0.0.1:${port}/healthz`).then(() => true, () => false);
+    while (Date.now() < stoppedAt && ((await up(ports.SERVER_PORT)) || (await up(ports.PORT)))) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await up(ports.SERVER_PORT)).toBe(false);
+    expect(await up(ports.PORT)).toBe(false);
+  }, 120_000);
 
   it('stops with one line when the database file is not a database', async () => {
     const bad = join(dir, 'not-a-database.db');
