@@ -2,25 +2,43 @@ import { z } from 'zod';
 import { CalendarDate, IdParam, TimeOfDay } from './common.js';
 import { LIMITS } from './rules/limits.js';
 import { MIN_PHONE_DIGITS, PHONE_PATTERN, TIME_OF_DAY_PATTERN } from './rules/patterns.js';
+import { isBlankPatientText, normalisePatientText, patientTextProblem, type PatientTextProblem } from './rules/patient-text.js';
 import { APPOINTMENT_STATUSES } from './rules/appointment-status.js';
 
 /** The status values named by spec part 3 (contract/rules/appointment-status.ts). */
 export const AppointmentStatus = z.enum(APPOINTMENT_STATUSES);
 export type AppointmentStatus = z.infer<typeof AppointmentStatus>;
 
-const requiredText = (max: number) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-    .trim()
-    .min(1, { message: 'is required' })
-    .max(max, { message: `must be at most ${max} characters` });
+/** The server's words for each patient text problem (contract/rules/patient-text.ts); the widget has its own. */
+const PATIENT_TEXT_MESSAGES: Record<PatientTextProblem, string> = {
+  control_character: 'must not contain control characters',
+  bidi_control: 'must not contain bidirectional embedding, override or isolate characters (U+202A–U+202E, U+2066–U+2069)',
+  lone_surrogate: 'must not contain unpaired surrogates (text that is not valid Unicode)',
+  blank: 'is required',
+};
 
-const optionalText = (max: number) =>
-  z
-    .string({ error: 'must be a string' })
-    .trim()
-    .max(max, { message: `must be at most ${max} characters` })
-    .nullish();
+/**
+ * A patient text field: NFC-normalised and trimmed (the note's line breaks as
+ * LF), then refused for control, bidi-control or unpaired-surrogate
+ * characters; a required one also when nothing visible is left. An optional
+ * one with nothing visible becomes '' and is stored as absent.
+ */
+const patientText = (max: number, { required, multiline = false }: { required: boolean; multiline?: boolean }) => {
+  const text = z
+    .string({ error: (issue) => (required && issue.input === undefined ? 'is required' : 'must be a string') })
+    .overwrite((value) => normalisePatientText(value, { multiline }));
+  return (required ? text.min(1, { message: 'is required' }) : text)
+    .check((ctx) => {
+      const problem = patientTextProblem(ctx.value, { multiline });
+      if (problem && (required || problem !== 'blank')) ctx.issues.push({ code: 'custom', message: PATIENT_TEXT_MESSAGES[problem], input: ctx.value });
+    })
+    .overwrite((value) => (isBlankPatientText(value) ? '' : value))
+    .max(max, { message: `must be at most ${max} characters` });
+};
+
+const requiredText = (max: number) => patientText(max, { required: true });
+
+const optionalText = (max: number, options: { multiline?: boolean } = {}) => patientText(max, { required: false, ...options }).nullish();
 
 const optionalId = z
   .number({ error: 'must be a positive integer' })
@@ -58,7 +76,7 @@ export const BookAppointmentRequest = z
         }),
       doctor_id: optionalId.meta({ description: 'doctor_id from GET /dentists.' }),
       treatment_id: optionalId.meta({ description: 'treatment_id from GET /treatments.' }),
-      note: optionalText(LIMITS.note).meta({ description: 'Optional appointment note.' }),
+      note: optionalText(LIMITS.note, { multiline: true }).meta({ description: 'Optional appointment note.' }),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field` : undefined) },
   )

@@ -8,6 +8,7 @@ export * from './limits.js';
 export * from './clinic-time.js';
 export * from './opening-hours.js';
 export * from './patterns.js';
+export * from './patient-text.js';
 export * from './theme.js';
 export * from './html.js';
 export * from './bff-api.js';

@@ -6,6 +6,7 @@ import {
   type OpeningHoursVerdict,
 } from '../../contract/rules/opening-hours.js';
 import { isCalendarDate, isPhoneNumber } from '../../contract/rules/patterns.js';
+import { isBlankPatientText, normalisePatientText, patientTextProblem, type PatientTextOptions } from '../../contract/rules/patient-text.js';
 import type { BookingRequest } from '../api.js';
 import { localDayName } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
@@ -75,6 +76,16 @@ function openingHoursError(verdict: OpeningHoursVerdict, t: Translation, lang: s
   }
 }
 
+/** The note alone may hold line breaks. */
+const NOTE: PatientTextOptions = { multiline: true };
+
+/** The shared patient text rule in the patient's words: one message for every kind of hidden character. */
+function patientTextError(value: string, required: boolean, t: Translation, options?: PatientTextOptions): string | undefined {
+  const problem = patientTextProblem(normalisePatientText(value, options), options);
+  if (problem === 'blank') return required ? t.errRequired : undefined;
+  return problem ? t.errHiddenCharacters : undefined;
+}
+
 /**
  * The browser-side check of a booking, mirroring the server's rules so most
  * mistakes are caught while typing; the server stays the authority.
@@ -82,10 +93,15 @@ function openingHoursError(verdict: OpeningHoursVerdict, t: Translation, lang: s
 export function validateDraft(draft: BookingDraft, context: RuleContext): FieldErrors {
   const { t } = context;
   const errors: FieldErrors = {};
-  if (!draft.patient_name.trim()) errors.patient_name = t.errRequired;
-  const phone = draft.patient_phone.trim();
-  if (!phone) errors.patient_phone = t.errRequired;
-  else if (!isPhoneNumber(phone)) errors.patient_phone = t.errPhone;
+  const checkText = (field: 'patient_name' | 'patient_phone' | 'address' | 'note', required: boolean, options?: PatientTextOptions) => {
+    const problem = patientTextError(draft[field], required, t, options);
+    if (problem) errors[field] = problem;
+  };
+  checkText('patient_name', true);
+  checkText('patient_phone', true);
+  checkText('address', false);
+  checkText('note', false, NOTE);
+  if (!errors.patient_phone && !isPhoneNumber(normalisePatientText(draft.patient_phone))) errors.patient_phone = t.errPhone;
 
   const date = draft.appointment_date;
   const time = draft.appointment_time;
@@ -108,16 +124,19 @@ export function validateDraft(draft: BookingDraft, context: RuleContext): FieldE
 /** The JSON body the BFF expects, with the honeypot the form keeps empty. */
 export function bookingBody(draft: BookingDraft, honeypot: string): BookingRequest {
   const optionalId = (value: string) => (value ? Number(value) : undefined);
-  const optionalText = (value: string) => value.trim() || undefined;
+  const optionalText = (value: string, options?: PatientTextOptions) => {
+    const text = normalisePatientText(value, options);
+    return isBlankPatientText(text) ? undefined : text;
+  };
   return {
-    patient_name: draft.patient_name.trim(),
-    patient_phone: draft.patient_phone.trim(),
+    patient_name: normalisePatientText(draft.patient_name),
+    patient_phone: normalisePatientText(draft.patient_phone),
     address: optionalText(draft.address),
     appointment_date: draft.appointment_date,
     appointment_time: draft.appointment_time,
     doctor_id: optionalId(draft.doctor_id),
     treatment_id: optionalId(draft.treatment_id),
-    note: optionalText(draft.note),
+    note: optionalText(draft.note, NOTE),
     [HONEYPOT_FIELD]: honeypot,
   };
 }

@@ -52,6 +52,7 @@ export const de: Translation = {
 
   errRequired: 'Bitte ausfüllen.',
   errPhone: 'Bitte eine Telefonnummer mit mindestens 5 Ziffern angeben, z. B. +49 30 1234567.',
+  errHiddenCharacters: 'Bitte die versteckten Steuer- oder Schreibrichtungszeichen entfernen (sie kommen oft beim Einfügen mit).',
   errDatePast: 'Bitte heute oder ein späteres Datum wählen.',
   errClosedDay: (day) => `Die Praxis ist am ${day} geschlossen. Bitte einen anderen Tag wählen.`,
   errTimeOutside: (open, close) => `Bitte eine Uhrzeit zwischen ${open} und ${close} wählen (Ortszeit der Praxis).`,

@@ -52,6 +52,7 @@ export const en: Translation = {
 
   errRequired: 'Please fill this in.',
   errPhone: 'Enter a phone number with at least 5 digits, e.g. +44 20 7946 0958.',
+  errHiddenCharacters: 'Remove the hidden control or text-direction characters (they often come with pasted text).',
   errDatePast: 'Choose today or a later date.',
   errClosedDay: (day) => `The clinic is closed on ${day}. Choose another day.`,
   errTimeOutside: (open, close) => `Choose a time between ${open} and ${close} (clinic time).`,

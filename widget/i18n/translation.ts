@@ -53,6 +53,8 @@ export interface Translation {
 
   errRequired: string;
   errPhone: string;
+  /** A patient text holds control, bidi-control or broken characters (contract/rules/patient-text.ts). */
+  errHiddenCharacters: string;
   errDatePast: string;
   errClosedDay: (day: string) => string;
   errTimeOutside: (open: string, close: string) => string;
