@@ -12,13 +12,15 @@ export const REDACTED_PATHS = [
   'app_secret_key',
   'patient_name',
   'patient_phone',
+  'reference',
   '*.access_token',
   '*.app_secret_key',
   '*.patient_name',
   '*.patient_phone',
+  '*.reference',
 ];
 
-/** Structured JSON logs (pino); never a secret, a token, or a patient's name or phone. */
+/** Structured JSON logs (pino); never a secret, a token, a patient's name or phone, or a booking reference. */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino({ level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, destination);
 }
