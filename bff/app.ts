@@ -3,9 +3,10 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { requestLogger } from '../platform/request-logger.js';
 import { notFoundHandler } from '../platform/error-handler.js';
-import type { BffConfig } from './config.js';
+import { DEFAULT_UPSTREAM_READ_BUDGET, type BffConfig } from './config.js';
 import { TokenManager } from './upstream/token-manager.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
+import { ReadBudget } from './upstream/read-budget.js';
 import { ContentCache } from './content/content-cache.js';
 import { contentRoutes } from './content/content.routes.js';
 import { bookingRoutes } from './booking/booking.routes.js';
@@ -43,7 +44,8 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
     clock,
   });
   const upstream = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs);
-  const cache = new ContentCache(upstream, { ...config.cache, clock });
+  const readBudget = new ReadBudget({ limit: config.upstreamReadBudget ?? DEFAULT_UPSTREAM_READ_BUDGET, clock });
+  const cache = new ContentCache(upstream, { ...config.cache, clock, readBudget });
 
   const api = Router();
   api.use(apiCors(config.allowedOrigins));

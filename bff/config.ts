@@ -9,6 +9,9 @@ const originList = z
   .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
   .pipe(z.array(z.url().transform((url) => new URL(url).origin)));
 
+/** Upstream calls per minute that content misses may make, across all clients (UPSTREAM_READ_BUDGET). */
+export const DEFAULT_UPSTREAM_READ_BUDGET = 120;
+
 /** The BFF's settings, read once from the environment (and .env); nothing else reads process.env. */
 export const BffConfigSchema = z.object({
   UPSTREAM_URL: z.url().transform((url) => url.replace(/\/$/, '')),
@@ -21,6 +24,11 @@ export const BffConfigSchema = z.object({
   CACHE_MAX_STALE_MS: positiveIntSetting.default(24 * 3600_000),
   CACHE_MAX_BYTES: positiveIntSetting.default(5 * 1024 * 1024),
   UPSTREAM_TIMEOUT_MS: positiveIntSetting.default(5_000),
+  /**
+   * Upstream calls per minute for content misses, across all clients; the rest
+   * of the app key's upstream rate stays for bookings and status lookups.
+   */
+  UPSTREAM_READ_BUDGET: positiveIntSetting.default(DEFAULT_UPSTREAM_READ_BUDGET),
   /** Requests per client IP per window on all of /api. */
   ...rateSettings('API', 300, 60_000),
   /** Bookings per client IP per window. */
@@ -40,6 +48,8 @@ export interface BffConfig extends CoreConfig {
   allowedOrigins: string[];
   cache: { ttlMs: number; maxStaleMs: number; maxBytes: number };
   upstreamTimeoutMs: number;
+  /** UPSTREAM_READ_BUDGET; optional so configs built in code may leave it at its default. */
+  upstreamReadBudget?: number;
   apiRateLimit: RateWindow;
   bookingRateLimit: RateWindow;
   referenceKey: Buffer;
@@ -63,6 +73,7 @@ export function loadBffConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.
     allowedOrigins: e.ALLOWED_ORIGINS,
     cache: { ttlMs: e.CACHE_TTL_MS, maxStaleMs: e.CACHE_MAX_STALE_MS, maxBytes: e.CACHE_MAX_BYTES },
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    upstreamReadBudget: e.UPSTREAM_READ_BUDGET,
     apiRateLimit: rateWindow(e, 'API'),
     bookingRateLimit: rateWindow(e, 'BOOKING'),
     referenceKey: deriveReferenceKey(e.BOOKING_REF_SECRET ?? e.APP_SECRET_KEY),

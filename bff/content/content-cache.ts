@@ -4,6 +4,7 @@ import { ErrorBody } from '../../contract/index.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';
+import type { ReadBudget } from '../upstream/read-budget.js';
 import type { ContentResource } from './resources.js';
 
 /** One cached answer, ready to send: status, bytes, ETag and when it was fetched. */
@@ -12,6 +13,8 @@ export interface CachedAnswer {
   body: Buffer;
   etag: string;
   fetchedAt: number;
+  /** A list's items, each answered on its own by id, from the same upstream call. */
+  items?: ReadonlyMap<number, CachedAnswer>;
 }
 
 export interface ContentCacheOptions {
@@ -20,6 +23,8 @@ export interface ContentCacheOptions {
   maxStaleMs: number;
   maxBytes: number;
   clock?: Clock;
+  /** Caps the upstream calls that misses make, across all clients; none when absent. */
+  readBudget?: ReadBudget;
 }
 
 interface FetchContext {
@@ -36,6 +41,10 @@ interface FetchContext {
  *
  * Not allowStaleOnFetchRejection: with nothing cached yet, it turns a failed
  * first load into `undefined` and loses the reason (timeout or not).
+ *
+ * Every miss and refresh takes one call from the read budget first: when it
+ * is spent, the load fails at once (ReadBudgetSpent) without calling
+ * upstream, so a stale copy goes on being served and nothing-cached is 503.
  */
 export class ContentCache {
   private readonly cache: LRUCache<string, CachedAnswer, FetchContext>;
@@ -49,7 +58,7 @@ export class ContentCache {
     this.now = () => clock.now().getTime();
     this.cache = new LRUCache<string, CachedAnswer, FetchContext>({
       maxSize: options.maxBytes,
-      sizeCalculation: (answer, path) => answer.body.length + path.length + 100,
+      sizeCalculation: (answer, path) => answerSize(answer) + path.length,
       ttl: options.ttlMs,
       allowStale: true,
       noDeleteOnFetchRejection: true,
@@ -68,16 +77,28 @@ export class ContentCache {
     return fresh;
   }
 
+  /**
+   * One item of a cached list, by id, from the list's copy (fresh, or stale
+   * while it is refreshed, like the list itself): never an upstream call of
+   * its own. undefined when the list has no such item.
+   */
+  async getItem(path: string, resource: ContentResource, id: number): Promise<CachedAnswer | undefined> {
+    return (await this.get(path, resource)).items?.get(id);
+  }
+
   private servable(answer: CachedAnswer): boolean {
     return this.now() - answer.fetchedAt <= this.options.ttlMs + this.options.maxStaleMs;
   }
 
   private async load(path: string, resource: ContentResource): Promise<CachedAnswer> {
+    this.options.readBudget?.take();
     const { status, body } = await this.upstream.call({ method: 'GET', path });
     if (status === 200) {
       const prepared = resource.prepare(body);
       if (!prepared.ok) throw new UpstreamUnavailable('server_error', `upstream ${resource.name} did not match the contract`);
-      return this.answer(200, prepared.body);
+      const answer = this.answer(200, prepared.body);
+      if (!prepared.items) return answer;
+      return { ...answer, items: new Map([...prepared.items].map(([id, item]) => [id, this.answer(200, item)])) };
     }
     if (status === 404) {
       return this.answer(404, { success: false, message: `${resource.name} not found`, error_code: 'not_found' } satisfies ErrorBody);
@@ -90,4 +111,11 @@ export class ContentCache {
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     return { status, body, etag, fetchedAt: this.now() };
   }
+}
+
+/** Bytes an answer holds in the cache: its body, its items' bodies, and a rough overhead for each. */
+function answerSize(answer: CachedAnswer): number {
+  let size = answer.body.length + 100;
+  for (const item of answer.items?.values() ?? []) size += item.body.length + 100;
+  return size;
 }

@@ -1,13 +1,15 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import { IdParam } from '../../contract/index.js';
 import { notFound } from '../../contract/errors.js';
+import { ReadBudgetSpent } from '../upstream/read-budget.js';
 import type { CachedAnswer, ContentCache } from './content-cache.js';
-import { DENTISTS, ORGANIZATION, TREATMENT, TREATMENTS, WEBSITE, type ContentResource } from './resources.js';
+import { DENTISTS, ORGANIZATION, TREATMENTS, WEBSITE, type ContentResource } from './resources.js';
 
 /**
  * GET /api/organization, /api/website, /api/treatments, /api/treatments/:id
  * and /api/dentists: sanitised, cached, with ETag and Cache-Control so
- * browsers and any CDN in front can cache too.
+ * browsers and any CDN in front can cache too. A treatment by id comes from
+ * the cached list, so no id, known or made up, costs an upstream call.
  */
 export function contentRoutes(cache: ContentCache, ttlMs: number, maxStaleMs: number): Router {
   const cacheControl = [
@@ -25,18 +27,22 @@ export function contentRoutes(cache: ContentCache, ttlMs: number, maxStaleMs: nu
   router.get('/organization', serve(ORGANIZATION, () => '/organization'));
   router.get('/website', serve(WEBSITE, () => '/website'));
   router.get('/treatments', serve(TREATMENTS, () => '/treatments'));
-  router.get(
-    '/treatments/:id',
-    serve(TREATMENT, (req) => {
-      // Only digits ever reach upstream: no encoded slashes or dot segments.
-      const id = IdParam.safeParse(req.params.id);
-      if (!id.success) throw notFound('Treatment');
-      return `/treatments/${id.data}`;
-    }),
-  );
+  router.get('/treatments/:id', async (req, res) => {
+    const id = IdParam.safeParse(req.params.id);
+    const treatment = id.success ? await cache.getItem('/treatments', TREATMENTS, id.data) : undefined;
+    if (!treatment) throw notFound('Treatment');
+    send(req, res, treatment, cacheControl);
+  });
   router.get('/dentists', serve(DENTISTS, () => '/dentists'));
+  router.use(retryAfterWhenBudgetSpent);
   return router;
 }
+
+/** A content miss refused by the read budget is 503 upstream_busy (the error handler); this adds when to retry. */
+const retryAfterWhenBudgetSpent: ErrorRequestHandler = (err, _req, res, next) => {
+  if (err instanceof ReadBudgetSpent && !res.headersSent) res.set('Retry-After', String(err.retryAfterSeconds));
+  next(err);
+};
 
 function send(req: Request, res: Response, answer: CachedAnswer, cacheControl: string): void {
   res.set({ ETag: answer.etag, 'Cache-Control': cacheControl, Vary: 'Origin' });

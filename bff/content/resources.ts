@@ -1,10 +1,14 @@
 import type { z } from 'zod';
 import { CONTENT_RESOURCES } from '../../contract/bff.js';
+import type { TreatmentResponse } from '../../contract/index.js';
 import { parseBlankingUnsafeUrls } from './parse-upstream.js';
 import { sanitizeDentist, sanitizeOrganization, sanitizeSite, sanitizeTreatment } from './sanitize.js';
 
-/** The outcome of preparing an upstream success body for browsers. */
-export type Prepared = { ok: true; body: unknown } | { ok: false };
+/**
+ * The outcome of preparing an upstream success body for browsers; a list may
+ * also give each of its items' own answer body by id (see defineResource).
+ */
+export type Prepared = { ok: true; body: unknown; items?: ReadonlyMap<number, unknown> } | { ok: false };
 
 /**
  * A read-only resource a browser may fetch: its name for messages, and how an
@@ -17,16 +21,24 @@ export interface ContentResource {
   prepare(upstreamBody: unknown): Prepared;
 }
 
-/** A resource whose sanitiser receives exactly what its schema parsed. */
+/**
+ * A resource whose sanitiser receives exactly what its schema parsed. A list
+ * may name `itemsOf`: the answer body of each of its items by id, taken from
+ * the sanitised list, so that an item is answered from the list's cached copy
+ * and never asked upstream on its own.
+ */
 export function defineResource<S extends z.ZodType>(
   { name, response }: { name: string; response: S },
   sanitize: (body: z.output<S>) => z.output<S>,
+  itemsOf?: (body: z.output<S>) => Iterable<readonly [number, unknown]>,
 ): ContentResource {
   return {
     name,
     prepare(upstreamBody) {
       const parsed = parseBlankingUnsafeUrls(response, upstreamBody);
-      return parsed.success ? { ok: true, body: sanitize(parsed.data) } : { ok: false };
+      if (!parsed.success) return { ok: false };
+      const body = sanitize(parsed.data);
+      return itemsOf ? { ok: true, body, items: new Map(itemsOf(body)) } : { ok: true, body };
     },
   };
 }
@@ -36,9 +48,14 @@ export const ORGANIZATION = defineResource(CONTENT_RESOURCES.organization, (body
   data: sanitizeOrganization(body.data),
 }));
 export const WEBSITE = defineResource(CONTENT_RESOURCES.website, (body) => ({ ...body, site: sanitizeSite(body.site) }));
-export const TREATMENTS = defineResource(CONTENT_RESOURCES.treatments, (body) => ({
-  ...body,
-  data: body.data.map(sanitizeTreatment),
-}));
-export const TREATMENT = defineResource(CONTENT_RESOURCES.treatment, (body) => ({ ...body, data: sanitizeTreatment(body.data) }));
+/**
+ * The treatments list, and each treatment by id as the spec's single answer
+ * `{success, data}` (GET /api/treatments/:id). The list holds exactly the
+ * treatments upstream answers by id (the active ones), so an id not in it is 404.
+ */
+export const TREATMENTS = defineResource(
+  CONTENT_RESOURCES.treatments,
+  (body) => ({ ...body, data: body.data.map(sanitizeTreatment) }),
+  (body) => body.data.map((treatment) => [treatment.treatment_id, { success: true, data: treatment } satisfies TreatmentResponse] as const),
+);
 export const DENTISTS = defineResource(CONTENT_RESOURCES.dentists, (body) => ({ ...body, data: body.data.map(sanitizeDentist) }));
