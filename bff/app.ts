@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { requestLogger } from '../platform/request-logger.js';
 import { notFoundHandler } from '../platform/error-handler.js';
-import { DEFAULT_UPSTREAM_READ_BUDGET, type BffConfig } from './config.js';
+import { DEFAULT_BOOKING_TIMEOUT_MS, DEFAULT_UPSTREAM_MAX_BODY_BYTES, DEFAULT_UPSTREAM_READ_BUDGET, type BffConfig } from './config.js';
 import { TokenManager } from './upstream/token-manager.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 import { ReadBudget } from './upstream/read-budget.js';
@@ -36,14 +36,16 @@ export interface Bff {
 
 /** Builds the BFF as an Express app; it never listens. */
 export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff {
+  const maxBodyBytes = config.upstreamMaxBodyBytes ?? DEFAULT_UPSTREAM_MAX_BODY_BYTES;
   const tokens = new TokenManager({
     upstreamUrl: config.upstreamUrl,
     appKey: config.appKey,
     appSecretKey: config.appSecretKey,
     timeoutMs: config.upstreamTimeoutMs,
+    maxBodyBytes,
     clock,
   });
-  const upstream = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs);
+  const upstream = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs, maxBodyBytes);
   const readBudget = new ReadBudget({ limit: config.upstreamReadBudget ?? DEFAULT_UPSTREAM_READ_BUDGET, clock });
   const cache = new ContentCache(upstream, { ...config.cache, clock, readBudget });
 
@@ -52,7 +54,9 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
   api.use(apiRateLimit(config.apiRateLimit));
   api.use(bffDocsRoutes());
   api.use(contentRoutes(cache, config.cache.ttlMs, config.cache.maxStaleMs));
-  api.use(bookingRoutes(upstream, config.referenceKey, bookingRateLimit(config.bookingRateLimit)));
+  api.use(
+    bookingRoutes(upstream, config.referenceKey, bookingRateLimit(config.bookingRateLimit), config.bookingTimeoutMs ?? DEFAULT_BOOKING_TIMEOUT_MS),
+  );
   api.use(notFoundHandler);
 
   const app = express();
