@@ -7,6 +7,8 @@ import { DEFAULT_BOOKING_TIMEOUT_MS, DEFAULT_UPSTREAM_MAX_BODY_BYTES, DEFAULT_UP
 import { TokenManager } from './upstream/token-manager.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 import { ReadBudget } from './upstream/read-budget.js';
+import { Readiness, reportingAnswers, upstreamProbe } from './health/readiness.js';
+import { healthRoutes } from './health/health.routes.js';
 import { ContentCache } from './content/content-cache.js';
 import { contentRoutes } from './content/content.routes.js';
 import { bookingRoutes } from './booking/booking.routes.js';
@@ -45,7 +47,9 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
     maxBodyBytes,
     clock,
   });
-  const upstream = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs, maxBodyBytes);
+  const client = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs, maxBodyBytes);
+  const readiness = new Readiness({ probe: upstreamProbe(client), clock });
+  const upstream = reportingAnswers(client, readiness);
   const readBudget = new ReadBudget({ limit: config.upstreamReadBudget ?? DEFAULT_UPSTREAM_READ_BUDGET, clock });
   const cache = new ContentCache(upstream, { ...config.cache, clock, readBudget });
 
@@ -72,17 +76,7 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
   app.use('/widget', widgetSecurityHeaders, widgetDevProxy?.middleware ?? widgetRoutes(config.widgetDir), notFoundHandler);
   app.use(widgetDevProxy ? devPageSecurityHeaders : pageSecurityHeaders);
 
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
-  app.get('/readyz', async (_req, res) => {
-    try {
-      await tokens.get();
-      res.json({ status: 'ready' });
-    } catch {
-      res.status(503).json({ status: 'upstream unavailable' });
-    }
-  });
+  app.use(healthRoutes(readiness));
 
   app.get('/', (_req, res) => {
     res.type('html').set('Cache-Control', 'no-cache').send(DEMO_PAGE);
