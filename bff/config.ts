@@ -2,6 +2,11 @@ import { existsSync } from 'node:fs';
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 import { coreConfig, coreSettings, parseSettings, positiveIntSetting, rateSettings, rateWindow, type CoreConfig, type RateWindow } from '../platform/config.js';
+import { DEFAULT_UPSTREAM_MAX_BODY_BYTES } from './upstream/bounded-body.js';
+
+export { DEFAULT_UPSTREAM_MAX_BODY_BYTES };
+/** How long a booking waits for upstream (BOOKING_TIMEOUT_MS): longer than reads, since giving up early on a booking is what gets it made twice. */
+export const DEFAULT_BOOKING_TIMEOUT_MS = 15_000;
 
 const originList = z
   .string()
@@ -24,6 +29,10 @@ export const BffConfigSchema = z.object({
   CACHE_MAX_STALE_MS: positiveIntSetting.default(24 * 3600_000),
   CACHE_MAX_BYTES: positiveIntSetting.default(5 * 1024 * 1024),
   UPSTREAM_TIMEOUT_MS: positiveIntSetting.default(5_000),
+  /** How long a booking waits for upstream; reads keep UPSTREAM_TIMEOUT_MS. */
+  BOOKING_TIMEOUT_MS: positiveIntSetting.default(DEFAULT_BOOKING_TIMEOUT_MS),
+  /** The most of any upstream answer the BFF reads; a longer one is refused (502) while it streams. */
+  UPSTREAM_MAX_BODY_BYTES: positiveIntSetting.default(DEFAULT_UPSTREAM_MAX_BODY_BYTES),
   /**
    * Upstream calls per minute for content misses, across all clients; the rest
    * of the app key's upstream rate stays for bookings and status lookups.
@@ -48,6 +57,9 @@ export interface BffConfig extends CoreConfig {
   allowedOrigins: string[];
   cache: { ttlMs: number; maxStaleMs: number; maxBytes: number };
   upstreamTimeoutMs: number;
+  /** BOOKING_TIMEOUT_MS and UPSTREAM_MAX_BODY_BYTES; optional so configs built in code may leave them at their defaults. */
+  bookingTimeoutMs?: number;
+  upstreamMaxBodyBytes?: number;
   /** UPSTREAM_READ_BUDGET; optional so configs built in code may leave it at its default. */
   upstreamReadBudget?: number;
   apiRateLimit: RateWindow;
@@ -73,6 +85,8 @@ export function loadBffConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.
     allowedOrigins: e.ALLOWED_ORIGINS,
     cache: { ttlMs: e.CACHE_TTL_MS, maxStaleMs: e.CACHE_MAX_STALE_MS, maxBytes: e.CACHE_MAX_BYTES },
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    bookingTimeoutMs: e.BOOKING_TIMEOUT_MS,
+    upstreamMaxBodyBytes: e.UPSTREAM_MAX_BODY_BYTES,
     upstreamReadBudget: e.UPSTREAM_READ_BUDGET,
     apiRateLimit: rateWindow(e, 'API'),
     bookingRateLimit: rateWindow(e, 'BOOKING'),

@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   upstream_busy: 503,
   /** BFF only: the upstream API did not answer in time. */
   upstream_timeout: 504,
+  /** BFF only: a booking upstream did not answer in time, so it may or may not have been made; re-send it with the same Idempotency-Key. */
+  booking_outcome_unknown: 504,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 

@@ -15,7 +15,7 @@ export function apiCors(allowedOrigins: readonly string[]): RequestHandler {
       origin: origin !== undefined && (allowed.has(origin) || origin === ownOrigin) ? origin : false,
       methods: ['GET', 'POST'],
       allowedHeaders: ['Content-Type', 'Idempotency-Key', 'If-None-Match'],
-      exposedHeaders: ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
+      exposedHeaders: ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Idempotent-Replayed'],
       maxAge: 600,
     });
   });

@@ -1,15 +1,30 @@
 import type { ErrorRequestHandler } from 'express';
+import { ApiError } from '../../contract/errors.js';
 import { sendError } from '../../platform/error-body.js';
 import { errorHandler } from '../../platform/error-handler.js';
-import { UpstreamUnavailable } from '../upstream/errors.js';
+import { UpstreamBusy, UpstreamUnavailable } from '../upstream/errors.js';
 
 /**
  * Upstream failures become 504 upstream_timeout or 502 upstream_unavailable
- * with the spec's error body and nothing of the upstream's own answer; every
- * other error goes to the server's terminal handler (spec bodies, bare 500s).
+ * with the spec's error body and nothing of the upstream's own answer. A
+ * contract error that says when to come back (`retryAfterSeconds`: a busy
+ * upstream, a spent read budget, a booking whose outcome is unknown) gets its
+ * Retry-After. Everything else goes to the server's terminal handler (spec
+ * bodies, bare 500s).
  */
 export const bffErrorHandler: ErrorRequestHandler = (err, req, res, next) => {
-  if (!(err instanceof UpstreamUnavailable) || res.headersSent) {
+  if (res.headersSent) {
+    errorHandler(err, req, res, next);
+    return;
+  }
+  if (err instanceof ApiError) {
+    const retryAfter = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    if (typeof retryAfter === 'number') res.set('Retry-After', String(retryAfter));
+    if (err instanceof UpstreamBusy) req.log?.warn({ upstream: 'busy', retryAfter }, 'upstream busy');
+    errorHandler(err, req, res, next);
+    return;
+  }
+  if (!(err instanceof UpstreamUnavailable)) {
     errorHandler(err, req, res, next);
     return;
   }

@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { AccessTokenResponse } from '../../contract/index.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
-import { UpstreamUnavailable } from './errors.js';
+import { retryAfterSeconds, UpstreamBusy, UpstreamUnavailable } from './errors.js';
+import { DEFAULT_UPSTREAM_MAX_BODY_BYTES, readJsonWithin, withDeadline } from './bounded-body.js';
 
 export interface TokenManagerOptions {
   upstreamUrl: string;
   appKey: string;
   appSecretKey: string;
   timeoutMs: number;
+  /** The most of /granttoken's answer that is read (UPSTREAM_MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
   /** Renew this long before expires_in runs out, so no request carries a dying token. */
   renewBeforeMs?: number;
   clock?: Clock;
@@ -20,13 +23,17 @@ const BACKOFF_MAX_MS = 30_000;
  * Holds the one access token of this BFF's app key. One exchange at a time
  * whatever the concurrency (single flight); the token is reused until shortly
  * before it expires; a failed exchange backs off exponentially, and callers
- * during the back-off fail fast instead of hammering /granttoken.
+ * during the back-off fail fast instead of hammering /granttoken. A 429 from
+ * /granttoken backs off for at least its Retry-After, and callers meanwhile
+ * get UpstreamBusy with the seconds left, not a 502.
  */
 export class TokenManager {
   private token: { value: string; renewAt: number } | undefined;
   private inFlight: Promise<string> | undefined;
   private failures = 0;
   private retryAt = 0;
+  /** The back-off follows a 429: callers during it are told the upstream is busy. */
+  private busy = false;
   private readonly now: () => number;
   private readonly renewBeforeMs: number;
 
@@ -49,38 +56,59 @@ export class TokenManager {
   }
 
   private async exchange(): Promise<string> {
-    if (this.now() < this.retryAt) {
+    const waitMs = this.retryAt - this.now();
+    if (waitMs > 0) {
+      if (this.busy) throw new UpstreamBusy(Math.ceil(waitMs / 1000));
       throw new UpstreamUnavailable('auth', 'token exchange is backing off after a failure');
     }
     try {
-      const res = await fetch(`${this.options.upstreamUrl}/granttoken`, {
-        method: 'POST',
-        headers: { 'x-app-key': this.options.appKey, 'x-app-secret-key': this.options.appSecretKey },
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+      const body = await withDeadline(this.options.timeoutMs, async (call) => {
+        const res = await fetch(`${this.options.upstreamUrl}/granttoken`, {
+          method: 'POST',
+          headers: { 'x-app-key': this.options.appKey, 'x-app-secret-key': this.options.appSecretKey },
+          signal: call.signal,
+        });
+        if (res.status === 429) {
+          await res.body?.cancel();
+          throw new UpstreamBusy(retryAfterSeconds(res.headers.get('retry-after')));
+        }
+        if (res.status !== 200) {
+          await res.body?.cancel();
+          throw new UpstreamUnavailable(res.status >= 500 ? 'server_error' : 'auth', `token exchange answered ${res.status}`);
+        }
+        return readJsonWithin(res, this.options.maxBodyBytes ?? DEFAULT_UPSTREAM_MAX_BODY_BYTES, () => call.abort());
       });
-      if (res.status !== 200) {
-        await res.body?.cancel();
-        throw new UpstreamUnavailable(res.status >= 500 ? 'server_error' : 'auth', `token exchange answered ${res.status}`);
-      }
-      const { access_token, expires_in } = AccessTokenResponse.extend({ expires_in: z.number().positive() }).parse(await res.json());
+      const { access_token, expires_in } = AccessTokenResponse.extend({ expires_in: z.number().positive() }).parse(body);
       const lifetimeMs = expires_in * 1000;
       this.token = { value: access_token, renewAt: this.now() + Math.max(lifetimeMs - this.renewBeforeMs, lifetimeMs / 2) };
       this.failures = 0;
       this.retryAt = 0;
+      this.busy = false;
       return access_token;
     } catch (error) {
       this.failures += 1;
-      this.retryAt = this.now() + Math.min(BACKOFF_START_MS * 2 ** (this.failures - 1), BACKOFF_MAX_MS);
+      const backOffMs = Math.min(BACKOFF_START_MS * 2 ** (this.failures - 1), BACKOFF_MAX_MS);
+      this.busy = error instanceof UpstreamBusy;
+      this.retryAt = this.now() + (error instanceof UpstreamBusy ? Math.max(backOffMs, error.retryAfterSeconds * 1000) : backOffMs);
+      if (error instanceof UpstreamBusy) throw error;
       throw toUpstreamUnavailable(error);
     }
   }
 }
 
-/** Maps fetch failures to UpstreamUnavailable without their messages (which may echo URLs). */
-export function toUpstreamUnavailable(error: unknown): UpstreamUnavailable {
+/** Failures that happen before a connection is open: the request surely never reached upstream. */
+const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Maps fetch failures to UpstreamUnavailable without their messages (which may
+ * echo URLs). With `sent`, a timeout or a connection lost once open is marked
+ * mayHaveArrived: upstream may have acted on the request.
+ */
+export function toUpstreamUnavailable(error: unknown, { sent = false } = {}): UpstreamUnavailable {
   if (error instanceof UpstreamUnavailable) return error;
   const name = (error as { name?: string } | null)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return new UpstreamUnavailable('timeout', 'upstream timed out');
+  if (name === 'TimeoutError' || name === 'AbortError') return new UpstreamUnavailable('timeout', 'upstream timed out', sent);
   if (error instanceof z.ZodError) return new UpstreamUnavailable('server_error', 'upstream answered an unexpected body');
-  return new UpstreamUnavailable('unreachable', 'upstream unreachable');
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return new UpstreamUnavailable('unreachable', 'upstream unreachable', sent && !(typeof code === 'string' && CONNECT_FAILURES.has(code)));
 }

@@ -1,12 +1,13 @@
 import type { TokenManager } from './token-manager.js';
 import { toUpstreamUnavailable } from './token-manager.js';
-import { UpstreamUnavailable } from './errors.js';
+import { retryAfterSeconds, UpstreamBusy, UpstreamUnavailable } from './errors.js';
+import { DEFAULT_UPSTREAM_MAX_BODY_BYTES, readJsonWithin, withDeadline } from './bounded-body.js';
 
 export interface UpstreamAnswer {
   status: number;
   body: unknown;
-  /** Upstream's Retry-After on a 429, passed on to the browser. */
-  retryAfter?: string;
+  /** Upstream replayed its first answer to this Idempotency-Key (`Idempotent-Replayed: true`). */
+  replayed?: true;
 }
 
 export interface UpstreamRequest {
@@ -15,13 +16,16 @@ export interface UpstreamRequest {
   path: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /** How long to wait for this call; the client's read timeout (UPSTREAM_TIMEOUT_MS) when absent. */
+  timeoutMs?: number;
 }
 
 /**
  * Calls the upstream /api/v1 with this BFF's credentials. An upstream 401
  * drops the token, exchanges once more and retries the request once, so an
  * expired or revoked-and-replaced token never reaches the browser as an error.
- * 5xx, timeouts and network failures become UpstreamUnavailable.
+ * A 429 is UpstreamBusy (with upstream's Retry-After, bounded); 5xx, timeouts,
+ * network failures and bodies over `maxBodyBytes` are UpstreamUnavailable.
  */
 export class UpstreamClient {
   constructor(
@@ -29,6 +33,7 @@ export class UpstreamClient {
     private readonly appKey: string,
     private readonly tokens: TokenManager,
     private readonly timeoutMs: number,
+    private readonly maxBodyBytes = DEFAULT_UPSTREAM_MAX_BODY_BYTES,
   ) {}
 
   async call(request: UpstreamRequest): Promise<UpstreamAnswer> {
@@ -40,34 +45,41 @@ export class UpstreamClient {
     return second.answer;
   }
 
-  private async send(request: UpstreamRequest, token: string) {
-    let res: Response;
-    try {
-      res = await fetch(`${this.baseUrl}${request.path}`, {
-        method: request.method,
-        headers: {
-          ...request.headers,
-          'x-app-key': this.appKey,
-          authorization: `Bearer ${token}`,
-          ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (error) {
-      throw toUpstreamUnavailable(error);
+  private send(request: UpstreamRequest, token: string) {
+    // One signal ends the call, the body's streaming included: the deadline, or
+    // readJsonWithin hanging up on a body over the cap.
+    return withDeadline(request.timeoutMs ?? this.timeoutMs, async (call) => {
+      try {
+        return await this.fetchAnswer(request, token, call);
+      } catch (error) {
+        if (error instanceof UpstreamBusy || error instanceof UpstreamUnavailable) throw error;
+        throw toUpstreamUnavailable(error, { sent: true });
+      }
+    });
+  }
+
+  private async fetchAnswer(request: UpstreamRequest, token: string, call: AbortController) {
+    const res = await fetch(`${this.baseUrl}${request.path}`, {
+      method: request.method,
+      headers: {
+        ...request.headers,
+        'x-app-key': this.appKey,
+        authorization: `Bearer ${token}`,
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: call.signal,
+    });
+    if (res.status === 429) {
+      await res.body?.cancel();
+      throw new UpstreamBusy(retryAfterSeconds(res.headers.get('retry-after')));
     }
     if (res.status >= 500) {
       await res.body?.cancel();
       throw new UpstreamUnavailable('server_error', `upstream answered ${res.status}`);
     }
-    let body: unknown;
-    try {
-      body = await res.json();
-    } catch (error) {
-      throw toUpstreamUnavailable(error instanceof SyntaxError ? new UpstreamUnavailable('server_error', 'upstream answered non-JSON') : error);
-    }
-    const retryAfter = res.headers.get('retry-after') ?? undefined;
-    return { status: res.status, token, answer: { status: res.status, body, ...(retryAfter ? { retryAfter } : {}) } };
+    const body = await readJsonWithin(res, this.maxBodyBytes, () => call.abort());
+    const replayed = res.headers.get('idempotent-replayed') === 'true';
+    return { status: res.status, token, answer: { status: res.status, body, ...(replayed ? { replayed: true as const } : {}) } };
   }
 }
