@@ -4,8 +4,6 @@ import {
   ALLOWED_HTML_ATTRIBUTES,
   ALLOWED_HTML_TAGS,
   ALLOWED_LINK_SCHEMES,
-  DEFAULT_THEME,
-  HEX_COLOUR_PATTERN,
   httpUrlOrUndefined,
   SAFE_LINK_ATTRIBUTES,
 } from '../../contract/rules/index.js';
@@ -36,15 +34,14 @@ export const safeUrl = (url: string): string => httpUrlOrUndefined(url) ?? '';
 /** A nullable URL field: an http(s) URL, or null. */
 export const safeNullableUrl = (url: string | null): string | null => httpUrlOrUndefined(url) ?? null;
 
-const safeHex = (colour: string, fallback: string) => (HEX_COLOUR_PATTERN.test(colour) ? colour : fallback);
-
-/** Spec 2.3 with every HTML and URL field made safe to render. */
+/**
+ * Spec 2.3 with every HTML and URL field made safe to render. Theme colours
+ * need nothing here: one that is not hex never gets past parsing, which puts
+ * the default theme's colour in its place (parse-upstream.ts).
+ */
 export function sanitizeSite(site: WebsiteSite): WebsiteSite {
   return {
     ...site,
-    theme_primary: safeHex(site.theme_primary, DEFAULT_THEME.primary),
-    theme_secondary: safeHex(site.theme_secondary, DEFAULT_THEME.secondary),
-    theme_dark: safeHex(site.theme_dark, DEFAULT_THEME.dark),
     hero_subtitle: safeHtml(site.hero_subtitle),
     hero_bg_image: safeUrl(site.hero_bg_image),
     about_description: safeHtml(site.about_description),
