@@ -39,8 +39,14 @@ async function request<T>(url: string, init?: RequestInit): Promise<T> {
     throw toBffError(error);
   }
   const body = (await res.json().catch(() => undefined)) as { error_code?: string; message?: string } | undefined;
-  if (!res.ok) throw new BffError(res.status, body?.error_code ?? 'unknown', body?.message ?? res.statusText);
+  if (!res.ok) throw new BffError(res.status, body?.error_code ?? 'unknown', body?.message ?? res.statusText, retryAfterOf(res));
   return body as T;
+}
+
+/** Retry-After in whole seconds (the BFF sends only digits), or undefined. */
+function retryAfterOf(res: Response): number | undefined {
+  const value = res.headers.get('retry-after') ?? '';
+  return /^\d{1,6}$/.test(value) ? Number(value) : undefined;
 }
 
 function shared<T>(url: string): Promise<T> {
@@ -65,14 +71,35 @@ export async function loadContent(apiBase: string, resources: readonly Resource[
   return Object.fromEntries(entries) as ClinicContent;
 }
 
-/** POST /api/appointments/book with an Idempotency-Key, so a retry never books twice. */
+/** Pauses before each re-send of a booking whose outcome is unknown; a longer Retry-After, up to 10 s, wins. */
+const RESEND_PAUSES_MS = [1_000, 2_000];
+const MAX_RESEND_PAUSE_MS = 10_000;
+
+/**
+ * POST /api/appointments/book with an Idempotency-Key, so a retry never books
+ * twice. A 504 means the clinic's system may or may not have booked it (the
+ * BFF's booking_outcome_unknown, or a proxy's timeout): the same body goes
+ * again with the same key, up to twice, and the server answers the first
+ * booking again (Idempotent-Replayed) or books it now. Other failures are
+ * thrown at once: they have an outcome.
+ */
 export async function book(apiBase: string, booking: BookingRequest, idempotencyKey: string): Promise<BookingResult> {
-  const body = await request<BffBookingResponse>(`${apiBase}${BOOKING_PATH}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-    body: JSON.stringify(booking),
-  });
-  return body.data;
+  const send = () =>
+    request<BffBookingResponse>(`${apiBase}${BOOKING_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      body: JSON.stringify(booking),
+    });
+  for (const pause of RESEND_PAUSES_MS) {
+    try {
+      return (await send()).data;
+    } catch (error) {
+      const failure = toBffError(error);
+      if (failure.status !== 504) throw failure;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(pause, (failure.retryAfter ?? 0) * 1000), MAX_RESEND_PAUSE_MS)));
+    }
+  }
+  return (await send()).data;
 }
 
 /** GET /api/appointments/status/{reference}: the booking's status, name, date and time. */

@@ -4,6 +4,8 @@ export class BffError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** The answer's Retry-After, in whole seconds, when it had one. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -17,4 +19,18 @@ export class BffError extends Error {
  */
 export function toBffError(error: unknown): BffError {
   return error instanceof BffError ? error : new BffError(0, 'network', 'network');
+}
+
+/** Retry-After the widget assumes for a busy answer without one: the BFF's own default. */
+const DEFAULT_BUSY_SECONDS = 30;
+/** The longest wait the widget names or waits for: the BFF passes on no more. */
+const MAX_BUSY_SECONDS = 300;
+
+/**
+ * The seconds to wait when the clinic's system is busy (503 upstream_busy,
+ * or any 503 with Retry-After); undefined for any other failure.
+ */
+export function busySeconds({ status, code, retryAfter }: BffError): number | undefined {
+  if (code !== 'upstream_busy' && !(status === 503 && retryAfter !== undefined)) return undefined;
+  return Math.min(Math.max(retryAfter ?? DEFAULT_BUSY_SECONDS, 1), MAX_BUSY_SECONDS);
 }

@@ -4,7 +4,7 @@ import { Task, TaskStatus } from '@lit/task';
 import { dayNameOf } from '../contract/rules/opening-hours.js';
 import { parsePositiveId } from '../contract/rules/patterns.js';
 import { loadContent, type ClinicContent, type Resource } from './api.js';
-import { toBffError } from './bff-error.js';
+import { busySeconds, toBffError } from './bff-error.js';
 import { emit, type Section } from './events.js';
 import { localToday } from './format.js';
 import { sharedStyles } from './shared.styles.js';
@@ -115,10 +115,15 @@ export class ClinicBooking extends LitElement {
   @state() private chosenTreatment?: number;
   @state() private chosenDoctor?: number;
   @state() private lastReference = '';
+  /** Seconds to wait when the last load failed because the clinic's system was busy. */
+  @state() private busyFor?: number;
   @query('clinic-booking-form') private form?: ClinicBookingForm;
   @query('dialog') private dialog?: HTMLDialogElement;
 
   private announcedReady = false;
+  /** The one automatic retry after a busy answer: pending, or already spent on this failure. */
+  private busyRetry?: ReturnType<typeof setTimeout>;
+  private busyRetried = false;
 
   // lang is HTMLElement's own attribute, not a Lit property: observe it so a
   // page that switches language re-renders the widget.
@@ -140,10 +145,31 @@ export class ClinicBooking extends LitElement {
     args: () => [this.context.value.apiBase, this.sections] as const,
     // Here, once per failed load, not in render(), which runs again on any update in the error state.
     onError: (error) => {
-      const { status, code } = toBffError(error);
-      emit(this, 'clinic-booking:error', { kind: 'load', status, code });
+      const failure = toBffError(error);
+      emit(this, 'clinic-booking:error', { kind: 'load', status: failure.status, code: failure.code });
+      this.busyFor = busySeconds(failure);
+      // Busy: load again by itself once Retry-After has passed, once; then it is the visitor's "Try again".
+      if (this.busyFor !== undefined && !this.busyRetried) {
+        this.busyRetried = true;
+        this.busyRetry = setTimeout(() => void this.content.run(), this.busyFor * 1000);
+      }
+    },
+    onComplete: () => {
+      this.busyRetried = false;
     },
   });
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.busyRetry);
+  }
+
+  /** "Try again": at once, and with its own automatic retry should the system still be busy. */
+  private retryLoad(): void {
+    clearTimeout(this.busyRetry);
+    this.busyRetried = false;
+    void this.content.run();
+  }
 
   private get shownSections(): Section[] {
     return parseSections(this.sections);
@@ -182,8 +208,8 @@ export class ClinicBooking extends LitElement {
   private renderError(): TemplateResult {
     const { t } = this.context.value;
     return html`<div class="load-error" role="alert" part="load-error">
-      <p>${t.loadError}</p>
-      <button class="button" type="button" @click=${() => void this.content.run()}>${t.retry}</button>
+      <p>${this.busyFor === undefined ? t.loadError : t.errBusy(this.busyFor)}</p>
+      <button class="button" type="button" @click=${this.retryLoad}>${t.retry}</button>
       <slot></slot>
     </div>`;
   }

@@ -6,7 +6,7 @@ import type { BookingResult } from '../../contract/bff.js';
 import { HONEYPOT_FIELD } from '../../contract/rules/bff-api.js';
 import { LIMITS } from '../../contract/rules/limits.js';
 import { book } from '../api.js';
-import { toBffError } from '../bff-error.js';
+import { busySeconds, toBffError } from '../bff-error.js';
 import { emit } from '../events.js';
 import { formatDate, localToday } from '../format.js';
 import { sharedStyles } from '../shared.styles.js';
@@ -179,13 +179,18 @@ export class ClinicBookingForm extends LitElement {
   }
 
   private async failed(error: unknown): Promise<void> {
-    const { status, code, message } = toBffError(error);
+    const failure = toBffError(error);
+    const { status, code, message } = failure;
     const { t } = this.context;
+    const busy = busySeconds(failure);
     this.failure =
       code === 'validation_error' ? t.errValidation(message)
       : code === 'slot_unavailable' ? t.errSlotTaken
       // 429 is the spec's rate-limit status whoever sends it (a proxy in front of the BFF has no error_code).
       : code === 'rate_limited' || status === 429 ? t.errRateLimited
+      : busy !== undefined ? t.errBusy(busy)
+      // book() has already re-sent it twice with the same key; the key is kept for "Book appointment" again.
+      : status === 504 ? t.errOutcomeUnknown
       : status === 0 || status >= 500 ? t.errNetwork
       : t.errGeneric;
     emit(this, 'clinic-booking:error', { kind: 'booking', status, code });

@@ -70,6 +70,9 @@ export const de: Translation = {
   errRateLimited: 'Zu viele Versuche. Bitte einige Minuten warten oder die Praxis anrufen.',
   errNetwork: 'Die Praxis ist nicht erreichbar. Bitte Verbindung prüfen und erneut versuchen; Ihre Angaben bleiben erhalten.',
   errGeneric: 'Etwas ist schiefgegangen. Bitte erneut versuchen oder die Praxis anrufen.',
+  errBusy: (seconds) => `Das System der Praxis ist gerade ausgelastet. Bitte in ${seconds === 1 ? '1 Sekunde' : `${seconds} Sekunden`} erneut versuchen.`,
+  errOutcomeUnknown:
+    'Das System der Praxis antwortet gerade langsam, daher konnten wir Ihre Buchung nicht bestätigen. Bitte gleich erneut versuchen: Ihre Angaben bleiben erhalten, und es wird nicht doppelt gebucht.',
 
   referenceInput: 'Buchungsnummer',
   lookUp: 'Status prüfen',

@@ -70,6 +70,9 @@ export const en: Translation = {
   errRateLimited: 'Too many attempts. Please wait a few minutes and try again, or call the clinic.',
   errNetwork: 'We could not reach the clinic. Check your connection and try again; your details are kept.',
   errGeneric: 'Something went wrong. Please try again, or call the clinic.',
+  errBusy: (seconds) => `The clinic’s system is busy. Please try again in ${seconds === 1 ? '1 second' : `${seconds} seconds`}.`,
+  errOutcomeUnknown:
+    'The clinic’s system is slow to answer, so we could not confirm your booking. Please try again in a moment: your details are kept, and it will not be booked twice.',
 
   referenceInput: 'Booking reference',
   lookUp: 'Check status',

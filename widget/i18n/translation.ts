@@ -72,6 +72,10 @@ export interface Translation {
   errRateLimited: string;
   errNetwork: string;
   errGeneric: string;
+  /** The clinic's system is busy (503 upstream_busy): try again in this many seconds (its Retry-After). */
+  errBusy: (seconds: number) => string;
+  /** A booking the clinic's system did not confirm in time, even after re-sending it: it may or may not be booked. */
+  errOutcomeUnknown: string;
 
   referenceInput: string;
   lookUp: string;

@@ -10,7 +10,10 @@ export interface RecordedCall {
   body?: unknown;
 }
 
-export type Responder = (call: RecordedCall) => { status: number; body: unknown } | 'network-error' | Promise<{ status: number; body: unknown } | 'network-error'>;
+/** An answer of the fake BFF; `headers` adds response headers (e.g. Retry-After). */
+export type FakeAnswer = { status: number; body: unknown; headers?: Record<string, string> };
+
+export type Responder = (call: RecordedCall) => FakeAnswer | 'network-error' | Promise<FakeAnswer | 'network-error'>;
 
 export interface FakeBff {
   apiBase: string;
@@ -33,9 +36,9 @@ export function installFakeBff(fixtures: Record<string, unknown>, apiBase = 'htt
     const call: RecordedCall = { method, path, headers, body: init?.body ? JSON.parse(String(init.body)) : undefined };
     calls.push(call);
     const override = overrides.get(`${method} ${path}`) ?? overrides.get(`${method} ${path.replace(/[^/]+$/, '*')}`);
-    const answer = override ? await override(call) : fixtures[path] !== undefined ? { status: 200, body: fixtures[path] } : { status: 404, body: { success: false, message: 'Route not found', error_code: 'not_found' } };
+    const answer: FakeAnswer | 'network-error' = override ? await override(call) : fixtures[path] !== undefined ? { status: 200, body: fixtures[path] } : { status: 404, body: { success: false, message: 'Route not found', error_code: 'not_found' } };
     if (answer === 'network-error') throw new TypeError('Failed to fetch');
-    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
   };
   return {
     apiBase,
