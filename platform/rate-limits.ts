@@ -18,8 +18,10 @@ export function specRateLimit(
   message: string,
   { limit, windowMs }: RateWindow,
   keyGenerator: Options['keyGenerator'],
+  extra: Partial<Options> = {},
 ): RateLimitRequestHandler {
   return rateLimit({
+    ...extra,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
     identifier,
@@ -33,6 +35,6 @@ export function specRateLimit(
 }
 
 /** Per client IP (as `trust proxy` sees it; IPv6 by /56 subnet), under a named policy. */
-export function perIpRateLimit(identifier: string, message: string, window: RateWindow): RateLimitRequestHandler {
-  return specRateLimit(identifier, message, window, (req) => ipKeyGenerator(req.ip ?? 'unknown'));
+export function perIpRateLimit(identifier: string, message: string, window: RateWindow, extra: Partial<Options> = {}): RateLimitRequestHandler {
+  return specRateLimit(identifier, message, window, (req) => ipKeyGenerator(req.ip ?? 'unknown'), extra);
 }

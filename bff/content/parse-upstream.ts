@@ -34,9 +34,6 @@ export function parseRepairingFields<S extends z.ZodType>(schema: S, body: unkno
   return result;
 }
 
-/** Kept for callers written before the repairs were general; the same function. */
-export const parseBlankingUnsafeUrls = parseRepairingFields;
-
 const MAX_ROUNDS = 3;
 
 type Issue = z.core.$ZodIssue;

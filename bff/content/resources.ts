@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { CONTENT_RESOURCES } from '../../contract/bff.js';
 import type { TreatmentResponse } from '../../contract/index.js';
-import { parseBlankingUnsafeUrls } from './parse-upstream.js';
+import { parseRepairingFields } from './parse-upstream.js';
 import { sanitizeDentist, sanitizeOrganization, sanitizeSite, sanitizeTreatment } from './sanitize.js';
 
 /**
@@ -35,7 +35,7 @@ export function defineResource<S extends z.ZodType>(
   return {
     name,
     prepare(upstreamBody) {
-      const parsed = parseBlankingUnsafeUrls(response, upstreamBody);
+      const parsed = parseRepairingFields(response, upstreamBody);
       if (!parsed.success) return { ok: false };
       const body = sanitize(parsed.data);
       return itemsOf ? { ok: true, body, items: new Map(itemsOf(body)) } : { ok: true, body };

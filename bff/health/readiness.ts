@@ -1,5 +1,6 @@
 import { systemClock, type Clock } from '../../platform/clock.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { UpstreamBusy } from '../upstream/errors.js';
 
 export interface ReadinessOptions {
   /** One upstream call with this BFF's credentials; resolves when upstream answers it. */
@@ -50,7 +51,12 @@ export class Readiness {
           this.answered();
           return true;
         },
-        () => false,
+        // A busy upstream (429) answered: it is up, only this key's rate is spent for now.
+        (error: unknown) => {
+          if (!(error instanceof UpstreamBusy)) return false;
+          this.answered();
+          return true;
+        },
       )
       .then((ready) => {
         this.lastProbe = { at: now, ready };
@@ -64,15 +70,20 @@ export class Readiness {
 /**
  * The same client, telling `readiness` of every answer upstream gives it. A
  * 5xx, a timeout, an unreachable upstream or a refused token throw, so only
- * real answers (a 200, a 404, a booking refused by a rule) count.
+ * real answers (a 200, a 404, a booking refused by a rule, a 429 busy) count.
  */
 export function reportingAnswers(client: UpstreamClient, readiness: Readiness): UpstreamClient {
   // Everything else of the client is its own: only call is wrapped.
   const reporting = Object.create(client) as UpstreamClient;
   reporting.call = async (...args) => {
-    const answer = await client.call(...args);
-    readiness.answered();
-    return answer;
+    try {
+      const answer = await client.call(...args);
+      readiness.answered();
+      return answer;
+    } catch (error) {
+      if (error instanceof UpstreamBusy) readiness.answered();
+      throw error;
+    }
   };
   return reporting;
 }

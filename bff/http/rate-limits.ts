@@ -4,6 +4,13 @@ import { perIpRateLimit, type RateWindow } from '../../platform/rate-limits.js';
 export const apiRateLimit = (window: RateWindow) =>
   perIpRateLimit('api', 'Too many requests; please wait a moment and try again', window);
 
-/** Bookings, per client IP: a much smaller budget against spam. */
+/**
+ * Bookings, per client IP: a much smaller budget against spam. A booking
+ * answered 504 (outcome unknown) is given back: the widget re-sends it with the
+ * same Idempotency-Key, and one patient's one booking counts once.
+ */
 export const bookingRateLimit = (window: RateWindow) =>
-  perIpRateLimit('booking', 'Too many booking attempts; please wait a few minutes, or call the clinic', window);
+  perIpRateLimit('booking', 'Too many booking attempts; please wait a few minutes, or call the clinic', window, {
+    skipFailedRequests: true,
+    requestWasSuccessful: (_req, res) => res.statusCode !== 504,
+  });

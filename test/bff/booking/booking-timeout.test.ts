@@ -235,3 +235,31 @@ describe('a booking whose answer is delayed past BOOKING_TIMEOUT_MS (real server
     expect(await appointmentsOf('Overtaken Patient')).toEqual([{ appointment_id, appointment_time: '12:00' }]);
   });
 });
+
+describe('the booking rate limit and re-sends', () => {
+  it('does not count a booking answered 504, so its re-send with the same key is not refused 429', async () => {
+    let slowFirst = true;
+    const stub = await startStubUpstream(async (req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify(TOKEN));
+      if (slowFirst) {
+        slowFirst = false;
+        await sleep(800);
+      }
+      res.end(JSON.stringify({ success: true, message: 'Appointment booked successfully', data: { appointment_id: 32 } }));
+    });
+    const bff = await startBff(stub.api, CREDENTIALS, { bookingTimeoutMs: 300, bookingRateLimit: { limit: 1, windowMs: 60_000 } });
+    try {
+      await expectOutcomeUnknown(await book(bff, validBooking(), 'resent-once'));
+
+      const again = await book(bff, validBooking(), 'resent-once');
+
+      expect(again.status).toBe(200);
+      expect(BffBooked.parse(await again.json()).data.appointment_id).toBe(32);
+      expect((await book(bff, validBooking({ appointment_time: '11:00' }), 'another')).status).toBe(429);
+    } finally {
+      await bff.close();
+      await stub.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readiness } from '../../../bff/health/readiness.js';
+import { UpstreamBusy } from '../../../bff/upstream/errors.js';
 import { removeDb, startTestServer, type TestServer } from '../../server/support/test-server.js';
 import { ManualTime, startBff, startStack, startStubUpstream, type RunningBff, type Stack, type StubUpstream } from '../support/bff-harness.js';
 
@@ -31,6 +32,13 @@ async function check(readiness: Readiness, probe: ReturnType<typeof controllable
 }
 
 describe('Readiness', () => {
+  it('is ready when the probe finds upstream busy (429): it answered, only the rate of the key is spent', async () => {
+    const time = new ManualTime();
+    const readiness = new Readiness({ probe: () => Promise.reject(new UpstreamBusy(30)), clock: time, windowMs: WINDOW_MS, probeEveryMs: PROBE_EVERY_MS });
+
+    expect(await readiness.isReady()).toBe(true);
+  });
+
   it('is ready without probing while upstream has answered within the window', async () => {
     const time = new ManualTime();
     const probe = controllableProbe();
