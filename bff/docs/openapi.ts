@@ -58,6 +58,14 @@ const responses = {
     headers: z.object({ 'Retry-After': RetryAfterHeader }),
     id: 'UpstreamUnavailable',
   },
+  upstreamBusy: {
+    ...error(
+      'upstream_busy: the clinic system is busy (it answered 429 to this BFF), or the BFF has spent its budget of ' +
+        'upstream reads for the minute and holds no copy to serve; try again after Retry-After seconds.',
+    ),
+    headers: z.object({ 'Retry-After': RetryAfterHeader }),
+    id: 'UpstreamBusy',
+  },
   upstreamTimeout: {
     ...error('upstream_timeout: the clinic system did not answer in time.'),
     headers: z.object({ 'Retry-After': RetryAfterHeader }),
@@ -70,6 +78,7 @@ const commonErrors = {
   '429': responses.rateLimited,
   '500': responses.internalError,
   '502': responses.upstreamUnavailable,
+  '503': responses.upstreamBusy,
   '504': responses.upstreamTimeout,
 };
 
@@ -180,6 +189,14 @@ const document = {
           '415': error('unsupported_media_type: not sent as application/json.'),
           '422': error('idempotency_key_reused: the key was used with another body.'),
           ...commonErrors,
+          '504': {
+            ...error(
+              'booking_outcome_unknown: the booking was sent but the clinic system did not confirm it in time, so it ' +
+                'may or may not have been made. Send the same body again with the same Idempotency-Key: the answer is ' +
+                'then the first booking, never a second one.',
+            ),
+            headers: z.object({ 'Retry-After': RetryAfterHeader }),
+          },
         },
       },
     },

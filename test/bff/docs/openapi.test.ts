@@ -85,6 +85,7 @@ describe('GET /api/openapi.json', () => {
       const get = operation(document, 'get', path);
       expect(headerNames(get.responses['200']), path).toEqual(['ETag', 'Cache-Control']);
       expect(get.responses['304']?.$ref, path).toBe('#/components/responses/NotModified');
+      expect(get.responses['503']?.$ref, path).toBe('#/components/responses/UpstreamBusy');
       expect(get.parameters?.map((p) => p.name), path).toContain('If-None-Match');
     }
     expect(headerNames(document.components.responses.NotModified)).toEqual(['ETag', 'Cache-Control']);
@@ -103,7 +104,8 @@ describe('GET /api/openapi.json', () => {
 
     const book = operation(document, 'post', '/appointments/book');
 
-    expect(statuses(book)).toEqual(['200', '400', '409', '413', '415', '422', '429', '500', '502', '504']);
+    expect(statuses(book)).toEqual(['200', '400', '409', '413', '415', '422', '429', '500', '502', '503', '504']);
+    expect(JSON.stringify(book.responses['504'])).toContain('booking_outcome_unknown');
     expect(book.parameters).toEqual([expect.objectContaining({ in: 'header', name: 'Idempotency-Key' })]);
     expect(book.parameters?.[0]).not.toHaveProperty('required', true);
     const body = document.components.schemas.BrowserBookingRequest;
@@ -118,7 +120,7 @@ describe('GET /api/openapi.json', () => {
 
     const status = operation(document, 'get', '/appointments/status/{reference}');
 
-    expect(statuses(status)).toEqual(['200', '404', '429', '500', '502', '504']);
+    expect(statuses(status)).toEqual(['200', '404', '429', '500', '502', '503', '504']);
     expect(status.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'reference', required: true })]);
   });
 
