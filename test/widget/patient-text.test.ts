@@ -42,7 +42,6 @@ describe('<clinic-booking>', () => {
       });
     }
 
-    // The note's textarea shows no message of its own yet (booking-form.ts renders none for it): the rule still holds the booking back.
     const notes = [
       ['a BEL', 'Ring twice\u0007'],
       ['a C1 control', 'Ring\u009b twice'],
@@ -56,6 +55,9 @@ describe('<clinic-booking>', () => {
 
         expect(text(form.shadowRoot!.querySelector('#form-status'))).to.equal('Please correct 1 field.');
         expect(deepActiveElement()?.id).to.equal('note');
+        expect(errorOf(form, 'note')).to.equal(HIDDEN);
+        expect(control(form, 'note').getAttribute('aria-invalid')).to.equal('true');
+        expect(control(form, 'note').getAttribute('aria-describedby')).to.equal('note-error');
         expect(bookings()).to.have.length(0);
       });
     }

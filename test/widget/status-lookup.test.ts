@@ -113,6 +113,21 @@ describe('<clinic-booking>', () => {
     });
   });
 
+  describe('when the clinic system is busy', () => {
+    it('says how many seconds to wait, from Retry-After', async () => {
+      const { status } = await render();
+      bff.on(STATUS, () => ({
+        status: 503,
+        headers: { 'retry-after': '20' },
+        body: { success: false, message: 'busy', error_code: 'upstream_busy' },
+      }));
+      await lookUp(status, REFERENCE);
+      await waitUntil(() => result(status).querySelector('[role="alert"]'), 'no failure shown');
+      expect(result(status).querySelector('[role="alert"]')!.textContent).to.contain('20 seconds');
+      await expect(status).shadowDom.to.be.accessible();
+    });
+  });
+
   describe('when the BFF cannot be reached', () => {
     it('says the clinic could not be reached', async () => {
       const { status } = await render();

@@ -241,8 +241,12 @@ export class ClinicBookingForm extends LitElement {
         ${this.textField('address', t.patientAddress, { autocomplete: 'street-address', maxlength: LIMITS.address, wide: true })}
         <div class="field wide">
           <label for="note">${t.note} <span class="muted">(${t.optional})</span></label>
-          <textarea id="note" maxlength=${LIMITS.note} rows="3" .value=${this.draft.note}
-            @input=${(e: Event) => this.setField('note', (e.target as HTMLTextAreaElement).value)}></textarea>
+          <textarea id="note" name="note" maxlength=${LIMITS.note} rows="3" .value=${this.draft.note}
+            aria-invalid=${this.errors.note ? 'true' : 'false'}
+            aria-describedby=${ifDefined(this.describedBy('note'))}
+            @input=${(e: Event) => this.setField('note', (e.target as HTMLTextAreaElement).value)}
+            @change=${() => this.checkField('note')} @blur=${() => this.checkField('note')}></textarea>
+          ${this.errorText('note')}
         </div>
       </div>
       <div class="honeypot" aria-hidden="true">

@@ -2,7 +2,7 @@ import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { AppointmentStatusView } from '../../contract/index.js';
 import { lookUpStatus } from '../api.js';
-import { toBffError } from '../bff-error.js';
+import { busySeconds, toBffError } from '../bff-error.js';
 import { emit } from '../events.js';
 import { formatDate } from '../format.js';
 import { sharedStyles } from '../shared.styles.js';
@@ -38,9 +38,15 @@ export class ClinicBookingStatus extends LitElement {
     try {
       this.result = await lookUpStatus(this.context.apiBase, reference);
     } catch (error) {
-      const { status, code } = toBffError(error);
+      const failure = toBffError(error);
+      const { status, code } = failure;
       const { t } = this.context;
-      this.failure = status === 404 ? t.statusNotFound : status === 0 || status >= 500 ? t.errNetwork : t.errGeneric;
+      const busy = busySeconds(failure);
+      this.failure =
+        status === 404 ? t.statusNotFound
+        : busy !== undefined ? t.errBusy(busy)
+        : status === 0 || status >= 500 ? t.errNetwork
+        : t.errGeneric;
       emit(this, 'clinic-booking:error', { kind: 'status', status, code });
     } finally {
       this.looking = false;
