@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 /**
@@ -17,7 +18,6 @@ const devServer: UserConfig = {
   server: { host: '127.0.0.1', port: 5173, strictPort: true },
   // No index.html to crawl: name the entry, so Lit is pre-bundled before the first page load.
   optimizeDeps: { entries: ['clinic-booking.ts'] },
-  plugins: [devEntry(), keepRuntimeUrls()],
 };
 
 /**
@@ -40,16 +40,15 @@ function devEntry(): Plugin {
 
 /**
  * `new URL('../api', import.meta.url)` (widget/api.ts) names the BFF's /api
- * beside the script, not a file. The build leaves such a URL for the browser to
- * resolve (with a warning); Vite's dev server would rewrite it to a file URL
- * under /@fs/. In dev too, a relative URL that is no file is left alone, as a
- * `/* @vite-ignore *\/` comment in the source would.
+ * beside the script, not a file. The build would leave such a URL for the
+ * browser to resolve, with a warning; Vite's dev server would rewrite it to a
+ * file URL under /@fs/. In both, a relative URL that is no file is left alone,
+ * as a `/* @vite-ignore *\/` comment in the source would.
  */
 function keepRuntimeUrls(): Plugin {
   const relativeUrl = /new URL\(\s*(['"])(\.\.?\/[^'"]*)\1\s*,\s*import\.meta\.url\s*\)/g;
   return {
     name: 'clinic-booking-keep-runtime-urls',
-    apply: 'serve',
     enforce: 'pre',
     transform(code, id) {
       if (id.includes('/node_modules/') || !code.includes('import.meta.url')) return undefined;
@@ -61,13 +60,60 @@ function keepRuntimeUrls(): Plugin {
   };
 }
 
+/** The stable name clinics paste (bff/widget-hosting/widget.routes.ts serves it). */
+const LOADER = 'clinic-booking.js';
+
 /**
- * One self-contained ES module, Lit included, that the BFF serves as
- * /widget/clinic-booking.js. No code splitting: everything the first render
- * needs is in that one file, and it finds the BFF from its own URL.
+ * The loader: the file at the stable name is one line that imports the
+ * content-hashed module beside it (`export * from './clinic-booking-<hash>.js'`).
+ * The BFF caches the loader briefly with an ETag and the hashed module for a
+ * year as immutable, so a release reaches every site within minutes while a
+ * returning visitor downloads the widget's code once per release. The import
+ * is relative to the loader's URL, and the module sits in the same folder, so
+ * its own `new URL('../api', import.meta.url)` is still the BFF's /api.
+ *
+ * Precompression: brotli (quality 11) and gzip (level 9) copies of the hashed
+ * module, written beside it as .br and .gz, for the BFF to choose from by
+ * Accept-Encoding; compressing once here costs no CPU per request and beats
+ * what a server compresses on the fly. The loader stays uncompressed: at a few
+ * dozen bytes, compression would only add headers.
+ */
+function hashedModuleAndLoader(): Plugin {
+  return {
+    name: 'clinic-booking-hashed-module',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const entries = Object.values(bundle).filter((file) => file.type === 'chunk' && file.isEntry);
+      const [module] = entries;
+      if (entries.length !== 1 || module?.type !== 'chunk') return this.error(`expected one entry module, got ${entries.length}`);
+      this.emitFile({ type: 'asset', fileName: LOADER, source: `export * from './${module.fileName}';\n` });
+      const code = Buffer.from(module.code);
+      this.emitFile({
+        type: 'asset',
+        fileName: `${module.fileName}.br`,
+        source: brotliCompressSync(code, {
+          params: {
+            [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+            [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+            [zlib.BROTLI_PARAM_SIZE_HINT]: code.length,
+          },
+        }),
+      });
+      this.emitFile({ type: 'asset', fileName: `${module.fileName}.gz`, source: gzipSync(code, { level: zlib.Z_BEST_COMPRESSION }) });
+    },
+  };
+}
+
+/**
+ * One self-contained ES module, Lit included, as clinic-booking-<hash>.js,
+ * and the loader at /widget/clinic-booking.js that imports it (above). No
+ * code splitting: everything the first render needs is in that one module,
+ * and it finds the BFF from its own URL.
  */
 export default defineConfig(({ command }) => ({
   root: fileURLToPath(new URL('./widget', import.meta.url)),
+  // Each says when it applies: devEntry in serve mode, hashedModuleAndLoader in the build.
+  plugins: [keepRuntimeUrls(), devEntry(), hashedModuleAndLoader()],
   build: {
     target: 'es2022',
     outDir: 'dist',
@@ -76,10 +122,11 @@ export default defineConfig(({ command }) => ({
     lib: {
       entry: 'clinic-booking.ts',
       formats: ['es'],
-      fileName: () => 'clinic-booking.js',
+      fileName: () => 'clinic-booking-[hash].js',
     },
-    // Library mode leaves ES output unminified; this file ships to browsers as is.
-    rolldownOptions: { output: { inlineDynamicImports: true, minify: true } },
+    // Library mode leaves ES output unminified and keeps /* @__PURE__ */ annotations for
+    // bundlers downstream; this file ships to browsers as is, so neither.
+    rolldownOptions: { output: { codeSplitting: false, minify: true, comments: false } },
   },
   ...(command === 'serve' ? devServer : {}),
 }));

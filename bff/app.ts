@@ -19,7 +19,7 @@ import { bffErrorHandler } from './http/error-handler.js';
 import { apiSecurityHeaders, devPageSecurityHeaders, pageSecurityHeaders, widgetSecurityHeaders } from './http/security-headers.js';
 import { widgetRoutes } from './widget-hosting/widget.routes.js';
 import { createWidgetDevProxy, type WidgetDevProxy } from './widget-hosting/widget-dev-proxy.js';
-import { DEMO_CSS, DEMO_PAGE } from './demo/demo-page.js';
+import { demoPage, demoRoutes } from './demo/demo-page.js';
 
 export interface BffDeps {
   config: BffConfig;
@@ -74,16 +74,12 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
   app.use('/api', apiSecurityHeaders, api);
   const widgetDevProxy = config.widgetDevUrl ? createWidgetDevProxy(config.widgetDevUrl) : undefined;
   app.use('/widget', widgetSecurityHeaders, widgetDevProxy?.middleware ?? widgetRoutes(config.widgetDir), notFoundHandler);
-  app.use(widgetDevProxy ? devPageSecurityHeaders : pageSecurityHeaders);
+  const demo = demoPage(new URL(config.upstreamUrl).origin);
+  app.use(widgetDevProxy ? devPageSecurityHeaders : pageSecurityHeaders([demo.styleHash]));
 
   app.use(healthRoutes(readiness));
 
-  app.get('/', (_req, res) => {
-    res.type('html').set('Cache-Control', 'no-cache').send(DEMO_PAGE);
-  });
-  app.get('/demo.css', (_req, res) => {
-    res.type('css').set('Cache-Control', 'public, max-age=300').send(DEMO_CSS);
-  });
+  app.use(demoRoutes(demo));
   app.use(notFoundHandler);
   app.use(bffErrorHandler);
   return { app, tokens, cache, widgetDevProxy };

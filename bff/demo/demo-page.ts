@@ -1,16 +1,69 @@
+import { createHash } from 'node:crypto';
+import { Router } from 'express';
+import { compressOnce, contentEtag, sendCompressed, type Coding } from '../widget-hosting/precompressed.js';
+
+/**
+ * The demo page's own CSS: small, so inline rather than a render-blocking
+ * stylesheet. The scrollbar's gutter is kept from the start: the page is
+ * shorter than a window until the widget renders, and a scrollbar appearing
+ * then would move the centred <main> sideways (a layout shift of the page's
+ * own making, as a clinic's longer page would not have).
+ */
+export const DEMO_CSS = `
+:root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; scrollbar-gutter: stable; }
+body { margin: 0; background: #f8fafc; color: #0f172a; }
+.site-header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between;
+  padding: 0.75rem 1.25rem; background: #134e4a; color: #fff; }
+.site-header a { color: #fff; text-decoration: none; }
+.site-header nav { display: flex; gap: 1rem; }
+.brand { font-weight: 700; font-size: 1.125rem; }
+main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
+.fallback { padding: 2rem; background: #fff; border-radius: 0.5rem; }
+.site-footer { padding: 2rem 1.25rem; color: #475569; text-align: center; font-size: 0.875rem; }
+`;
+
+/** A tooth on the clinic's dark teal, inline so the favicon costs no request (and no 404). */
+const FAVICON_SVG =
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><rect width='32' height='32' rx='7' fill='#134e4a'/>" +
+  "<path fill='#fff' d='M9 7c3-2 5 0 7 0s4-2 7 0c3 3 1 8 0 11l-1 7c-.5 2-2.5 2-3 0l-1-5c-.3-1.3-1.7-1.3-2 0l-1 5c-.5 2-2.5 2-3 0l-1-7C8 15 6 10 9 7z'/></svg>";
+export const FAVICON_HREF = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`;
+
+/** The CSP source that allows exactly one inline `<style>` element's text. */
+export const cspHashOf = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+const escapeAttribute = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+export interface DemoPage {
+  html: string;
+  /** The CSP source for the page's inline `<style>` (its sha256), for style-src. */
+  styleHash: string;
+  /** The HTML as is, brotli and gzip, compressed once at start-up. */
+  variants: Record<Coding, Buffer>;
+  etag: string;
+}
+
 /**
  * The demo at GET /: a plain clinic page, as a clinic's own site would be,
  * with the two lines a clinic pastes in. The light-DOM link inside the element
- * is what visitors without JavaScript see.
+ * is what visitors without JavaScript see. Built once at start-up: the CSS is
+ * inline (allowed by its hash, no render-blocking request), the favicon a
+ * data: URL, and the page preconnects to `imagesOrigin`, where the clinic's
+ * pictures come from (the reference server: its image URLs are on its own
+ * origin, which the demo reaches as UPSTREAM_URL), so that connection is open
+ * by the time the widget asks for them.
  */
-export const DEMO_PAGE = `<!doctype html>
+export function demoPage(imagesOrigin: string): DemoPage {
+  const html = `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Bright Smile Dental: book online</title>
   <meta name="description" content="Demo of the clinic-booking widget on a clinic website.">
-  <link rel="stylesheet" href="/demo.css">
+  <link rel="icon" type="image/svg+xml" href="${escapeAttribute(FAVICON_HREF)}">
+  <link rel="preconnect" href="${escapeAttribute(imagesOrigin)}">
+  <style>${DEMO_CSS}</style>
   <script type="module" src="/widget/clinic-booking.js"></script>
 </head>
 <body>
@@ -31,16 +84,15 @@ export const DEMO_PAGE = `<!doctype html>
   </footer>
 </body>
 </html>`;
+  return { html, styleHash: cspHashOf(DEMO_CSS), variants: compressOnce(Buffer.from(html)), etag: contentEtag(html) };
+}
 
-export const DEMO_CSS = `
-:root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-body { margin: 0; background: #f8fafc; color: #0f172a; }
-.site-header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between;
-  padding: 0.75rem 1.25rem; background: #134e4a; color: #fff; }
-.site-header a { color: #fff; text-decoration: none; }
-.site-header nav { display: flex; gap: 1rem; }
-.brand { font-weight: 700; font-size: 1.125rem; }
-main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
-.fallback { padding: 2rem; background: #fff; border-radius: 0.5rem; }
-.site-footer { padding: 2rem 1.25rem; color: #475569; text-align: center; font-size: 0.875rem; }
-`;
+/** GET /: the page, compressed, revalidated on every visit (304 by its ETag); the widget script it loads is cached on its own. */
+export function demoRoutes(page: DemoPage): Router {
+  const router = Router();
+  router.get('/', (req, res) => {
+    res.type('html').set('Cache-Control', 'no-cache');
+    sendCompressed(req, res, page.variants, page.etag);
+  });
+  return router;
+}

@@ -24,18 +24,24 @@ const pageDirectives = {
 };
 
 /**
- * The BFF's own pages (the demo, its CSS, health checks, 404s): a strict
- * CSP, with images from anywhere over http(s) because the demo clinic's
- * pictures come from the API server's origin.
+ * The BFF's own pages (the demo, health checks, 404s): a strict CSP, with
+ * images from anywhere over http(s) because the demo clinic's pictures come
+ * from the API server's origin. Style elements only from 'self' and the given
+ * hashes (`'sha256-…'`, the demo's inline CSS), not helmet's default of any
+ * inline style; style attributes stay allowed, since the widget sets its theme
+ * colours in one (widget/theme.ts, a Lit attribute binding).
  */
-export const pageSecurityHeaders = helmet({
-  contentSecurityPolicy: {
-    directives: pageDirectives,
-  },
-});
+export function pageSecurityHeaders(styleHashes: string[] = []) {
+  return helmet({
+    contentSecurityPolicy: {
+      directives: { ...pageDirectives, 'style-src': ["'self'", ...styleHashes], 'style-src-attr': ["'unsafe-inline'"] },
+    },
+  });
+}
 
 /**
- * `npm run dev` only (WIDGET_DEV_URL): the same, plus workers from blob: URLs.
+ * `npm run dev` only (WIDGET_DEV_URL): the same, with helmet's default style-src (Vite's
+ * client styles its error overlay inline), plus workers from blob: URLs.
  * When the HMR websocket drops (the BFF or Vite restarted), Vite's client waits
  * for the server in a SharedWorker made from a blob: URL, then reloads the page.
  */

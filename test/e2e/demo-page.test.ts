@@ -107,6 +107,52 @@ describe('the demo page', () => {
     expect((await w.statusButton.textContent())?.trim()).toBe('Check status');
   });
 
+  it('loads with no failed request and no console error: an inline favicon, and a preconnect to where the pictures come from', async () => {
+    const page = await freshPage();
+    const failures: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') failures.push(`console ${message.type()}: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => failures.push(`page error: ${error.message}`));
+    page.on('requestfailed', (request) => failures.push(`failed: ${request.url()} (${request.failure()?.errorText})`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) failures.push(`${response.status()}: ${response.url()}`);
+    });
+    await openDemo(page, `${stack.bff.baseUrl}/`);
+    // The logo, like every picture, comes from the reference server's origin.
+    const logo = widget(page).el.locator('[part="site-header"] img');
+    await expect.poll(() => logo.evaluate((img: ImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await page.waitForLoadState('networkidle');
+
+    expect(failures).toEqual([]);
+    expect(await page.locator('head link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+    const picturesOrigin = new URL((await logo.getAttribute('src'))!).origin;
+    expect(picturesOrigin).toBe(new URL(stack.server.baseUrl).origin);
+    expect(await page.locator('head link[rel="preconnect"]').getAttribute('href')).toBe(picturesOrigin);
+    expect(await page.locator('head link[rel="stylesheet"]').count()).toBe(0);
+  });
+
+  it('loads the widget as the short-cached loader and its immutable hashed module, brotli-compressed', async () => {
+    const page = await freshPage();
+    const scripts = new Map<string, Record<string, string>>();
+    page.on('response', async (response) => {
+      if (response.url().startsWith(`${stack.bff.baseUrl}/widget/`)) scripts.set(new URL(response.url()).pathname, await response.allHeaders());
+    });
+    await openDemo(page, `${stack.bff.baseUrl}/`);
+
+    const paths = [...scripts.keys()];
+    expect(paths).toHaveLength(2);
+    expect(paths).toContain('/widget/clinic-booking.js');
+    const hashed = paths.find((path) => /^\/widget\/clinic-booking-[\w-]+\.js$/.test(path));
+    expect(hashed).toBeDefined();
+    expect(scripts.get('/widget/clinic-booking.js')).toMatchObject({ 'cache-control': expect.stringMatching(/max-age=300\b/), etag: expect.any(String) });
+    expect(scripts.get(hashed!)).toMatchObject({
+      'content-encoding': 'br',
+      'cache-control': 'public, max-age=31536000, immutable',
+      vary: expect.stringMatching(/Accept-Encoding/i),
+    });
+  });
+
   it('loads each content resource once for two widgets on one page', async () => {
     const page = await freshPage();
     const apiCalls: string[] = [];

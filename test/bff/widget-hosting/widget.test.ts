@@ -1,28 +1,49 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chooseEncoding } from '../../../bff/widget-hosting/precompressed.js';
+import { cspHashOf, DEMO_CSS } from '../../../bff/demo/demo-page.js';
 import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
 
-const BUILT = 'widget/dist';
 const CREDENTIALS = { appKey: 'ck_widget', secret: 'widget-test-app-secret-0123456789' };
+const HASHED = 'clinic-booking-Ab3_x-9Z.js';
+const LOADER = `export * from './${HASHED}';\n`;
+const MODULE = `customElements.define('clinic-booking', class extends HTMLElement {});\n${'// the widget\n'.repeat(200)}`;
 
 /**
- * The built widget when there is one with a chunk; otherwise a temporary
- * folder shaped like vite's output, so hosting is tested before the widget exists.
+ * A folder shaped like the build's output (vite.config.ts): the loader at the
+ * stable name, the hashed module it imports, and its .br and .gz copies.
  */
-function widgetFolder(): { dir: string; chunk: string; temporary: boolean } {
-  const builtChunks = join(BUILT, 'chunks');
-  const builtChunk = existsSync(builtChunks) ? readdirSync(builtChunks).find((name) => name.endsWith('.js')) : undefined;
-  if (existsSync(join(BUILT, 'clinic-booking.js')) && builtChunk) return { dir: BUILT, chunk: builtChunk, temporary: false };
+function widgetFolder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'clinic-widget-'));
-  mkdirSync(join(dir, 'chunks'));
-  writeFileSync(join(dir, 'clinic-booking.js'), "import('./chunks/abc123.js');\ncustomElements.define('clinic-booking', class extends HTMLElement {});\n");
-  writeFileSync(join(dir, 'chunks', 'abc123.js'), 'export const chunk = 1;\n');
-  return { dir, chunk: 'abc123.js', temporary: true };
+  writeFileSync(join(dir, 'clinic-booking.js'), LOADER);
+  writeFileSync(join(dir, HASHED), MODULE);
+  writeFileSync(join(dir, `${HASHED}.br`), brotliCompressSync(MODULE));
+  writeFileSync(join(dir, `${HASHED}.gz`), gzipSync(MODULE));
+  return dir;
 }
 
-const widget = widgetFolder();
+/**
+ * GET without any decoding: fetch() always sends its own Accept-Encoding and
+ * decodes what comes back, so the bytes on the wire are read with node:http.
+ */
+function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const widgetDir = widgetFolder();
 let stub: StubUpstream;
 let bff: RunningBff;
 let emptyDir: string;
@@ -30,7 +51,7 @@ let bffWithoutWidget: RunningBff;
 
 beforeAll(async () => {
   stub = await startStubUpstream();
-  bff = await startBff(stub.api, CREDENTIALS, { widgetDir: widget.dir });
+  bff = await startBff(stub.api, CREDENTIALS, { widgetDir });
   emptyDir = mkdtempSync(join(tmpdir(), 'clinic-widget-empty-'));
   bffWithoutWidget = await startBff(stub.api, CREDENTIALS, { widgetDir: emptyDir });
 });
@@ -38,20 +59,20 @@ afterAll(async () => {
   await bff.close();
   await bffWithoutWidget.close();
   await stub.close();
-  if (widget.temporary) rmSync(widget.dir, { recursive: true, force: true });
+  rmSync(widgetDir, { recursive: true, force: true });
   rmSync(emptyDir, { recursive: true, force: true });
 });
 
-const maxAge = (cacheControl: string | null) => Number(/max-age=(\d+)/.exec(cacheControl ?? '')?.[1]);
+const maxAge = (cacheControl: string | null | undefined) => Number(/max-age=(\d+)/.exec(cacheControl ?? '')?.[1]);
 
-describe('GET /widget/clinic-booking.js', () => {
-  it('answers the entry script as JavaScript that any site may load', async () => {
+describe('GET /widget/clinic-booking.js (the loader)', () => {
+  it('answers the loader as JavaScript that any site may load', async () => {
     const res = await fetch(`${bff.baseUrl}/widget/clinic-booking.js`, { headers: { origin: 'https://any-clinic.example' } });
 
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(await res.text()).toBe(readFileSync(join(widget.dir, 'clinic-booking.js'), 'utf8'));
+    expect(await res.text()).toBe(LOADER);
   });
 
   it('lets browsers and CDNs cache the stable entry name for five minutes only', async () => {
@@ -62,6 +83,27 @@ describe('GET /widget/clinic-booking.js', () => {
     expect(res.headers.get('cache-control')).not.toMatch(/immutable/);
   });
 
+  it('answers 304 with no body to an If-None-Match of its ETag', async () => {
+    const first = await fetch(`${bff.baseUrl}/widget/clinic-booking.js`);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[^"]+"$/);
+
+    // As a browser revalidates: fetch() would add Cache-Control: no-cache, a reload that is always answered in full.
+    const again = await rawGet(`${bff.baseUrl}/widget/clinic-booking.js`, { 'if-none-match': etag! });
+
+    expect(again.status).toBe(304);
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers['cache-control']).toBe(first.headers.get('cache-control'));
+    expect(again.body.length).toBe(0);
+  });
+
+  it('answers 200 with the loader to an If-None-Match of another ETag', async () => {
+    const res = await rawGet(`${bff.baseUrl}/widget/clinic-booking.js`, { 'if-none-match': '"an-older-release"' });
+
+    expect(res.status).toBe(200);
+    expect(res.body.toString()).toBe(LOADER);
+  });
+
   it('answers 404 with the spec body when the widget has not been built', async () => {
     const res = await fetch(`${bffWithoutWidget.baseUrl}/widget/clinic-booking.js`);
 
@@ -70,30 +112,88 @@ describe('GET /widget/clinic-booking.js', () => {
   });
 });
 
-describe('GET /widget/chunks/*', () => {
-  it('answers a hashed chunk as JavaScript, cached as immutable for a long time, loadable from any site', async () => {
-    const res = await fetch(`${bff.baseUrl}/widget/chunks/${widget.chunk}`);
+describe('GET /widget/clinic-booking-<hash>.js (the widget module)', () => {
+  const url = () => `${bff.baseUrl}/widget/${HASHED}`;
+
+  it('answers brotli to a browser that accepts br, with Vary: Accept-Encoding', async () => {
+    const res = await rawGet(url(), { 'accept-encoding': 'gzip, deflate, br, zstd' });
 
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(res.headers.get('cache-control')).toMatch(/\bimmutable\b/);
-    expect(maxAge(res.headers.get('cache-control'))).toBeGreaterThanOrEqual(30 * 24 * 3600);
-    expect(await res.text()).toBe(readFileSync(join(widget.dir, 'chunks', widget.chunk), 'utf8'));
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers.vary).toMatch(/\bAccept-Encoding\b/i);
+    expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(Number(res.headers['content-length'])).toBe(res.body.length);
+    expect(brotliDecompressSync(res.body).toString()).toBe(MODULE);
   });
 
-  it('answers 404 with the spec body for a chunk that does not exist', async () => {
-    const res = await fetch(`${bff.baseUrl}/widget/chunks/nope123.js`);
+  it('answers gzip to a client that accepts gzip only', async () => {
+    const res = await rawGet(url(), { 'accept-encoding': 'gzip' });
+
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers.vary).toMatch(/\bAccept-Encoding\b/i);
+    expect(gunzipSync(res.body).toString()).toBe(MODULE);
+  });
+
+  it('answers the plain file, still with Vary, to a client that sends no Accept-Encoding', async () => {
+    const res = await rawGet(url());
+
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers.vary).toMatch(/\bAccept-Encoding\b/i);
+    expect(res.body.toString()).toBe(MODULE);
+  });
+
+  it('is cached for a year as immutable and may be loaded from any site', async () => {
+    const res = await rawGet(url(), { 'accept-encoding': 'br' });
+
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('redirects, uncached, a hash of an earlier release to the module the loader names now', async () => {
+    const res = await fetch(`${bff.baseUrl}/widget/clinic-booking-0ldRe1ease.js`, { redirect: 'manual' });
+
+    expect(res.status).toBe(302);
+    expect(new URL(res.headers.get('location')!, res.url).pathname).toBe(`/widget/${HASHED}`);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('cache-control')).not.toMatch(/immutable/);
+  });
+
+  it('answers 404 with the spec body for a module when the widget has not been built', async () => {
+    const res = await fetch(`${bffWithoutWidget.baseUrl}/widget/${HASHED}`);
 
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ success: false, message: expect.any(String), error_code: 'not_found' });
   });
 
-  it('serves nothing outside the chunks folder through an encoded dot segment', async () => {
-    const res = await fetch(`${bff.baseUrl}/widget/chunks/..%2Fclinic-booking.js`);
+  it('serves nothing outside the widget folder through an encoded dot segment', async () => {
+    const res = await fetch(`${bff.baseUrl}/widget/..%2Fclinic-booking-x.js`);
 
     expect(res.status).toBe(404);
     expect(res.headers.get('cache-control') ?? '').not.toMatch(/immutable/);
+  });
+
+  it('answers 404 for any other file name under /widget', async () => {
+    const res = await fetch(`${bff.baseUrl}/widget/${HASHED}.br`);
+
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('chooseEncoding (Accept-Encoding)', () => {
+  it.each([
+    ['gzip, deflate, br, zstd', 'br'],
+    ['br;q=1.0, gzip;q=0.8, *;q=0.1', 'br'],
+    ['gzip;q=1, br;q=0.5', 'gzip'],
+    ['deflate, gzip', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['*', 'br'],
+    ['identity', 'identity'],
+    ['', 'identity'],
+    [undefined, 'identity'],
+    ['compress, deflate', 'identity'],
+    ['BR ; Q=0.9, GZIP', 'gzip'],
+  ])('chooses %j -> %s', (header, expected) => {
+    expect(chooseEncoding(header)).toBe(expected);
   });
 });
 
@@ -115,5 +215,41 @@ describe('GET / (the demo page)', () => {
     expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('inlines its CSS in one <style>, allowed by its hash alone rather than any inline style', async () => {
+    const res = await fetch(`${bff.baseUrl}/`);
+    const html = await res.text();
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1]);
+    const styleSrc = /(?:^|;)\s*style-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
+
+    expect(styles).toEqual([DEMO_CSS]);
+    expect(html).not.toMatch(/<link\b[^>]*rel="stylesheet"/);
+    expect(styleSrc?.split(' ')).toEqual(["'self'", cspHashOf(DEMO_CSS)]);
+  });
+
+  it('has an inline favicon, so a browser asks for none', async () => {
+    const html = await (await fetch(`${bff.baseUrl}/`)).text();
+
+    expect(html).toMatch(/<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,[^"]+">/);
+  });
+
+  it('answers compressed as Accept-Encoding allows, with Vary, and 304 to its ETag', async () => {
+    const plain = await rawGet(`${bff.baseUrl}/`);
+    const br = await rawGet(`${bff.baseUrl}/`, { 'accept-encoding': 'gzip, deflate, br' });
+    const again = await rawGet(`${bff.baseUrl}/`, { 'accept-encoding': 'gzip, deflate, br', 'if-none-match': String(br.headers.etag) });
+
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/\bAccept-Encoding\b/i);
+    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+    expect(br.headers.etag).not.toBe(plain.headers.etag);
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  });
+
+  it('preconnects to the upstream origin, where the clinic pictures come from', async () => {
+    const html = await (await fetch(`${bff.baseUrl}/`)).text();
+
+    expect(html).toContain(`<link rel="preconnect" href="${new URL(stub.api).origin}">`);
   });
 });
