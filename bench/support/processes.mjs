@@ -17,8 +17,8 @@ export const HOST = '127.0.0.1';
 const STARTUP_TIMEOUT_MS = 15_000;
 const STOP_TIMEOUT_MS = 15_000;
 
-/** Everything that must be undone at the end: started children and temp dirs. */
-const resources = { children: [], tempDirs: [] };
+/** Everything that must be undone at the end: started children, other stop functions, and temp dirs. */
+const resources = { children: [], stoppers: [], tempDirs: [] };
 
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
@@ -100,8 +100,24 @@ export function assertAllRunning() {
   resources.children.forEach(assertStillRunning);
 }
 
-/** Stops every child and removes the temp dirs; safe to call twice. */
+/**
+ * Registers `stop` (returning a promise) for cleanUp(), for what is not a spawnNode() child (a browser,
+ * an in-process server); returns a function that runs it once and unregisters it.
+ */
+export function stopAtCleanUp(stop) {
+  let stopped;
+  const once = () => (stopped ??= Promise.resolve().then(stop));
+  resources.stoppers.push(once);
+  return () => {
+    resources.stoppers = resources.stoppers.filter((other) => other !== once);
+    return once();
+  };
+}
+
+/** Stops every child (and everything registered with stopAtCleanUp) and removes the temp dirs; safe to call twice. */
 export async function cleanUp() {
+  const stoppers = resources.stoppers.splice(0);
+  await Promise.allSettled(stoppers.map((stop) => stop()));
   const children = resources.children.splice(0);
   await Promise.allSettled(children.map(stopChild));
   const tempDirs = resources.tempDirs.splice(0);
