@@ -9,7 +9,20 @@ import {
   TreatmentResponse,
   WebsiteResponse,
 } from './index.js';
-import { BOOKING_PATH, BROWSER_BOOKING_MAX_BYTES, CONTENT_PATHS, HONEYPOT_FIELD, STATUS_PATH } from './rules/bff-api.js';
+import { CalendarDate, IdParam, TimeOfDay } from './common.js';
+import {
+  AVAILABILITY_PATH,
+  BOOKING_PATH,
+  BROWSER_BOOKING_MAX_BYTES,
+  CONTENT_PATHS,
+  HONEYPOT_FIELD,
+  LEGACY_REFERENCE_PATTERN,
+  REFERENCE_PATTERN,
+  STATUS_LOOKUP_MAX_BYTES,
+  STATUS_LOOKUP_PATH,
+  STATUS_PATH,
+} from './rules/bff-api.js';
+import { SLOT_STATUSES, SLOT_STEP_MINUTES } from './rules/slots.js';
 
 /**
  * The BFF's own public API (/api), the one browsers and the widget call. It
@@ -17,7 +30,16 @@ import { BOOKING_PATH, BROWSER_BOOKING_MAX_BYTES, CONTENT_PATHS, HONEYPOT_FIELD,
  * browser never sees the upstream's sequential appointment ids alone, only an
  * opaque reference. Its OpenAPI document (/api/openapi.json) is generated from here.
  */
-export { BOOKING_PATH, BROWSER_BOOKING_MAX_BYTES, CONTENT_PATHS, HONEYPOT_FIELD, STATUS_PATH };
+export {
+  AVAILABILITY_PATH,
+  BOOKING_PATH,
+  BROWSER_BOOKING_MAX_BYTES,
+  CONTENT_PATHS,
+  HONEYPOT_FIELD,
+  STATUS_LOOKUP_MAX_BYTES,
+  STATUS_LOOKUP_PATH,
+  STATUS_PATH,
+};
 
 /** What a browser may send to book: the spec's booking body plus the honeypot, which must stay empty. */
 export const BrowserBookingRequest = BookAppointmentRequest.extend({
@@ -29,16 +51,52 @@ export const BrowserBookingRequest = BookAppointmentRequest.extend({
 }).meta({ id: 'BrowserBookingRequest' });
 export type BrowserBookingRequest = z.input<typeof BrowserBookingRequest>;
 
-/** An opaque booking reference: encrypted and signed, it stands in for the appointment_id in every later call. */
+/**
+ * An opaque booking reference, as the BFF issues it: the appointment id
+ * encrypted and signed, readable out on the phone. 20 Crockford base32
+ * symbols in groups of four (REFERENCE_PATTERN); for an appointment id of
+ * 2^32 or above, the earlier 54-character base64url form.
+ */
 export const BookingReference = z
+  .string()
+  .regex(new RegExp(`^(?:${REFERENCE_PATTERN.source.slice(1, -1)}|${LEGACY_REFERENCE_PATTERN.source.slice(1, -1)})$`))
+  .meta({
+    description:
+      'Opaque, unforgeable booking reference: 20 Crockford base32 symbols (no I, L, O or U) in groups of four ' +
+      'separated by dashes; 54 base64url characters for an appointment id of 2^32 or above (and for references issued earlier).',
+    example: 'K7QF-2M9X-PA4T-Z3RW-8HNC',
+  });
+
+/**
+ * A reference as a patient typed it: case-insensitive, with or without dashes
+ * or spaces, I and L read as 1 and O as 0 (normaliseReference); or a 54-character one.
+ */
+export const ReferenceInput = z
   .string()
   .min(1)
   .max(100)
-  .meta({ description: 'Opaque, unforgeable booking reference.', example: 'q3J9h0iX2cY1m8Vt5bKpZr7a0Lw4nD6sE2fGhJkQxYv0_u3Ob' });
+  .meta({
+    description:
+      'A booking reference as the patient has it: any case, with or without dashes or spaces; I and L are read as 1, O as 0.',
+    example: 'k7qf-2m9x-pa4t-z3rw-8hnc',
+  });
 
-/** The booking answer's data: the spec's appointment_id and the reference a patient keeps. */
+/** The booking answer's data: the spec's appointment_id, the reference a patient keeps, and the dentist booked. */
 export const BookingResult = z
-  .object({ appointment_id: z.number().int().min(1), reference: BookingReference })
+  .object({
+    appointment_id: z.number().int().min(1),
+    reference: BookingReference,
+    doctor_id: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .meta({
+        description:
+          'The dentist booked: the one asked for, or, when none was and the clinic has dentists, the one the BFF chose ' +
+          '(the first in GET /dentists order free at that time). null when the booking names no dentist.',
+      }),
+  })
   .strict()
   .meta({ id: 'BookingResult' });
 export type BookingResult = z.infer<typeof BookingResult>;
@@ -53,7 +111,60 @@ export type BffBookingResponse = z.infer<typeof BffBookingResponse>;
 export const BffStatusResponse = AppointmentStatusResponse;
 export type BffStatusResponse = z.infer<typeof BffStatusResponse>;
 
-export const ReferencePathParams = z.object({ reference: BookingReference });
+/** Deprecated GET …/status/{reference}: the reference in the path. */
+export const ReferencePathParams = z.object({ reference: ReferenceInput });
+
+/** POST /appointments/status: the reference in the body, never in a URL. */
+export const StatusLookupRequest = z.strictObject({ reference: ReferenceInput }).meta({ id: 'StatusLookupRequest' });
+export type StatusLookupRequest = z.input<typeof StatusLookupRequest>;
+
+/** GET /availability's query: the day, and optionally the dentist and the treatment (for its duration). */
+export const AvailabilityQuery = z.strictObject({
+  date: CalendarDate.meta({ description: "The day, YYYY-MM-DD, in the clinic's time zone: today up to 365 days ahead.", example: '2026-12-01' }),
+  doctor_id: IdParam.optional().meta({
+    description: 'A doctor_id from GET /dentists; without it, a slot is open while any dentist is not known to be booked then.',
+  }),
+  treatment_id: IdParam.optional().meta({
+    description: 'A treatment_id from GET /treatments; its duration_minutes decides the last start that ends by closing.',
+  }),
+});
+export type AvailabilityQuery = z.input<typeof AvailabilityQuery>;
+
+export const SlotStatus = z.enum(SLOT_STATUSES).meta({
+  description: 'taken: the BFF knows this start to be booked (for the dentist, or for every dentist); open: not known to be.',
+});
+
+export const AvailabilitySlot = z
+  .object({ time: TimeOfDay.meta({ description: "Start time in the clinic's time zone, HH:MM.", example: '09:30' }), status: SlotStatus })
+  .strict()
+  .meta({ id: 'AvailabilitySlot' });
+export type AvailabilitySlot = z.infer<typeof AvailabilitySlot>;
+
+export const AvailabilityResponse = z
+  .object({
+    success: z.literal(true),
+    best_known: z.literal(true).meta({
+      description: 'Always true: availability is what the BFF has learnt, not the clinic diary. A booking made by phone can still take an open slot.',
+    }),
+    note: z.string().meta({ description: 'The same caveat in words, for people reading the answer.' }),
+    data: z
+      .object({
+        date: CalendarDate,
+        doctor_id: z.number().int().min(1).nullable(),
+        treatment_id: z.number().int().min(1).nullable(),
+        duration_minutes: z.number().int().min(1).nullable().meta({ description: "The treatment's length, null without a treatment." }),
+        step_minutes: z.literal(SLOT_STEP_MINUTES).meta({ description: 'The grid of candidate starts, in minutes.' }),
+        time_zone: z.string().meta({
+          description: "The IANA zone the BFF takes as the clinic's (CLINIC_TIMEZONE): it decides today and which of today's times are past.",
+          example: 'Europe/London',
+        }),
+        slots: z.array(AvailabilitySlot),
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'AvailabilityResponse' });
+export type AvailabilityResponse = z.infer<typeof AvailabilityResponse>;
 
 /** The Idempotency-Key a browser sends with a booking, passed upstream as is. */
 export const BookingIdempotencyKey = IdempotencyKeyHeader;

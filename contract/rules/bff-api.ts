@@ -19,8 +19,60 @@ export type ContentName = keyof typeof CONTENT_PATHS;
 /** POST: a booking from the browser. */
 export const BOOKING_PATH = '/appointments/book';
 
-/** GET …/{reference}: the status of a booking by its opaque reference. */
+/**
+ * The status of a booking by its reference. POST with the body `{reference}`
+ * (STATUS_LOOKUP_PATH): a reference never travels in a URL, where proxies,
+ * CDNs and browser history would record it. GET …/{reference} (STATUS_PATH)
+ * is deprecated and still answers for a while.
+ */
 export const STATUS_PATH = '/appointments/status';
+/** POST `{reference}`: the status lookup (the same path as STATUS_PATH, without the reference). */
+export const STATUS_LOOKUP_PATH = STATUS_PATH;
+
+/** GET ?date=YYYY-MM-DD[&doctor_id=N][&treatment_id=N]: the day's candidate slots, each open or taken, as best known. */
+export const AVAILABILITY_PATH = '/availability';
+
+/** Largest status lookup body a browser may send, in bytes. */
+export const STATUS_LOOKUP_MAX_BYTES = 1024;
+
+/**
+ * Booking references a patient can read out on the phone: Crockford base32
+ * (no I, L, O or U), REFERENCE_SYMBOLS symbols shown in groups of
+ * REFERENCE_GROUP separated by dashes, e.g. K7QF-2M9X-PA4T-Z3RW-8HNC.
+ */
+export const REFERENCE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const REFERENCE_SYMBOLS = 20;
+export const REFERENCE_GROUP = 4;
+/** A reference as issued: five groups of four Crockford symbols. */
+export const REFERENCE_PATTERN = /^[0-9A-HJKMNP-TV-Z]{4}(?:-[0-9A-HJKMNP-TV-Z]{4}){4}$/;
+/**
+ * References issued before the short format (and still issued for appointment
+ * ids of 2^32 and above): 54 base64url characters, case-sensitive. They keep working.
+ */
+export const LEGACY_REFERENCE_PATTERN = /^[A-Za-z0-9_-]{54}$/;
+
+/**
+ * A reference as a patient typed or read it, in the form to look up: a legacy
+ * reference (54 base64url characters) unchanged but trimmed; anything else
+ * upper-cased, with spaces and dashes (any kind: - ‐ ‑ – —) removed and
+ * Crockford's look-alikes mapped: I and L to 1, O to 0. U is not in the
+ * alphabet and stays U (no reference holds it, so it is not found).
+ */
+export function normaliseReference(text: string): string {
+  const trimmed = text.trim();
+  if (LEGACY_REFERENCE_PATTERN.test(trimmed)) return trimmed;
+  return trimmed
+    .toUpperCase()
+    .replace(/[\s\-\u2010-\u2015]/gu, '')
+    .replace(/[IL]/g, '1')
+    .replace(/O/g, '0');
+}
+
+/** Symbols in groups of REFERENCE_GROUP separated by dashes: K7QFM2... → K7QF-M2... (a legacy reference is left as it is). */
+export function formatReference(symbols: string): string {
+  if (LEGACY_REFERENCE_PATTERN.test(symbols)) return symbols;
+  return symbols.match(new RegExp(`.{1,${REFERENCE_GROUP}}`, 'g'))?.join('-') ?? '';
+}
 
 /** Largest booking body a browser may send, in bytes. */
 export const BROWSER_BOOKING_MAX_BYTES = 8 * 1024;

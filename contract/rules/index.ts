@@ -7,6 +7,7 @@ export * from './days.js';
 export * from './limits.js';
 export * from './clinic-time.js';
 export * from './opening-hours.js';
+export * from './slots.js';
 export * from './patterns.js';
 export * from './patient-text.js';
 export * from './theme.js';
