@@ -1,4 +1,5 @@
-import type { Server } from 'node:http';
+import { Server as NetServer } from 'node:net';
+import type { Server, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 
@@ -14,10 +15,24 @@ export interface ServeOptions {
 }
 
 /**
+ * How long a keep-alive connection that is idle when the drain starts may still
+ * bring a request (answered, with `Connection: close`) before it is closed. A
+ * client that got its answer just before the signal has usually sent its next
+ * request already, or is about to: closing the connection at once would reset
+ * that request unanswered (64 such resets in a burst of 64 connections). Closing
+ * an idle connection can always race a client's next request; the grace leaves
+ * that race only to a client silent for this long, on a busy machine too.
+ */
+export const IDLE_GRACE_MS = 2000;
+
+/**
  * Listens, reports a taken port as one line, and on SIGTERM or SIGINT drains:
- * in-flight requests finish, keep-alive sockets close as soon as they fall
- * idle, and a timer that does not hold the process open forces the exit if
- * something hangs. Shared by the API server and the BFF.
+ * it stops accepting connections at once; in-flight requests finish, and every
+ * answer from then on carries `Connection: close`, so the server closes each
+ * busy connection after its answer and no client reuses it; connections idle at
+ * the signal are closed after IDLE_GRACE_MS (at most half the shutdown timeout).
+ * A timer that does not hold the process open forces the exit if something
+ * hangs. Shared by the API server and the BFF.
  */
 export function serve(app: Express, { name, port, host, logger, shutdownTimeoutMs, onDrained }: ServeOptions): Server {
   const server = app.listen(port, host);
@@ -33,18 +48,40 @@ export function serve(app: Express, { name, port, host, logger, shutdownTimeoutM
   });
 
   let stopping = false;
+  const unanswered = new Set<ServerResponse>();
+  server.on('request', (_req, res: ServerResponse) => {
+    if (stopping) {
+      res.setHeader('Connection', 'close');
+      return;
+    }
+    unanswered.add(res);
+    res.once('finish', () => unanswered.delete(res));
+    res.once('close', () => unanswered.delete(res));
+  });
+
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'draining in-flight requests');
-    server.close(() => {
+    for (const res of unanswered) if (!res.headersSent) res.setHeader('Connection', 'close');
+    // net.Server's close, not http.Server's: that one also closes idle
+    // connections at once, resetting requests sent but not read yet.
+    NetServer.prototype.close.call(server, () => {
       void (onDrained?.() ?? Promise.resolve()).then(() => {
         logger.info('stopped');
         process.exit(0);
       });
     });
-    server.closeIdleConnections();
-    setInterval(() => server.closeIdleConnections(), 100).unref();
+    // In the check phase, right after the poll phase has read every socket: a
+    // request that arrived while the process was busy makes its connection busy
+    // first, rather than sitting unread in a connection closed as idle.
+    const closeIdle = () => setImmediate(() => server.closeIdleConnections());
+    const idleGraceMs = Math.min(IDLE_GRACE_MS, shutdownTimeoutMs / 2);
+    setTimeout(() => {
+      closeIdle();
+      // Connections whose answer was already being written at the signal, so without `Connection: close`.
+      setInterval(closeIdle, idleGraceMs).unref();
+    }, idleGraceMs).unref();
     setTimeout(() => {
       logger.error('forced exit: requests still open after the shutdown timeout');
       process.exit(1);

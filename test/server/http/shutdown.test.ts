@@ -1,0 +1,126 @@
+import { Agent, request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../server/db/connection.js';
+import { ClinicStore } from '../../../server/clinics/clinic.store.js';
+import { ClinicFile } from '../../../server/clinics/clinic-file.js';
+import { AuthService } from '../../../server/auth/auth.service.js';
+import { KeyStore } from '../../../server/auth/key.store.js';
+import { TokenStore } from '../../../server/auth/token.store.js';
+import { systemClock } from '../../../platform/clock.js';
+import { BookAppointmentResponse } from '../../../contract/index.js';
+import { clinicFixture } from '../support/clinic-fixture.js';
+import { nextWeekdayInLondon } from '../support/future-slot.js';
+import { startServerProcess } from '../support/server-process.js';
+import { removeDb, tempDbPath, validBooking } from '../support/test-server.js';
+
+const CLIENTS = 64;
+/** Bookings each client sends at most: bounds the test whatever the timing. */
+const ROUNDS = 12;
+/** SIGTERM once every client has had this many answers: all connections are open and kept alive, mid-burst. */
+const SIGNAL_AFTER_ROUNDS = 2;
+/** Keep-alive connections left idle from before the signal. */
+const IDLE_CONNECTIONS = 8;
+
+interface Answer {
+  status: number;
+  body: string;
+  /** The answer's Connection header: `close` once the server drains. */
+  connection: string | undefined;
+}
+
+/** How one attempt ended: an answer, or an error (a reset, a hang-up, a refused connection). */
+type Outcome = { answer: Answer } | { error: NodeJS.ErrnoException; reusedSocket: boolean };
+
+function send(agent: Agent, url: URL, method: string, headers: Record<string, string>, body = ''): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent, method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ answer: { status: res.statusCode ?? 0, body: text, connection: res.headers.connection } }));
+      res.on('error', (error) => resolve({ error, reusedSocket: req.reusedSocket }));
+    });
+    req.on('error', (error) => resolve({ error, reusedSocket: req.reusedSocket }));
+    req.end(body);
+  });
+}
+
+describe('SIGTERM during a burst of bookings on keep-alive connections', () => {
+  const dbPath = tempDbPath();
+  const date = nextWeekdayInLondon();
+  let keys: { app_key: string; app_secret_key: string };
+
+  beforeAll(async () => {
+    const db = await openDatabase(`file:${dbPath}`);
+    const careId = await new ClinicStore(db).create(ClinicFile.parse(clinicFixture()), new Date());
+    keys = await new AuthService(new KeyStore(db), new TokenStore(db), systemClock).createKeyPair(careId);
+    await db.destroy();
+  });
+  afterAll(() => removeDb(dbPath));
+
+  // A process start, 64 connections and at most 64 × 12 bookings: bounded, with room for a busy machine.
+  it('resets no keep-alive connection, closes idle ones, stores every booking it answered 200, and exits 0', { timeout: 60_000 }, async () => {
+    const server = await startServerProcess({ DATABASE_URL: `file:${dbPath}`, API_RATE_LIMIT: '100000' });
+    const grant = await fetch(`${server.api}/granttoken`, {
+      method: 'POST',
+      headers: { 'x-app-key': keys.app_key, 'x-app-secret-key': keys.app_secret_key },
+    });
+    const { access_token } = (await grant.json()) as { access_token: string };
+    const headers = { 'x-app-key': keys.app_key, authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
+    const bookUrl = new URL(`${server.api}/appointments/book`);
+    const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
+
+    // Connections that answered once and then sit idle in their pool: the drain must close them.
+    const idleAgent = new Agent({ keepAlive: true, maxSockets: IDLE_CONNECTIONS });
+    const healthz = new URL('/healthz', server.api);
+    const warmUp = await Promise.all(Array.from({ length: IDLE_CONNECTIONS }, () => send(idleAgent, healthz, 'GET', {})));
+    expect(warmUp.map((outcome) => ('answer' in outcome ? outcome.answer.status : outcome.error.code))).toEqual(Array(IDLE_CONNECTIONS).fill(200));
+    const idleSockets = Object.values(idleAgent.freeSockets).flat().length;
+
+    const answers: Answer[] = [];
+    const failures: { error: NodeJS.ErrnoException; reusedSocket: boolean }[] = [];
+    const afterSignal: Answer[] = [];
+    const answered: number[] = Array(CLIENTS).fill(0);
+    let signalled = false;
+    const client = async (n: number) => {
+      for (let round = 0; round < ROUNDS; round++) {
+        // No doctor: any number of bookings fit the same opening hours.
+        const body = JSON.stringify(validBooking({ appointment_date: date, appointment_time: '10:00', patient_name: `Burst ${n}-${round}` }));
+        const outcome = await send(agent, bookUrl, 'POST', headers, body);
+        if ('error' in outcome) {
+          failures.push(outcome);
+          return;
+        }
+        answers.push(outcome.answer);
+        if (signalled) afterSignal.push(outcome.answer);
+        answered[n] = round + 1;
+        if (!signalled && answered.every((rounds) => rounds >= SIGNAL_AFTER_ROUNDS)) {
+          signalled = true;
+          server.child.kill('SIGTERM');
+        }
+      }
+    };
+
+    await Promise.all(Array.from({ length: CLIENTS }, (_, n) => client(n)));
+    const { code } = await server.exited;
+    const idleLeft = Object.values(idleAgent.freeSockets).flat().length;
+    agent.destroy();
+    idleAgent.destroy();
+
+    expect(signalled).toBe(true);
+    // Once the listener is closed a new connection is refused, which a client may safely retry; anything else lost a request.
+    const resets = failures.filter(({ error }) => error.code !== 'ECONNREFUSED');
+    expect(resets.map(({ error, reusedSocket }) => `${error.code ?? ''} ${error.message}${reusedSocket ? ' (kept-alive connection)' : ''}`)).toEqual([]);
+    expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
+    expect(code).toBe(0);
+    // In-flight requests are answered, telling the client not to reuse the connection.
+    expect(afterSignal.some((answer) => answer.connection === 'close')).toBe(true);
+    expect({ idleSockets, idleLeft }).toEqual({ idleSockets: IDLE_CONNECTIONS, idleLeft: 0 });
+
+    const acknowledged = answers.map((answer) => BookAppointmentResponse.parse(JSON.parse(answer.body)).data.appointment_id);
+    const db = await openDatabase(`file:${dbPath}`);
+    const stored = new Set((await db.selectFrom('appointments').select('appointment_id').execute()).map((row) => row.appointment_id));
+    await db.destroy();
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+  });
+});
