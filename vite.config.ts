@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { defineConfig, type Plugin, type UserConfig } from 'vite';
+import { defaultClientConditions, defineConfig, type Plugin, type UserConfig } from 'vite';
 
 /**
  * `npm run dev` only: Vite serves the widget's sources under /widget/ behind
@@ -128,5 +128,11 @@ export default defineConfig(({ command }) => ({
     // bundlers downstream; this file ships to browsers as is, so neither.
     rolldownOptions: { output: { codeSplitting: false, minify: true, comments: false } },
   },
+  // Always Lit's production build, whatever NODE_ENV says: Vite resolves the "development" export
+  // condition for any NODE_ENV but production, and vitest sets NODE_ENV=test for the e2e tests that
+  // build the widget (an 84 KB module instead of 69 KB).
+  ...(command === 'build'
+    ? { resolve: { conditions: defaultClientConditions.map((condition) => (condition === 'development|production' ? 'production' : condition)) } }
+    : {}),
   ...(command === 'serve' ? devServer : {}),
 }));
