@@ -36,6 +36,24 @@ export class ApiError extends Error {
   }
 }
 
-/** Spec part 5 and 7: the one answer for any credential problem, whatever it was. */
-export const authFailed = () => new ApiError('auth_failed', 'Invalid API key');
+/**
+ * Spec part 5 and 7: every credential problem is 401 auth_failed, with a message
+ * that says what is wrong but never whether an app key exists: an unknown key and
+ * a wrong secret read alike, and so do an unknown key and a token of another key.
+ */
+export const AUTH_FAILURES = {
+  /** No Authorization header with the Bearer scheme (in any letter case). */
+  missing_token: 'Missing bearer token: send Authorization: Bearer <access_token> from POST /granttoken, with x-app-key',
+  /** A bearer token without the x-app-key it was issued to. */
+  missing_app_key: 'Missing x-app-key header: send it with the bearer token',
+  /** A token that is malformed, unknown, expired, revoked, or not issued to this x-app-key. */
+  invalid_token: 'Invalid or expired access token',
+  /** POST /granttoken without x-app-key or x-app-secret-key. */
+  missing_key_or_secret: 'Missing x-app-key or x-app-secret-key header',
+  /** POST /granttoken with an unknown or revoked key, or a wrong secret. */
+  invalid_key: 'Invalid API key or secret',
+} as const;
+export type AuthFailure = keyof typeof AUTH_FAILURES;
+
+export const authFailed = (reason: AuthFailure) => new ApiError('auth_failed', AUTH_FAILURES[reason]);
 export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);

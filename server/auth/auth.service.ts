@@ -25,11 +25,12 @@ export class AuthService {
 
   /** POST /granttoken: exchanges a key and secret for a one-hour token. */
   async grantToken(appKey: string | undefined, secret: string | undefined): Promise<AccessTokenResponse> {
-    if (!appKey || !secret || appKey.length > 200 || secret.length > 200) throw authFailed();
+    if (!appKey || !secret) throw authFailed('missing_key_or_secret');
+    if (appKey.length > 200 || secret.length > 200) throw authFailed('invalid_key');
     const key = await this.keys.findActive(appKey);
-    // Unknown keys are checked against a decoy hash so both paths take as long.
+    // Unknown keys are checked against a decoy hash so both paths take as long, and fail alike.
     const matches = await verifySecret(secret, key?.secretHash ?? (await decoySecretHash()));
-    if (!key || !matches) throw authFailed();
+    if (!key || !matches) throw authFailed('invalid_key');
 
     const now = this.clock.now();
     const token = newAccessToken();
@@ -38,12 +39,19 @@ export class AuthService {
     return { access_token: token, expires_in: TOKEN_LIFETIME_SECONDS };
   }
 
-  /** The clinic an authenticated request acts for; any credential problem is auth_failed. */
+  /**
+   * The clinic an authenticated request acts for; any credential problem is
+   * auth_failed. The scheme is matched in any letter case (RFC 9110, 11.1).
+   * An unknown key and a token of another key are the same invalid_token, so
+   * the answer never tells whether a key exists.
+   */
   async authenticate(appKey: string | undefined, authorization: string | undefined): Promise<TokenOwner> {
-    const token = /^Bearer ([A-Za-z0-9_-]{16,200})$/.exec(authorization ?? '')?.[1];
-    if (!appKey || !token || appKey.length > 200) throw authFailed();
+    const token = /^bearer(?: +(.*))?$/i.exec(authorization?.trim() ?? '')?.[1];
+    if (!token) throw authFailed('missing_token');
+    if (!appKey) throw authFailed('missing_app_key');
+    if (!/^[A-Za-z0-9_-]{16,200}$/.test(token) || appKey.length > 200) throw authFailed('invalid_token');
     const owner = await this.tokens.findOwner(hashToken(token), appKey, this.clock.now());
-    if (!owner) throw authFailed();
+    if (!owner) throw authFailed('invalid_token');
     return owner;
   }
 }

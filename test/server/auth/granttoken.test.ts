@@ -3,7 +3,17 @@ import { AccessTokenResponse } from '../../../contract/index.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { hashToken } from '../../../server/auth/credentials.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
-import { AUTH_FAILED, authenticatedCaller, grantToken, seedClinic, type TestServer } from '../support/test-server.js';
+import {
+  INVALID_KEY_OR_SECRET,
+  INVALID_TOKEN,
+  MISSING_APP_KEY,
+  MISSING_KEY_OR_SECRET,
+  MISSING_TOKEN,
+  authenticatedCaller,
+  grantToken,
+  seedClinic,
+  type TestServer,
+} from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
 
 const exchange = (server: TestServer, headers: Record<string, string>) =>
@@ -25,15 +35,16 @@ describe('POST /granttoken', () => {
   });
 
   it.each([
-    ['a wrong secret', () => ({ 'x-app-key': ctx.clinic.appKey, 'x-app-secret-key': `${ctx.clinic.secret}x` })],
-    ['an unknown key', () => ({ 'x-app-key': 'ck_unknown', 'x-app-secret-key': ctx.clinic.secret })],
-    ['no secret', () => ({ 'x-app-key': ctx.clinic.appKey })],
-    ['no headers at all', () => ({})],
-    ['a 10 kB secret', () => ({ 'x-app-key': ctx.clinic.appKey, 'x-app-secret-key': 'x'.repeat(10_000) })],
-  ])('answers 401 auth_failed for %s', async (_name, headers) => {
+    // An unknown key reads exactly like a wrong secret: the answer never tells whether a key exists.
+    ['a wrong secret', () => ({ 'x-app-key': ctx.clinic.appKey, 'x-app-secret-key': `${ctx.clinic.secret}x` }), INVALID_KEY_OR_SECRET],
+    ['an unknown key', () => ({ 'x-app-key': 'ck_unknown', 'x-app-secret-key': ctx.clinic.secret }), INVALID_KEY_OR_SECRET],
+    ['a 10 kB secret', () => ({ 'x-app-key': ctx.clinic.appKey, 'x-app-secret-key': 'x'.repeat(10_000) }), INVALID_KEY_OR_SECRET],
+    ['no secret', () => ({ 'x-app-key': ctx.clinic.appKey }), MISSING_KEY_OR_SECRET],
+    ['no headers at all', () => ({}), MISSING_KEY_OR_SECRET],
+  ])('answers 401 auth_failed for %s, saying what is wrong', async (_name, headers, body) => {
     const res = await exchange(ctx.server, headers());
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual(AUTH_FAILED);
+    expect(await res.json()).toEqual(body);
   });
 
   it('stores the secret only as a scrypt hash and the token only as its SHA-256', async () => {
@@ -62,17 +73,30 @@ describe('authenticated requests', () => {
   });
 
   it.each([
-    ['no credentials', async () => ({})],
-    ['a token but no x-app-key', async () => ({ authorization: `Bearer ${await grantToken(ctx.server, ctx.clinic)}` })],
-    ['x-app-key but no token', async () => ({ 'x-app-key': ctx.clinic.appKey })],
-    ['a made-up token', async () => ({ 'x-app-key': ctx.clinic.appKey, authorization: `Bearer ${'A'.repeat(43)}` })],
-    ['the secret sent as the token', async () => ({ 'x-app-key': ctx.clinic.appKey, authorization: `Bearer ${ctx.clinic.secret}` })],
-    ['a Basic scheme', async () => ({ 'x-app-key': ctx.clinic.appKey, authorization: `Basic ${await grantToken(ctx.server, ctx.clinic)}` })],
-    ['a token of another key', async () => ({ 'x-app-key': ctx.clinic.appKey, authorization: `Bearer ${await grantToken(ctx.server, ctx.other)}` })],
-  ])('answer 401 auth_failed for %s', async (_name, headers) => {
+    ['bearer', 'lower case'],
+    ['BEARER', 'upper case'],
+    ['Bearer  ', 'more than one space'],
+  ])('accept the scheme written %s (%s): schemes are case-insensitive (RFC 9110)', async (scheme) => {
+    const token = await grantToken(ctx.server, ctx.clinic);
+    const res = await getDentists({ 'x-app-key': ctx.clinic.appKey, authorization: `${scheme} ${token}` });
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ['no credentials', async () => ({}), MISSING_TOKEN],
+    ['x-app-key but no token', async () => ({ 'x-app-key': ctx.clinic.appKey }), MISSING_TOKEN],
+    ['a Basic scheme', async () => ({ 'x-app-key': ctx.clinic.appKey, authorization: `Basic ${await grantToken(ctx.server, ctx.clinic)}` }), MISSING_TOKEN],
+    ['a token but no x-app-key', async () => ({ authorization: `Bearer ${await grantToken(ctx.server, ctx.clinic)}` }), MISSING_APP_KEY],
+    ['a made-up token', async () => ({ 'x-app-key': ctx.clinic.appKey, authorization: `Bearer ${'A'.repeat(43)}` }), INVALID_TOKEN],
+    ['a malformed token', async () => ({ 'x-app-key': ctx.clinic.appKey, authorization: 'Bearer !!!' }), INVALID_TOKEN],
+    ['the secret sent as the token', async () => ({ 'x-app-key': ctx.clinic.appKey, authorization: `Bearer ${ctx.clinic.secret}` }), INVALID_TOKEN],
+    // A real token with another key, and with a key that does not exist, read alike.
+    ['a token of another key', async () => ({ 'x-app-key': ctx.clinic.appKey, authorization: `Bearer ${await grantToken(ctx.server, ctx.other)}` }), INVALID_TOKEN],
+    ['a token with an unknown key', async () => ({ 'x-app-key': 'ck_unknown', authorization: `Bearer ${await grantToken(ctx.server, ctx.clinic)}` }), INVALID_TOKEN],
+  ])('answer 401 auth_failed for %s, saying what is wrong', async (_name, headers, body) => {
     const res = await getDentists(await headers());
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual(AUTH_FAILED);
+    expect(await res.json()).toEqual(body);
   });
 
   it('answer 401 once the token is an hour old, and 200 a second before', async () => {
@@ -82,7 +106,7 @@ describe('authenticated requests', () => {
     clock.advance(1000);
     const res = await getDentists(caller.headers);
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual(AUTH_FAILED);
+    expect(await res.json()).toEqual(INVALID_TOKEN);
   });
 
   it('answer 401 for every token of a key once it is revoked, and refuse new tokens', async () => {
@@ -92,10 +116,12 @@ describe('authenticated requests', () => {
 
     await new KeyStore(ctx.server.db).revoke(revokable.appKey, clock.now());
 
-    expect((await getDentists(caller.headers)).status).toBe(401);
+    const refused = await getDentists(caller.headers);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual(INVALID_TOKEN);
     const res = await exchange(ctx.server, { 'x-app-key': revokable.appKey, 'x-app-secret-key': revokable.secret });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual(AUTH_FAILED);
+    expect(await res.json()).toEqual(INVALID_KEY_OR_SECRET);
   });
 });
 

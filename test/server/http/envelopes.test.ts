@@ -8,7 +8,7 @@ import {
   TreatmentResponse,
   WebsiteResponse,
 } from '../../../contract/index.js';
-import { AUTH_FAILED, authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
+import { MISSING_TOKEN, authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
 
 const ctx = useTestServer({
@@ -60,6 +60,6 @@ describe.each(endpoints)('%s', (_endpoint, { path, schema, envelope }) => {
   it('answers 401 auth_failed without credentials, even for a resource that exists', async () => {
     const res = await fetch(`${ctx.server.api}${path()}`);
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual(AUTH_FAILED);
+    expect(await res.json()).toEqual(MISSING_TOKEN);
   });
 });

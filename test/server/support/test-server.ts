@@ -152,4 +152,12 @@ export function validBooking(overrides: Record<string, unknown> = {}): Record<st
   };
 }
 
-export const AUTH_FAILED = { success: false, message: 'Invalid API key', error_code: 'auth_failed' };
+/** A 401 body: each credential problem has its own message, none of which tells whether a key exists. */
+const authFailed = (message: string) => ({ success: false, message, error_code: 'auth_failed' });
+export const MISSING_TOKEN = authFailed('Missing bearer token: send Authorization: Bearer <access_token> from POST /granttoken, with x-app-key');
+export const MISSING_APP_KEY = authFailed('Missing x-app-key header: send it with the bearer token');
+export const INVALID_TOKEN = authFailed('Invalid or expired access token');
+export const MISSING_KEY_OR_SECRET = authFailed('Missing x-app-key or x-app-secret-key header');
+export const INVALID_KEY_OR_SECRET = authFailed('Invalid API key or secret');
+/** The 401 of POST /granttoken for an unknown or revoked key or a wrong secret; stubs of the API answer it too. */
+export const AUTH_FAILED = INVALID_KEY_OR_SECRET;
