@@ -3,7 +3,15 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../platform/clock.js';
 import { requestLogger } from '../platform/request-logger.js';
 import { notFoundHandler } from '../platform/error-handler.js';
-import { DEFAULT_BOOKING_TIMEOUT_MS, DEFAULT_UPSTREAM_MAX_BODY_BYTES, DEFAULT_UPSTREAM_READ_BUDGET, type BffConfig } from './config.js';
+import {
+  DEFAULT_AVAILABILITY_MAX_SLOTS,
+  DEFAULT_BOOKING_TIMEOUT_MS,
+  DEFAULT_CLINIC_TIMEZONE,
+  DEFAULT_STATUS_RATE_LIMIT,
+  DEFAULT_UPSTREAM_MAX_BODY_BYTES,
+  DEFAULT_UPSTREAM_READ_BUDGET,
+  type BffConfig,
+} from './config.js';
 import { TokenManager } from './upstream/token-manager.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 import { ReadBudget } from './upstream/read-budget.js';
@@ -12,9 +20,12 @@ import { healthRoutes } from './health/health.routes.js';
 import { ContentCache } from './content/content-cache.js';
 import { contentRoutes } from './content/content.routes.js';
 import { bookingRoutes } from './booking/booking.routes.js';
+import { availabilityRoutes } from './availability/availability.routes.js';
+import { ClinicFacts } from './availability/clinic-facts.js';
+import { TakenSlots } from './availability/taken-slots.js';
 import { bffDocsRoutes } from './docs/docs.routes.js';
 import { apiCors } from './http/cors.js';
-import { apiRateLimit, bookingRateLimit } from './http/rate-limits.js';
+import { apiRateLimit, bookingRateLimit, statusRateLimit } from './http/rate-limits.js';
 import { bffErrorHandler } from './http/error-handler.js';
 import { apiSecurityHeaders, devPageSecurityHeaders, pageSecurityHeaders, widgetSecurityHeaders } from './http/security-headers.js';
 import { widgetRoutes } from './widget-hosting/widget.routes.js';
@@ -32,6 +43,8 @@ export interface Bff {
   app: Express;
   tokens: TokenManager;
   cache: ContentCache;
+  /** What the BFF has learnt about taken slots (availability). */
+  takenSlots: TakenSlots;
   /** `npm run dev` only (WIDGET_DEV_URL): /widget/* goes to Vite; main.ts attaches it for the HMR websocket. */
   widgetDevProxy?: WidgetDevProxy;
 }
@@ -58,8 +71,21 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
   api.use(apiRateLimit(config.apiRateLimit));
   api.use(bffDocsRoutes());
   api.use(contentRoutes(cache, config.cache.ttlMs, config.cache.maxStaleMs));
+  const facts = new ClinicFacts(cache);
+  const clinicTimeZone = config.clinicTimeZone ?? DEFAULT_CLINIC_TIMEZONE;
+  const takenSlots = new TakenSlots({ maxSlots: config.availabilityMaxSlots ?? DEFAULT_AVAILABILITY_MAX_SLOTS, timeZone: clinicTimeZone, clock });
+  api.use(availabilityRoutes(facts, takenSlots, clinicTimeZone, clock));
   api.use(
-    bookingRoutes(upstream, config.referenceKey, bookingRateLimit(config.bookingRateLimit), config.bookingTimeoutMs ?? DEFAULT_BOOKING_TIMEOUT_MS),
+    bookingRoutes({
+      upstream,
+      referenceKey: config.referenceKey,
+      bookingRateLimit: bookingRateLimit(config.bookingRateLimit),
+      statusRateLimit: statusRateLimit(config.statusRateLimit ?? DEFAULT_STATUS_RATE_LIMIT),
+      bookingTimeoutMs: config.bookingTimeoutMs ?? DEFAULT_BOOKING_TIMEOUT_MS,
+      facts,
+      taken: takenSlots,
+      clock,
+    }),
   );
   api.use(notFoundHandler);
 
@@ -82,5 +108,5 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
   app.use(demoRoutes(demo));
   app.use(notFoundHandler);
   app.use(bffErrorHandler);
-  return { app, tokens, cache, widgetDevProxy };
+  return { app, tokens, cache, takenSlots, widgetDevProxy };
 }

@@ -3,6 +3,7 @@ import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 import { coreConfig, coreSettings, parseSettings, positiveIntSetting, rateSettings, rateWindow, type CoreConfig, type RateWindow } from '../platform/config.js';
 import { DEFAULT_UPSTREAM_MAX_BODY_BYTES } from './upstream/bounded-body.js';
+import { DEFAULT_AVAILABILITY_MAX_SLOTS } from './availability/taken-slots.js';
 
 export { DEFAULT_UPSTREAM_MAX_BODY_BYTES };
 /** How long a booking waits for upstream (BOOKING_TIMEOUT_MS): longer than reads, since giving up early on a booking is what gets it made twice. */
@@ -13,6 +14,24 @@ const originList = z
   .default('')
   .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
   .pipe(z.array(z.url().transform((url) => new URL(url).origin)));
+
+export { DEFAULT_AVAILABILITY_MAX_SLOTS };
+/** The clinic's zone when CLINIC_TIMEZONE is unset: the demo clinic's (the API has no time-zone field). */
+export const DEFAULT_CLINIC_TIMEZONE = 'Europe/London';
+/** Status lookups per client IP per window (STATUS_RATE_LIMIT / STATUS_RATE_WINDOW_MS). */
+export const DEFAULT_STATUS_RATE_LIMIT = { limit: 30, windowMs: 10 * 60_000 };
+
+const ianaTimeZone = z.string().refine(
+  (zone) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be an IANA time zone, e.g. Europe/London' },
+);
 
 /** Upstream calls per minute that content misses may make, across all clients (UPSTREAM_READ_BUDGET). */
 export const DEFAULT_UPSTREAM_READ_BUDGET = 120;
@@ -42,6 +61,12 @@ export const BffConfigSchema = z.object({
   ...rateSettings('API', 300, 60_000),
   /** Bookings per client IP per window. */
   ...rateSettings('BOOKING', 5, 10 * 60_000),
+  /** Status lookups per client IP per window: with 64-bit MACs, guessing a reference is hopeless. */
+  ...rateSettings('STATUS', DEFAULT_STATUS_RATE_LIMIT.limit, DEFAULT_STATUS_RATE_LIMIT.windowMs),
+  /** The most taken slots the BFF remembers for availability. */
+  AVAILABILITY_MAX_SLOTS: positiveIntSetting.default(DEFAULT_AVAILABILITY_MAX_SLOTS),
+  /** The clinic's IANA time zone, for "today" in availability (the API has no time-zone field). */
+  CLINIC_TIMEZONE: ianaTimeZone.default(DEFAULT_CLINIC_TIMEZONE),
   /** Key for booking references; derived from APP_SECRET_KEY with HKDF when unset. */
   BOOKING_REF_SECRET: z.string().min(32).optional(),
   /** Folder of the built widget (vite output). */
@@ -64,6 +89,10 @@ export interface BffConfig extends CoreConfig {
   upstreamReadBudget?: number;
   apiRateLimit: RateWindow;
   bookingRateLimit: RateWindow;
+  /** STATUS_RATE_LIMIT, AVAILABILITY_MAX_SLOTS and CLINIC_TIMEZONE; optional so configs built in code may leave them at their defaults. */
+  statusRateLimit?: RateWindow;
+  availabilityMaxSlots?: number;
+  clinicTimeZone?: string;
   referenceKey: Buffer;
   widgetDir: string;
   /** Vite's dev server (WIDGET_DEV_URL), when /widget is proxied to it; absent in production. */
@@ -90,6 +119,9 @@ export function loadBffConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.
     upstreamReadBudget: e.UPSTREAM_READ_BUDGET,
     apiRateLimit: rateWindow(e, 'API'),
     bookingRateLimit: rateWindow(e, 'BOOKING'),
+    statusRateLimit: rateWindow(e, 'STATUS'),
+    availabilityMaxSlots: e.AVAILABILITY_MAX_SLOTS,
+    clinicTimeZone: e.CLINIC_TIMEZONE,
     referenceKey: deriveReferenceKey(e.BOOKING_REF_SECRET ?? e.APP_SECRET_KEY),
     widgetDir: e.WIDGET_DIR,
     widgetDevUrl: e.WIDGET_DEV_URL,

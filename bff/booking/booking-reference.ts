@@ -1,29 +1,127 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  formatReference,
+  LEGACY_REFERENCE_PATTERN,
+  normaliseReference,
+  REFERENCE_ALPHABET,
+  REFERENCE_SYMBOLS,
+} from '../../contract/rules/bff-api.js';
+
+/**
+ * Booking references stand in for the upstream's sequential appointment_id.
+ * `key` is 64 bytes (deriveReferenceKey). Two formats:
+ *
+ * Short (issued for ids below 2^32): 20 Crockford base32 symbols, 100 bits:
+ * a 4-bit format marker, the id encrypted to 32 bits with a keyed
+ * permutation (a 4-round Feistel network over 16-bit halves, HMAC-SHA-256
+ * round functions), and a 64-bit MAC (HMAC-SHA-256 over marker and
+ * ciphertext, truncated). Opaque: without the key the ciphertext says nothing
+ * of the id. Unforgeable: a guess is right with probability 2^-64, and status
+ * lookups are rate-limited per IP. Deterministic: the same booking always has
+ * the same reference (100 bits leave no room for a random nonce beside a
+ * 64-bit MAC; nothing is lost, since the reference only ever names its booking).
+ *
+ * Legacy (ids of 2^32 and above, and every reference issued before the short
+ * format): AES-256-CTR under a random IV, then HMAC-SHA-256 (encrypt-then-MAC),
+ * 54 base64url characters. Both are read; neither can be turned into the other.
+ */
+
+/** The 4-bit marker of the short format, version 1; other values are free for later formats. */
+const SHORT_V1 = 0b0001;
+const SHORT_MAC_BITS = 64n;
+const SHORT_ID_LIMIT = 2 ** 32;
+const FEISTEL_ROUNDS = 4;
+
+const subkey = (key: Buffer, purpose: string) => createHmac('sha256', key).update(purpose).digest();
+
+/** The 16-bit round function: HMAC-SHA-256 of the round number and the half. */
+function round(feistelKey: Buffer, index: number, half: number): number {
+  return createHmac('sha256', feistelKey).update(Buffer.from([index, half >>> 8, half & 0xff])).digest().readUInt16BE(0);
+}
+
+/** The keyed permutation of 32-bit values (encrypt); `decrypt` runs the rounds backwards. */
+function feistel(value: number, feistelKey: Buffer, decrypt: boolean): number {
+  let left = value >>> 16;
+  let right = value & 0xffff;
+  if (!decrypt) {
+    for (let i = 0; i < FEISTEL_ROUNDS; i++) [left, right] = [right, left ^ round(feistelKey, i, right)];
+  } else {
+    for (let i = FEISTEL_ROUNDS - 1; i >= 0; i--) [left, right] = [right ^ round(feistelKey, i, left), left];
+  }
+  return ((left << 16) | right) >>> 0;
+}
+
+function shortMac(key: Buffer, marker: number, cipher: number): bigint {
+  const message = Buffer.alloc(5);
+  message.writeUInt8(marker, 0);
+  message.writeUInt32BE(cipher, 1);
+  return createHmac('sha256', subkey(key, 'booking-reference-short-mac')).update(message).digest().readBigUInt64BE(0);
+}
+
+function toSymbols(value: bigint): string {
+  let symbols = '';
+  for (let i = 0; i < REFERENCE_SYMBOLS; i++) {
+    symbols = REFERENCE_ALPHABET[Number(value & 31n)]! + symbols;
+    value >>= 5n;
+  }
+  return symbols;
+}
+
+function fromSymbols(symbols: string): bigint | undefined {
+  if (symbols.length !== REFERENCE_SYMBOLS) return undefined;
+  let value = 0n;
+  for (const symbol of symbols) {
+    const digit = REFERENCE_ALPHABET.indexOf(symbol);
+    if (digit < 0) return undefined;
+    value = (value << 5n) | BigInt(digit);
+  }
+  return value;
+}
+
+/** The reference a patient keeps for an appointment: the short form when the id fits 32 bits, else the legacy one. */
+export function createReference(appointmentId: number, key: Buffer): string {
+  if (appointmentId >= SHORT_ID_LIMIT) return createLegacyReference(appointmentId, key);
+  const cipher = feistel(appointmentId, subkey(key, 'booking-reference-short-feistel'), false);
+  const value = (BigInt(SHORT_V1) << 96n) | (BigInt(cipher) << SHORT_MAC_BITS) | shortMac(key, SHORT_V1, cipher);
+  return formatReference(toSymbols(value));
+}
+
+/**
+ * The appointment id of a genuine reference, in either format and in any
+ * spelling normaliseReference accepts; undefined for anything tampered or made up.
+ */
+export function readReference(reference: string, key: Buffer): number | undefined {
+  const normalised = normaliseReference(reference);
+  if (LEGACY_REFERENCE_PATTERN.test(normalised)) return readLegacyReference(normalised, key);
+  const value = fromSymbols(normalised);
+  if (value === undefined) return undefined;
+  const marker = Number(value >> 96n);
+  if (marker !== SHORT_V1) return undefined;
+  const cipher = Number((value >> SHORT_MAC_BITS) & 0xffffffffn);
+  const mac = Buffer.alloc(8);
+  mac.writeBigUInt64BE(value & ((1n << SHORT_MAC_BITS) - 1n));
+  const expected = Buffer.alloc(8);
+  expected.writeBigUInt64BE(shortMac(key, marker, cipher));
+  if (!timingSafeEqual(mac, expected)) return undefined;
+  const id = feistel(cipher, subkey(key, 'booking-reference-short-feistel'), true);
+  return id > 0 ? id : undefined;
+}
 
 const IV_BYTES = 16;
 const ID_BYTES = 8;
 const MAC_BYTES = 16;
-const REFERENCE_LENGTH = Math.ceil(((IV_BYTES + ID_BYTES + MAC_BYTES) * 4) / 3);
-const SHAPE = new RegExp(`^[A-Za-z0-9_-]{${REFERENCE_LENGTH}}$`);
 
-/**
- * Booking references stand in for the upstream's sequential appointment_id in
- * public URLs. The id is encrypted (AES-256-CTR, random IV) so a reference
- * reveals nothing, then HMAC-SHA-256 signed so none can be forged or altered:
- * encrypt-then-MAC. `key` is 64 bytes: 32 for AES, 32 for HMAC.
- */
-export function createReference(appointmentId: number, key: Buffer): string {
+/** The legacy 54-character form: AES-256-CTR under a random IV, then HMAC-SHA-256 (32 bytes for AES, 32 for HMAC). */
+export function createLegacyReference(appointmentId: number, key: Buffer): string {
   const iv = randomBytes(IV_BYTES);
   const plain = Buffer.alloc(ID_BYTES);
   plain.writeBigUInt64BE(BigInt(appointmentId));
   const cipher = createCipheriv('aes-256-ctr', key.subarray(0, 32), iv);
   const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
-  return Buffer.concat([iv, sealed, mac(key, iv, sealed)]).toString('base64url');
+  return Buffer.concat([iv, sealed, legacyMac(key, iv, sealed)]).toString('base64url');
 }
 
-/** The appointment id of a genuine reference; undefined for anything tampered or made up. */
-export function readReference(reference: string, key: Buffer): number | undefined {
-  if (!SHAPE.test(reference)) return undefined;
+function readLegacyReference(reference: string, key: Buffer): number | undefined {
   const bytes = Buffer.from(reference, 'base64url');
   // The last character carries 4 spare bits the decoder ignores; only the one
   // canonical spelling of a reference is accepted, so no variant of it works.
@@ -31,12 +129,12 @@ export function readReference(reference: string, key: Buffer): number | undefine
   const iv = bytes.subarray(0, IV_BYTES);
   const sealed = bytes.subarray(IV_BYTES, IV_BYTES + ID_BYTES);
   const signature = bytes.subarray(IV_BYTES + ID_BYTES);
-  if (signature.length !== MAC_BYTES || !timingSafeEqual(signature, mac(key, iv, sealed))) return undefined;
+  if (signature.length !== MAC_BYTES || !timingSafeEqual(signature, legacyMac(key, iv, sealed))) return undefined;
   const decipher = createDecipheriv('aes-256-ctr', key.subarray(0, 32), iv);
   const id = Number(Buffer.concat([decipher.update(sealed), decipher.final()]).readBigUInt64BE());
   return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
-function mac(key: Buffer, iv: Buffer, sealed: Buffer): Buffer {
+function legacyMac(key: Buffer, iv: Buffer, sealed: Buffer): Buffer {
   return createHmac('sha256', key.subarray(32)).update('booking-reference-v1').update(iv).update(sealed).digest().subarray(0, MAC_BYTES);
 }

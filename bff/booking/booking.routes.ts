@@ -1,43 +1,87 @@
+import { createHash } from 'node:crypto';
 import { Router, type RequestHandler, type Response } from 'express';
+import { LRUCache } from 'lru-cache';
 import {
   AppointmentStatusResponse,
   BookAppointmentResponse,
   ErrorBody,
   type ErrorCode,
 } from '../../contract/index.js';
-import { notFound } from '../../contract/errors.js';
+import { ApiError, notFound } from '../../contract/errors.js';
+import { LIMITS } from '../../contract/rules/limits.js';
 import { readIdempotencyKey } from '../../platform/idempotency-key.js';
 import { jsonBody } from '../../platform/json-body.js';
 import { parseBody } from '../../platform/validation.js';
+import type { Clock } from '../../platform/clock.js';
 import type { UpstreamAnswer, UpstreamClient } from '../upstream/upstream-client.js';
 import { BookingOutcomeUnknown, UpstreamUnavailable } from '../upstream/errors.js';
+import type { ClinicFacts } from '../availability/clinic-facts.js';
+import type { TakenSlots } from '../availability/taken-slots.js';
 import { createReference, readReference } from './booking-reference.js';
-import { BROWSER_BOOKING_MAX_BYTES, BrowserBookingRequest, HONEYPOT_FIELD } from '../../contract/bff.js';
+import {
+  BOOKING_PATH,
+  BROWSER_BOOKING_MAX_BYTES,
+  BrowserBookingRequest,
+  HONEYPOT_FIELD,
+  STATUS_LOOKUP_MAX_BYTES,
+  STATUS_LOOKUP_PATH,
+  STATUS_PATH,
+  StatusLookupRequest,
+  type BffBookingResponse,
+} from '../../contract/bff.js';
+
+export interface BookingRoutesOptions {
+  upstream: UpstreamClient;
+  referenceKey: Buffer;
+  bookingRateLimit: RequestHandler;
+  /** Status lookups per client IP (STATUS_RATE_LIMIT), on POST and the deprecated GET alike. */
+  statusRateLimit: RequestHandler;
+  bookingTimeoutMs: number;
+  /** The clinic's dentists, for "any dentist". */
+  facts: ClinicFacts;
+  /** What the BFF learns about taken slots from bookings and 409s. */
+  taken: TakenSlots;
+  clock: Clock;
+}
+
+/** When the deprecated GET status lookup was deprecated (RFC 9745 Deprecation) and when it may stop answering (RFC 8594 Sunset). */
+export const STATUS_GET_DEPRECATED_AT = new Date(Date.UTC(2026, 10, 22));
+export const STATUS_GET_SUNSET_AT = new Date(Date.UTC(2027, 4, 31));
+const DEPRECATION_HEADERS = {
+  Deprecation: `@${STATUS_GET_DEPRECATED_AT.getTime() / 1000}`,
+  Sunset: STATUS_GET_SUNSET_AT.toUTCString(),
+  Link: `</api${STATUS_LOOKUP_PATH}>; rel="successor-version"`,
+};
+
+/** How long (upstream's replay window) and how many patient keys of "any dentist" bookings are remembered with their dentist. */
+const KEY_MEMORY_TTL_MS = 24 * 3600_000;
+const KEYS_REMEMBERED = 10_000;
 
 /**
- * POST /api/appointments/book and GET /api/appointments/status/:reference.
+ * POST /api/appointments/book, POST /api/appointments/status ({reference})
+ * and the deprecated GET /api/appointments/status/:reference.
  * A booking waits for upstream up to `bookingTimeoutMs` (BOOKING_TIMEOUT_MS),
  * longer than reads: answering "try again" while upstream is still booking is
  * what makes a patient book twice.
  */
-export function bookingRoutes(
-  upstream: UpstreamClient,
-  referenceKey: Buffer,
-  bookingRateLimit: RequestHandler,
-  bookingTimeoutMs: number,
-): Router {
+export function bookingRoutes(options: BookingRoutesOptions): Router {
+  const { upstream, referenceKey, bookingRateLimit, statusRateLimit, bookingTimeoutMs, facts, taken, clock } = options;
   const router = Router();
+  /**
+   * The dentist each patient key of an "any dentist" booking booked (or may
+   * have booked: an unknown outcome, 504). A re-send with that key tries that
+   * dentist first, even though it is known to be taken since (taken by this
+   * very patient), so its derived key replays the booking rather than making
+   * another with the next dentist. Bounded; kept for upstream's replay window.
+   */
+  const dentistByKey = new LRUCache<string, number>({ max: KEYS_REMEMBERED, ttl: KEY_MEMORY_TTL_MS, perf: { now: () => clock.now().getTime() } });
 
-  router.post('/appointments/book', bookingRateLimit, ...jsonBody(BROWSER_BOOKING_MAX_BYTES), async (req, res) => {
-    parseBody(BrowserBookingRequest, req.body);
-    const { [HONEYPOT_FIELD]: _honeypot, ...booking } = req.body as Record<string, unknown>;
-    const idempotencyKey = readIdempotencyKey(req);
-    res.set('Cache-Control', 'no-store');
-    const answer = await upstream
+  const send = (body: Record<string, unknown>, idempotencyKey: string | undefined) =>
+    upstream
       .call({
         method: 'POST',
-        path: '/appointments/book',
-        body: booking,
+        path: BOOKING_PATH,
+        body,
         headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
         timeoutMs: bookingTimeoutMs,
       })
@@ -45,31 +89,96 @@ export function bookingRoutes(
         // Sent but never answered: upstream may have booked it. Say so, rather than "try again".
         throw error instanceof UpstreamUnavailable && error.mayHaveArrived ? new BookingOutcomeUnknown() : error;
       });
-    if (answer.status !== 200) return relayError(res, answer);
+
+  const answerBooked = (res: Response, answer: UpstreamAnswer, doctorId: number | null) => {
     const booked = BookAppointmentResponse.safeParse(answer.body);
     if (!booked.success) throw new UpstreamUnavailable('server_error', 'upstream booking answer did not match the contract');
     const { appointment_id } = booked.data.data;
     if (answer.replayed) res.set('Idempotent-Replayed', 'true');
-    res.json({
+    const body: BffBookingResponse = {
       success: true,
       message: booked.data.message,
-      data: { appointment_id, reference: createReference(appointment_id, referenceKey) },
-    });
+      data: { appointment_id, reference: createReference(appointment_id, referenceKey), doctor_id: doctorId },
+    };
+    res.json(body);
+  };
+
+  router.post(BOOKING_PATH, bookingRateLimit, ...jsonBody(BROWSER_BOOKING_MAX_BYTES), async (req, res) => {
+    const parsed = parseBody(BrowserBookingRequest, req.body);
+    const { [HONEYPOT_FIELD]: _honeypot, ...booking } = req.body as Record<string, unknown>;
+    const idempotencyKey = readIdempotencyKey(req);
+    res.set('Cache-Control', 'no-store');
+    const { appointment_date: date, appointment_time: time } = parsed;
+    const requested = parsed.doctor_id ?? null;
+
+    if (requested === null) {
+      // Without the dentist list (upstream down, read budget spent) the booking goes as the patient sent it.
+      const dentists = await facts.dentistIds().catch((): number[] => []);
+      if (dentists.length > 0) {
+        // A re-send: the dentist this key booked (or may have) goes first, taken or not.
+        const retry = idempotencyKey === undefined ? undefined : dentistByKey.get(idempotencyKey);
+        const order = retry !== undefined && dentists.includes(retry) ? [retry, ...dentists.filter((id) => id !== retry)] : dentists;
+        for (const doctorId of order) {
+          if (doctorId !== retry && taken.isTaken(doctorId, date, time)) continue;
+          const key = idempotencyKey && dentistKey(idempotencyKey, doctorId);
+          const answer = await send({ ...booking, doctor_id: doctorId }, key).catch((error: unknown) => {
+            if (error instanceof BookingOutcomeUnknown && idempotencyKey) dentistByKey.set(idempotencyKey, doctorId);
+            throw error;
+          });
+          if (answer.status === 409) {
+            taken.markTaken(doctorId, date, time);
+            continue;
+          }
+          if (answer.status !== 200) return relayError(res, answer);
+          taken.markTaken(doctorId, date, time);
+          if (idempotencyKey) dentistByKey.set(idempotencyKey, doctorId);
+          return answerBooked(res, answer, doctorId);
+        }
+        throw new ApiError('slot_unavailable', 'Every dentist is booked at that time; please choose another time');
+      }
+    }
+
+    const answer = await send(booking, idempotencyKey);
+    if (requested !== null && (answer.status === 200 || answer.status === 409)) taken.markTaken(requested, date, time);
+    if (answer.status !== 200) return relayError(res, answer);
+    answerBooked(res, answer, requested);
   });
 
-  router.get('/appointments/status/:reference', async (req, res) => {
+  const lookUp = async (reference: string, res: Response) => {
     res.set('Cache-Control', 'no-store');
-    const appointmentId = readReference(req.params.reference, referenceKey);
+    const appointmentId = readReference(reference, referenceKey);
     if (appointmentId === undefined) throw notFound('Booking');
-    const answer = await upstream.call({ method: 'GET', path: `/appointments/status/${appointmentId}` });
+    const answer = await upstream.call({ method: 'GET', path: `${STATUS_PATH}/${appointmentId}` });
     if (answer.status === 404) throw notFound('Booking');
     if (answer.status !== 200) return relayError(res, answer);
     const status = AppointmentStatusResponse.safeParse(answer.body);
     if (!status.success) throw new UpstreamUnavailable('server_error', 'upstream status answer did not match the contract');
     res.json(status.data);
+  };
+
+  router.post(STATUS_LOOKUP_PATH, statusRateLimit, ...jsonBody(STATUS_LOOKUP_MAX_BYTES), async (req, res) => {
+    await lookUp(parseBody(StatusLookupRequest, req.body).reference, res);
+  });
+
+  /** Deprecated: the reference in the URL is recorded by every proxy, CDN and browser history on the way. */
+  router.get(`${STATUS_PATH}/:reference`, statusRateLimit, async (req, res) => {
+    res.set(DEPRECATION_HEADERS);
+    await lookUp(String(req.params.reference), res);
   });
 
   return router;
+}
+
+/**
+ * Each dentist tried for one "any dentist" booking gets its own
+ * Idempotency-Key derived from the patient's, so a re-send replays each try
+ * (a 409 or the booking) instead of booking again. A key too long to carry
+ * the suffix within the header's limit is replaced by its SHA-256.
+ */
+export function dentistKey(patientKey: string, doctorId: number): string {
+  const suffix = `:doctor-${doctorId}`;
+  const base = patientKey.length + suffix.length <= LIMITS.idempotencyKey ? patientKey : createHash('sha256').update(patientKey).digest('base64url');
+  return `${base}${suffix}`;
 }
 
 /**

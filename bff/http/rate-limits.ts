@@ -14,3 +14,10 @@ export const bookingRateLimit = (window: RateWindow) =>
     skipFailedRequests: true,
     requestWasSuccessful: (_req, res) => res.statusCode !== 504,
   });
+
+/**
+ * Status lookups, per client IP: a reference carries a 64-bit MAC, and this
+ * keeps guessing at 30 tries in 10 minutes (STATUS_RATE_LIMIT), hopeless.
+ */
+export const statusRateLimit = (window: RateWindow) =>
+  perIpRateLimit('status', 'Too many status lookups; please wait a few minutes, or call the clinic', window);

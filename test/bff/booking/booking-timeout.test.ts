@@ -17,7 +17,7 @@ import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from 
 const BffBooked = z.object({
   success: z.literal(true),
   message: z.string(),
-  data: z.object({ appointment_id: z.number().int().positive(), reference: z.string() }).strict(),
+  data: z.object({ appointment_id: z.number().int().positive(), reference: z.string(), doctor_id: z.number().int().positive().nullable() }).strict(),
 });
 
 const CREDENTIALS = { appKey: 'ck_booking_timeout', secret: 'booking-timeout-secret-0123456789' };
@@ -76,7 +76,7 @@ describe('the booking timeout (stub upstream)', () => {
   it('keeps UPSTREAM_TIMEOUT_MS for reads: a read as slow is 504 upstream_timeout', async () => {
     readDelayMs = 600;
 
-    const res = await fetch(`${bff.api}/dentists`);
+    const res = await fetch(`${bff.api}/organization`);
 
     expect(res.status).toBe(504);
     expect(ErrorBody.parse(await res.json()).error_code).toBe('upstream_timeout');
@@ -242,6 +242,7 @@ describe('the booking rate limit and re-sends', () => {
     const stub = await startStubUpstream(async (req, res) => {
       res.setHeader('content-type', 'application/json');
       if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify(TOKEN));
+      if (req.url !== '/api/v1/appointments/book') return void res.end(JSON.stringify({ success: true, data: [] }));
       if (slowFirst) {
         slowFirst = false;
         await sleep(800);

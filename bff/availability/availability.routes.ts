@@ -1,0 +1,68 @@
+import { Router } from 'express';
+import { AVAILABILITY_PATH, AvailabilityQuery, type AvailabilityResponse, type AvailabilitySlot } from '../../contract/bff.js';
+import { ApiError } from '../../contract/errors.js';
+import { addDays, clinicLocalTime } from '../../contract/rules/clinic-time.js';
+import { LIMITS } from '../../contract/rules/limits.js';
+import { candidateSlots, SLOT_STEP_MINUTES } from '../../contract/rules/slots.js';
+import { parseBody } from '../../platform/validation.js';
+import type { Clock } from '../../platform/clock.js';
+import type { ClinicFacts } from './clinic-facts.js';
+import type { TakenSlots } from './taken-slots.js';
+
+/** What every availability answer says about itself. */
+export const AVAILABILITY_NOTE =
+  'Availability as best known to this booking service: a slot is taken once it was booked through it or the clinic ' +
+  'system refused it as taken. A booking made by phone or at the desk can still take a slot shown open; the booking ' +
+  'itself then says so.';
+
+/**
+ * GET /api/availability?date=YYYY-MM-DD[&doctor_id=N][&treatment_id=N]: the
+ * day's candidate starts (contract/rules/slots.ts) from the cached opening
+ * hours and the treatment's duration, each open or taken as TakenSlots knows.
+ * Without a dentist, a start is taken only when every dentist is known to be
+ * taken then (the booking picks a free one). On today's date only starts
+ * still ahead in `timeZone` are listed. Never cached: it changes with each booking.
+ */
+export function availabilityRoutes(facts: ClinicFacts, taken: TakenSlots, timeZone: string, clock: Clock): Router {
+  const router = Router();
+  router.get(AVAILABILITY_PATH, async (req, res) => {
+    res.set('Cache-Control', 'no-store');
+    const query = parseBody(AvailabilityQuery, { ...req.query });
+    const now = clinicLocalTime(clock.now(), timeZone);
+    if (query.date < now.date || query.date > addDays(now.date, LIMITS.bookingHorizonDays)) {
+      throw new ApiError('validation_error', `date must be from today (${now.date}) to ${LIMITS.bookingHorizonDays} days ahead`);
+    }
+    const dentists = await facts.dentistIds();
+    if (query.doctor_id !== undefined && !dentists.includes(query.doctor_id)) {
+      throw new ApiError('validation_error', 'doctor_id must be a dentist of this clinic');
+    }
+    const duration = query.treatment_id === undefined ? undefined : await facts.treatmentDuration(query.treatment_id);
+    if (query.treatment_id !== undefined && duration === undefined) {
+      throw new ApiError('validation_error', 'treatment_id must be an active treatment of this clinic');
+    }
+    const starts = candidateSlots(await facts.openingHours(), query.date, duration).filter(
+      (time) => query.date > now.date || time > now.time,
+    );
+    const askedAbout = query.doctor_id === undefined ? dentists : [query.doctor_id];
+    const slots: AvailabilitySlot[] = starts.map((time) => ({
+      time,
+      status: askedAbout.length > 0 && askedAbout.every((id) => taken.isTaken(id, query.date, time)) ? 'taken' : 'open',
+    }));
+    const body: AvailabilityResponse = {
+      success: true,
+      best_known: true,
+      note: AVAILABILITY_NOTE,
+      data: {
+        date: query.date,
+        doctor_id: query.doctor_id ?? null,
+        treatment_id: query.treatment_id ?? null,
+        duration_minutes: duration ?? null,
+        step_minutes: SLOT_STEP_MINUTES,
+        time_zone: timeZone,
+        slots,
+      },
+    };
+    res.json(body);
+  });
+  return router;
+}
