@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { ErrorBody, TreatmentPathParams } from '../../contract/index.js';
 import { RateLimitHeaders, RetryAfterHeader } from '../../contract/headers.js';
 import {
+  AVAILABILITY_PATH,
+  AvailabilityQuery,
+  AvailabilityResponse,
   BffBookingResponse,
   BffStatusResponse,
   BookingIdempotencyKey,
@@ -12,9 +15,14 @@ import {
   CONTENT_RESOURCES,
   HONEYPOT_FIELD,
   ReferencePathParams,
+  STATUS_LOOKUP_MAX_BYTES,
+  STATUS_LOOKUP_PATH,
   STATUS_PATH,
+  StatusLookupRequest,
   type ContentResourceName,
 } from '../../contract/bff.js';
+import { STATUS_GET_SUNSET_AT } from '../booking/booking.routes.js';
+import { AVAILABILITY_NOTE } from '../availability/availability.routes.js';
 
 const json = <S extends z.ZodType>(schema: S) => ({ content: { 'application/json': { schema } } });
 const error = (description: string): ZodOpenApiResponseObject => ({ description, ...json(ErrorBody) });
@@ -35,7 +43,7 @@ const CacheHeaders = z.object({
 
 const NoStore = z.object({
   'Cache-Control': z.literal('no-store').meta({
-    description: 'Booking answers are personal: never cached.',
+    description: 'Booking, status and availability answers are personal or change with every booking: never cached, by browsers or CDNs.',
     header: { id: 'NoStore' },
   }),
 });
@@ -81,6 +89,25 @@ const commonErrors = {
   '503': responses.upstreamBusy,
   '504': responses.upstreamTimeout,
 };
+
+/** What the deprecated GET status lookup adds to its answers. */
+const DeprecationHeaders = z.object({
+  Deprecation: z.string().meta({
+    description: 'RFC 9745: this operation is deprecated (since the date, as @epoch-seconds); use POST /appointments/status.',
+    example: '@1795305600',
+    header: { id: 'Deprecation' },
+  }),
+  Sunset: z.string().meta({
+    description: 'RFC 8594: after this date the operation may stop answering.',
+    example: STATUS_GET_SUNSET_AT.toUTCString(),
+    header: { id: 'Sunset' },
+  }),
+  Link: z.string().meta({
+    description: 'The successor operation: rel="successor-version".',
+    example: `</api${STATUS_LOOKUP_PATH}>; rel="successor-version"`,
+    header: { id: 'SuccessorLink' },
+  }),
+});
 
 const IfNoneMatch = z.object({
   'If-None-Match': z
@@ -159,6 +186,7 @@ const document = {
   tags: [
     { name: 'Content', description: 'Read-only clinic content, with ETag and Cache-Control.' },
     { name: 'Appointments', description: 'Book an appointment and follow it by its reference.' },
+    { name: 'Availability', description: 'Which start times of a day are open, as best known to the BFF.' },
   ],
   // Public: the BFF holds the clinic API credentials, browsers send none.
   security: [],
@@ -200,15 +228,61 @@ const document = {
         },
       },
     },
+    [STATUS_LOOKUP_PATH]: {
+      post: {
+        operationId: 'lookUpAppointmentStatus',
+        tags: ['Appointments'],
+        summary: 'The status of a booking by its reference',
+        description:
+          'The reference travels in the body, never in a URL, so no proxy, CDN or browser history records it. It is read ' +
+          'in any case, with or without dashes or spaces, I and L as 1 and O as 0. A tampered or made-up reference is ' +
+          '404 without asking the clinic system. Limited per client IP (STATUS_RATE_LIMIT, 30 in 10 minutes by default).',
+        requestBody: { required: true, ...json(StatusLookupRequest) },
+        responses: {
+          '200': { description: 'The status view.', headers: NoStore, ...json(BffStatusResponse) },
+          '400': error('validation_error: the body is not {reference} with a string.'),
+          '404': error('not_found: no booking has that reference.'),
+          '413': error(`payload_too_large: body over ${STATUS_LOOKUP_MAX_BYTES} bytes.`),
+          '415': error('unsupported_media_type: not sent as application/json.'),
+          ...commonErrors,
+        },
+      },
+    },
     [`${STATUS_PATH}/{reference}`]: {
       get: {
         operationId: 'getAppointmentStatus',
         tags: ['Appointments'],
-        summary: 'The status of a booking by its reference',
+        summary: 'The status of a booking by its reference (deprecated)',
+        description:
+          `Deprecated: the reference in the URL is recorded by proxies, CDNs and browser history. Use POST ${STATUS_LOOKUP_PATH}; ` +
+          `this answers until ${STATUS_GET_SUNSET_AT.toISOString().slice(0, 10)} (the Sunset header), under the same per-IP limit.`,
+        deprecated: true,
         requestParams: { path: ReferencePathParams },
         responses: {
-          '200': { description: 'The status view.', headers: NoStore, ...json(BffStatusResponse) },
-          '404': error('not_found: no booking has that reference.'),
+          '200': { description: 'The status view.', headers: NoStore.extend(DeprecationHeaders.shape), ...json(BffStatusResponse) },
+          '404': { ...error('not_found: no booking has that reference.'), headers: DeprecationHeaders },
+          ...commonErrors,
+        },
+      },
+    },
+    [AVAILABILITY_PATH]: {
+      get: {
+        operationId: 'getAvailability',
+        tags: ['Availability'],
+        summary: "A day's start times, each open or taken, as best known",
+        description:
+          "The day's candidate starts every 15 minutes, from opening to the last start that ends by closing (with the " +
+          "treatment's duration, else 15 minutes), from the cached opening hours; on today's date only those still " +
+          "ahead in the clinic's time zone (CLINIC_TIMEZONE). Best known, not the clinic diary: " +
+          `${AVAILABILITY_NOTE} Without doctor_id a start is taken only when every dentist is known to be booked then; ` +
+          'a booking without doctor_id gets the first dentist free. Never cached.',
+        requestParams: { query: AvailabilityQuery },
+        responses: {
+          '200': { description: "The day's slots.", headers: NoStore, ...json(AvailabilityResponse) },
+          '400': error(
+            'validation_error: a date that is not YYYY-MM-DD, before today or more than 365 days ahead; a doctor_id that ' +
+              'is not a dentist of the clinic; a treatment_id that is not an active treatment; an unknown query parameter.',
+          ),
           ...commonErrors,
         },
       },

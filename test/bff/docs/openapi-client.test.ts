@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { ManualTime, startStack, type Stack } from '../support/bff-harness.js';
+import { TEST_NOW } from '../../server/support/fake-clock.js';
 import { generateClient, missingCalls, type GeneratedClient } from '../../server/docs/openapi-tools.js';
 
 /**
@@ -21,7 +22,9 @@ export type NamedOperations = [
   operations['getTreatment'],
   operations['listDentists'],
   operations['bookAppointment'],
+  operations['lookUpAppointmentStatus'],
   operations['getAppointmentStatus'],
+  operations['getAvailability'],
 ];
 
 export async function callEveryOperation(baseUrl: string) {
@@ -38,6 +41,11 @@ export async function callEveryOperation(baseUrl: string) {
   await client.GET('/treatments/{id}', { params: { path: { id: '1' } } });
   const dentists = await client.GET('/dentists');
   const firstDentist: number | undefined = dentists.data?.data[0]?.doctor_id;
+  const availability = await client.GET('/availability', {
+    params: { query: { date: '2026-11-24', doctor_id: firstDentist, treatment_id: firstTreatment } },
+  });
+  const slotStatus: 'open' | 'taken' | undefined = availability.data?.data.slots.find((slot) => slot.time === '11:00')?.status;
+  const bestKnown: true | undefined = availability.data?.best_known;
   const booked = await client.POST('/appointments/book', {
     params: { header: { 'Idempotency-Key': 'generated-bff-client-1' } },
     body: {
@@ -52,9 +60,12 @@ export async function callEveryOperation(baseUrl: string) {
   });
   if (!booked.data) throw new Error(booked.error?.message ?? 'not booked');
   const reference: string = booked.data.data.reference;
-  const status = await client.GET('/appointments/status/{reference}', { params: { path: { reference } } });
-  const unknown = await client.GET('/appointments/status/{reference}', { params: { path: { reference: 'not-a-reference' } } });
+  const bookedDentist: number | null = booked.data.data.doctor_id;
+  const status = await client.POST('/appointments/status', { body: { reference } });
+  const deprecated = await client.GET('/appointments/status/{reference}', { params: { path: { reference } } });
+  const unknown = await client.POST('/appointments/status', { body: { reference: 'not-a-reference' } });
   const unknownCode: string | undefined = unknown.error?.error_code;
+  const after = await client.GET('/availability', { params: { query: { date: '2026-11-24', doctor_id: firstDentist } } });
 
   return {
     clinicName,
@@ -63,7 +74,10 @@ export async function callEveryOperation(baseUrl: string) {
     treatment: treatment.data?.data.treatment_name,
     booked: typeof booked.data.data.appointment_id,
     status: status.data?.data.status,
+    deprecated: [deprecated.data?.data.status, deprecated.response.headers.has('deprecation')],
     unknown: [unknown.response.status, unknownCode],
+    availability: [bestKnown, slotStatus, after.data?.data.slots.find((slot) => slot.time === '11:00')?.status],
+    namesTheDentist: bookedDentist === firstDentist,
   };
 }
 `;
@@ -72,7 +86,8 @@ let stack: Stack;
 let client: GeneratedClient;
 
 beforeAll(async () => {
-  stack = await startStack();
+  // The BFF's clock at the server's TEST_NOW, so 2026-11-24 stays a day ahead for availability.
+  stack = await startStack({ clock: new ManualTime(Date.parse(TEST_NOW)) });
   client = await generateClient('bff', `${stack.bff.api}/openapi.json`, CLIENT);
 });
 afterAll(async () => {
@@ -108,7 +123,10 @@ describe('a client generated from GET /api/openapi.json', () => {
       treatment: expect.any(String),
       booked: 'number',
       status: 'Scheduled',
+      deprecated: ['Scheduled', true],
       unknown: [404, 'not_found'],
+      availability: [true, 'open', 'taken'],
+      namesTheDentist: true,
     });
   });
 });

@@ -54,7 +54,7 @@ describe('GET /api/openapi.json', () => {
     expect(document.openapi).toBe('3.1.0');
   });
 
-  it('describes exactly the seven routes of /api, each named and tagged', async () => {
+  it('describes exactly the nine routes of /api, each named and tagged', async () => {
     const document = await openApiDocument();
 
     const named = operationsOf(document).map(([method, path, o]) => [`${method} ${path}`, o.operationId, o.tags?.length]);
@@ -66,7 +66,9 @@ describe('GET /api/openapi.json', () => {
       ['GET /treatments/{id}', 'getTreatment', 1],
       ['GET /dentists', 'listDentists', 1],
       ['POST /appointments/book', 'bookAppointment', 1],
+      ['POST /appointments/status', 'lookUpAppointmentStatus', 1],
       ['GET /appointments/status/{reference}', 'getAppointmentStatus', 1],
+      ['GET /availability', 'getAvailability', 1],
     ]);
   });
 
@@ -112,16 +114,45 @@ describe('GET /api/openapi.json', () => {
     expect(body?.required?.slice().sort()).toEqual(['appointment_date', 'appointment_time', 'patient_name', 'patient_phone']);
     expect(body?.additionalProperties).toBe(false);
     expect(Object.keys(body?.properties ?? {})).toContain('website');
-    expect(Object.keys(document.components.schemas.BookingResult?.properties ?? {})).toEqual(['appointment_id', 'reference']);
+    expect(Object.keys(document.components.schemas.BookingResult?.properties ?? {})).toEqual(['appointment_id', 'reference', 'doctor_id']);
   });
 
-  it('declares the status answers by reference', async () => {
+  it('declares the status lookup with the reference in the body, never in the URL', async () => {
     const document = await openApiDocument();
 
-    const status = operation(document, 'get', '/appointments/status/{reference}');
+    const lookUp = operation(document, 'post', '/appointments/status');
 
+    expect(statuses(lookUp)).toEqual(['200', '400', '404', '413', '415', '429', '500', '502', '503', '504']);
+    expect(lookUp.parameters ?? []).toEqual([]);
+    expect(document.components.schemas.StatusLookupRequest?.required).toEqual(['reference']);
+    expect(headerNames(lookUp.responses['200'])).toEqual(['Cache-Control']);
+  });
+
+  it('declares the GET status by reference deprecated, with its Deprecation, Sunset and Link headers', async () => {
+    const document = await openApiDocument();
+
+    const status = operation(document, 'get', '/appointments/status/{reference}') as OpenApiOperation & { deprecated?: boolean };
+
+    expect(status.deprecated).toBe(true);
     expect(statuses(status)).toEqual(['200', '404', '429', '500', '502', '503', '504']);
     expect(status.parameters).toEqual([expect.objectContaining({ in: 'path', name: 'reference', required: true })]);
+    expect(headerNames(status.responses['200'])).toEqual(['Cache-Control', 'Deprecation', 'Sunset', 'Link']);
+  });
+
+  it('declares availability as best known, never cached, with its query and 400', async () => {
+    const document = await openApiDocument();
+
+    const availability = operation(document, 'get', '/availability') as OpenApiOperation & { description?: string };
+
+    expect(statuses(availability)).toEqual(['200', '400', '429', '500', '502', '503', '504']);
+    expect(availability.parameters?.map((p) => [p.in, p.name, p.required ?? false])).toEqual([
+      ['query', 'date', true],
+      ['query', 'doctor_id', false],
+      ['query', 'treatment_id', false],
+    ]);
+    expect(availability.description).toContain('by phone');
+    expect(headerNames(availability.responses['200'])).toEqual(['Cache-Control']);
+    expect(document.components.schemas.AvailabilityResponse?.required).toEqual(['success', 'best_known', 'note', 'data']);
   });
 
   it('answers a 429 with Retry-After, RateLimit and RateLimit-Policy, and 500 on every operation', async () => {
