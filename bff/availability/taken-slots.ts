@@ -29,7 +29,8 @@ export class TakenSlots {
   constructor(private readonly options: TakenSlotsOptions) {
     const clock = options.clock ?? systemClock;
     this.now = () => clock.now().getTime();
-    this.slots = new LRUCache<string, true>({ max: options.maxSlots, ttlAutopurge: false, perf: { now: this.now } });
+    // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, across a clock moved by hand.
+    this.slots = new LRUCache<string, true>({ max: options.maxSlots, ttlResolution: 0, perf: { now: this.now } });
   }
 
   /** Remembers the dentist's slot as taken until its time has passed; a slot already past is not kept. */

@@ -74,7 +74,7 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
    * very patient), so its derived key replays the booking rather than making
    * another with the next dentist. Bounded; kept for upstream's replay window.
    */
-  const dentistByKey = new LRUCache<string, number>({ max: KEYS_REMEMBERED, ttl: KEY_MEMORY_TTL_MS, perf: { now: () => clock.now().getTime() } });
+  const dentistByKey = new LRUCache<string, number>({ max: KEYS_REMEMBERED, ttl: KEY_MEMORY_TTL_MS, ttlResolution: 0, perf: { now: () => clock.now().getTime() } });
 
   const send = (body: Record<string, unknown>, idempotencyKey: string | undefined) =>
     upstream
