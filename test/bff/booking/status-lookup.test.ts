@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppointmentStatusResponse, ErrorBody } from '../../../contract/index.js';
+import { BffBookingResponse } from '../../../contract/bff.js';
+import { createLegacyReference, createReference, readReference } from '../../../bff/booking/booking-reference.js';
+import { formatReference, normaliseReference, REFERENCE_ALPHABET, REFERENCE_PATTERN } from '../../../contract/rules/bff-api.js';
+import { validBooking } from '../../server/support/test-server.js';
+import { startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+
+/**
+ * References a patient can read out on the phone, and the status lookup that
+ * takes them in a POST body: any spelling a person would type, tampering
+ * refused without an upstream call, old references still working, the old
+ * GET deprecated, and a per-IP limit on lookups.
+ */
+
+let stack: Stack;
+let reference: string;
+let appointmentId: number;
+
+beforeAll(async () => {
+  stack = await startStack({ bff: { statusRateLimit: { limit: 100_000, windowMs: 60_000 } } });
+  const res = await fetch(`${stack.bff.api}/appointments/book`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(validBooking({ patient_name: 'Phone Patient', appointment_time: '09:00' })),
+  });
+  ({ reference, appointment_id: appointmentId } = BffBookingResponse.parse(await res.json()).data);
+});
+afterAll(async () => {
+  await stack.close();
+});
+
+const lookUp = (body: unknown, bff: RunningBff = stack.bff) =>
+  fetch(`${bff.api}/appointments/status`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+
+const statusHits = () =>
+  stack.upstream.logs.filter((line) =>
+    ((JSON.parse(line) as { req?: { path?: string } }).req?.path ?? '').startsWith('/api/v1/appointments/status/'),
+  ).length;
+
+async function expectFound(res: Response): Promise<void> {
+  expect(res.status).toBe(200);
+  expect(AppointmentStatusResponse.parse(await res.json()).data.name).toBe('Phone Patient');
+}
+
+async function expectNotFoundWithoutUpstream(candidate: string): Promise<void> {
+  const before = statusHits();
+  const res = await lookUp({ reference: candidate });
+  expect(res.status).toBe(404);
+  expect(ErrorBody.parse(await res.json()).error_code).toBe('not_found');
+  expect(statusHits()).toBe(before);
+}
+
+describe('a booking reference', () => {
+  it('is 20 Crockford symbols (no I, L, O or U) in five groups of four', () => {
+    expect(reference).toMatch(REFERENCE_PATTERN);
+    expect(reference.replaceAll('-', '')).toHaveLength(20);
+    expect(reference).not.toMatch(/[ILOU]/);
+  });
+
+  it('round-trips to its appointment id, for the smallest and the largest 32-bit id', () => {
+    const key = stack.bff.config.referenceKey;
+    for (const id of [1, appointmentId, 2 ** 32 - 1]) {
+      const issued = createReference(id, key);
+      expect(issued).toMatch(REFERENCE_PATTERN);
+      expect(readReference(issued, key)).toBe(id);
+    }
+  });
+
+  it('falls back to the 54-character form for an id of 2^32 and above, which still reads back', () => {
+    const key = stack.bff.config.referenceKey;
+
+    const issued = createReference(2 ** 32, key);
+
+    expect(issued).toMatch(/^[A-Za-z0-9_-]{54}$/);
+    expect(readReference(issued, key)).toBe(2 ** 32);
+  });
+
+  it('is normalised the same way the widget does: case, dashes, spaces and look-alikes', () => {
+    expect(normaliseReference(' k7qf-2m9x pa4t-z3rw-8hnc ')).toBe('K7QF2M9XPA4TZ3RW8HNC');
+    expect(normaliseReference('IL0O')).toBe('1100');
+    expect(formatReference('K7QF2M9XPA4TZ3RW8HNC')).toBe('K7QF-2M9X-PA4T-Z3RW-8HNC');
+  });
+});
+
+describe('POST /api/appointments/status', () => {
+  it('answers the status of a genuine reference, never cached', async () => {
+    const res = await lookUp({ reference });
+
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('deprecation')).toBeNull();
+    await expectFound(res);
+  });
+
+  it('accepts the reference in lower case, without dashes, with spaces, and with I, L and O for 1 and 0', async () => {
+    const symbols = reference.replaceAll('-', '');
+    const lookAlike = symbols.replaceAll('1', 'l').replaceAll('0', 'O');
+
+    await expectFound(await lookUp({ reference: reference.toLowerCase() }));
+    await expectFound(await lookUp({ reference: symbols }));
+    await expectFound(await lookUp({ reference: symbols.match(/.{5}/g)!.join(' ') }));
+    await expectFound(await lookUp({ reference: lookAlike }));
+    await expectFound(await lookUp({ reference: symbols.replaceAll('1', 'I') }));
+  });
+
+  it('refuses every single changed symbol with 404, without an upstream call', async () => {
+    const symbols = reference.replaceAll('-', '');
+    for (let index = 0; index < symbols.length; index++) {
+      for (const delta of [1, 16]) {
+        const changed = REFERENCE_ALPHABET[(REFERENCE_ALPHABET.indexOf(symbols[index]!) + delta) % 32]!;
+        await expectNotFoundWithoutUpstream(formatReference(symbols.slice(0, index) + changed + symbols.slice(index + 1)));
+      }
+    }
+  });
+
+  it('refuses a truncated, lengthened or U-holding reference with 404, without an upstream call', async () => {
+    await expectNotFoundWithoutUpstream(reference.slice(0, -1));
+    await expectNotFoundWithoutUpstream(`${reference}7`);
+    await expectNotFoundWithoutUpstream(`U${reference.slice(1)}`);
+  });
+
+  it('still answers a reference in the earlier 54-character form', async () => {
+    const legacy = createLegacyReference(appointmentId, stack.bff.config.referenceKey);
+
+    await expectFound(await lookUp({ reference: legacy }));
+  });
+
+  it('answers 400 validation_error for a body without a reference, and 415 for one not JSON', async () => {
+    const missing = await lookUp({});
+    expect(missing.status).toBe(400);
+    expect(ErrorBody.parse(await missing.json()).message).toContain('reference');
+
+    const text = await fetch(`${stack.bff.api}/appointments/status`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: reference });
+    expect(text.status).toBe(415);
+  });
+
+  it('never logs the reference', async () => {
+    await lookUp({ reference });
+
+    expect(stack.bff.logs.join('\n')).not.toContain(reference);
+    expect(stack.bff.logs.join('\n')).not.toContain(reference.replaceAll('-', ''));
+  });
+});
+
+describe('GET /api/appointments/status/:reference (deprecated)', () => {
+  it('still answers, with Deprecation, Sunset and a Link to the POST', async () => {
+    const res = await fetch(`${stack.bff.api}/appointments/status/${reference}`);
+
+    expect(res.headers.get('deprecation')).toMatch(/^@\d+$/);
+    expect(new Date(res.headers.get('sunset') ?? '').getTime()).toBeGreaterThan(Date.parse('2026-11-22'));
+    expect(res.headers.get('link')).toBe('</api/appointments/status>; rel="successor-version"');
+    await expectFound(res);
+  });
+
+  it('accepts the same spellings as the POST', async () => {
+    await expectFound(await fetch(`${stack.bff.api}/appointments/status/${reference.toLowerCase().replaceAll('-', '')}`));
+  });
+});
+
+describe('the status lookup limit (STATUS_RATE_LIMIT)', () => {
+  it('answers 429 rate_limited past the limit per IP, on POST and GET alike, before reading the reference', async () => {
+    const bff = await startBff(stack.upstream.api, stack.clinic, { statusRateLimit: { limit: 3, windowMs: 60_000 } });
+    try {
+      const answers = [
+        (await lookUp({ reference }, bff)).status,
+        (await lookUp({ reference: 'made-up' }, bff)).status,
+        (await fetch(`${bff.api}/appointments/status/${reference}`)).status,
+        (await lookUp({ reference }, bff)).status,
+        (await fetch(`${bff.api}/appointments/status/${reference}`)).status,
+      ];
+
+      expect(answers).toEqual([200, 404, 200, 429, 429]);
+      const limited = await lookUp({ reference }, bff);
+      expect(ErrorBody.parse(await limited.json()).error_code).toBe('rate_limited');
+      expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await bff.close();
+    }
+  });
+
+  it('defaults to 30 lookups in 10 minutes', async () => {
+    const bff = await startBff(stack.upstream.api, stack.clinic);
+    try {
+      const res = await lookUp({ reference: 'made-up' }, bff);
+
+      expect(res.headers.get('ratelimit-policy')).toContain('"status"; q=30; w=600');
+    } finally {
+      await bff.close();
+    }
+  });
+});
