@@ -28,6 +28,12 @@ const contrast = (a: string, b: string) => {
  * A clinic's brand colour may be light: text on it then turns dark, and links
  * (drawn on white) use the dark theme colour instead, so WCAG AA contrast
  * (4.5:1) holds whatever colours the clinic chose.
+ *
+ * Links and outline buttons follow the page's --clinic-booking-primary when
+ * the page sets it and not --clinic-booking-link: a page that recolours the
+ * widget gets one colour throughout. CSS cannot check that colour's contrast
+ * on white, so a page choosing a light primary should also set
+ * --clinic-booking-link (and --clinic-booking-on-primary) to darker ones.
  */
 export function themeStyle(site: WebsiteSite | undefined): string {
   const pick = (clinic: string | undefined, fallback: string) => (clinic && HEX_COLOUR_PATTERN.test(clinic) ? clinic : fallback);
@@ -40,6 +46,6 @@ export function themeStyle(site: WebsiteSite | undefined): string {
     `--_secondary: var(--clinic-booking-secondary, ${pick(site?.theme_secondary, DEFAULT_THEME.secondary)});`,
     `--_dark: var(--clinic-booking-dark, ${dark});`,
     `--_on-primary: var(--clinic-booking-on-primary, ${onPrimary});`,
-    `--_link: var(--clinic-booking-link, ${link});`,
+    `--_link: var(--clinic-booking-link, var(--clinic-booking-primary, ${link}));`,
   ].join(' ');
 }

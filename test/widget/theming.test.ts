@@ -74,6 +74,30 @@ describe('<clinic-booking>', () => {
     });
   });
 
+  describe('with --clinic-booking-primary set and --clinic-booking-link not set', () => {
+    const page = (api: string) =>
+      html`<clinic-booking api-base=${api} style="--clinic-booking-primary: #123456"></clinic-booking>`;
+
+    it("draws links in the page's primary", async () => {
+      const el = await render(page);
+      expect(getComputedStyle(el.shadowRoot!.querySelector('[part="contact"] a')!).color).to.equal(PAGE_PRIMARY_RGB);
+    });
+
+    it("writes the outline buttons' text in the page's primary", async () => {
+      const el = await render(page);
+      const outline = el.shadowRoot!.querySelector<HTMLElement>('.button.secondary') ?? formOf(el).shadowRoot!.querySelector<HTMLElement>('.button.secondary');
+      expect(outline, 'an outline button').to.exist;
+      expect(getComputedStyle(outline!).color).to.equal(PAGE_PRIMARY_RGB);
+    });
+
+    it('still lets --clinic-booking-link win when the page sets both', async () => {
+      const el = await render(
+        (api) => html`<clinic-booking api-base=${api} style="--clinic-booking-primary: #123456; --clinic-booking-link: #654321"></clinic-booking>`,
+      );
+      expect(getComputedStyle(el.shadowRoot!.querySelector('[part="contact"] a')!).color).to.equal('rgb(101, 67, 33)');
+    });
+  });
+
   describe('with a theme colour that is not a hex colour', () => {
     it('uses the default theme, never the raw value', async () => {
       const el = await render((api) => html`<clinic-booking api-base=${api}></clinic-booking>`, {
