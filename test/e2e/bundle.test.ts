@@ -2,21 +2,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureWidgetBuilt, WIDGET_BUNDLE, WIDGET_DIR } from './support/stack.js';
+import { builtWidget, ensureWidgetBuilt, WIDGET_DIR } from './support/stack.js';
 
 /** The issue's budget for everything loaded on first render: the loader and the module it imports. */
 const BUDGET_GZIP_BYTES = 25 * 1024;
 
 interface Manifest {
   modules: { declarations?: { tagName?: string; attributes?: { name: string }[]; events?: { name: string }[]; cssProperties?: { name: string }[]; cssParts?: { name: string }[] }[] }[];
-}
-
-/** The loader (the stable clinic-booking.js) and the content-hashed module it imports, from the same folder. */
-function builtWidget(): { loader: Buffer; moduleName: string; module: Buffer } {
-  const loader = readFileSync(WIDGET_BUNDLE);
-  const moduleName = /^export \* from '\.\/(clinic-booking-[\w-]+\.js)';\n$/.exec(loader.toString())?.[1];
-  if (!moduleName) throw new Error(`the loader is not one re-export of a hashed module: ${loader.toString().slice(0, 200)}`);
-  return { loader, moduleName, module: readFileSync(join(WIDGET_DIR, moduleName)) };
 }
 
 describe('the built widget', () => {

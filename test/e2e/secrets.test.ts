@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser, newContext, openDemo, waitForReference, widget } from './support/browser.js';
-import { startE2eStack, WIDGET_BUNDLE, weekdayAhead, type E2eStack } from './support/stack.js';
+import { builtWidget, startE2eStack, weekdayAhead, type E2eStack } from './support/stack.js';
 
 interface Received {
   url: string;
@@ -53,7 +52,8 @@ describe('what the browser receives', () => {
     await w.statusValue.waitFor();
     await page.waitForLoadState('networkidle');
     await Promise.all(pending);
-    bundle = readFileSync(WIDGET_BUNDLE, 'latin1');
+    const { loader, module } = builtWidget();
+    bundle = loader.toString('latin1') + module.toString('latin1');
   });
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -182,4 +182,12 @@ export function weekdayAhead(minDaysAhead: number): string {
   const date = new Date(Date.UTC(y, m - 1, d + minDaysAhead));
   while (date.getUTCDay() === 0 || date.getUTCDay() === 6) date.setUTCDate(date.getUTCDate() + 1);
   return date.toISOString().slice(0, 10);
+}
+
+/** The loader (the stable clinic-booking.js) and the content-hashed module it imports, from the same folder. */
+export function builtWidget(): { loader: Buffer; moduleName: string; module: Buffer } {
+  const loader = readFileSync(WIDGET_BUNDLE);
+  const moduleName = /^export \* from '\.\/(clinic-booking-[\w-]+\.js)';\n$/.exec(loader.toString())?.[1];
+  if (!moduleName) throw new Error(`the loader is not one re-export of a hashed module: ${loader.toString().slice(0, 200)}`);
+  return { loader, moduleName, module: readFileSync(join(WIDGET_DIR, moduleName)) };
 }
