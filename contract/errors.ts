@@ -7,6 +7,8 @@ export const ERROR_STATUS = {
   validation_error: 400,
   auth_failed: 401,
   not_found: 404,
+  /** A known path asked with a method it does not take; the answer's Allow header lists those it does. */
+  method_not_allowed: 405,
   slot_unavailable: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -18,6 +18,7 @@ import { appointmentRoutes } from './appointments/appointments.routes.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { demoImageRoutes } from './demo/demo-images.routes.js';
 import { apiRateLimit, tokenRateLimit } from './auth/rate-limits.js';
+import { allowedMethods } from './http/allowed-methods.js';
 import { errorHandler, notFoundHandler } from '../platform/error-handler.js';
 import { requestLogger } from '../platform/request-logger.js';
 
@@ -55,11 +56,16 @@ export function createApp({ db, clock, config, logger }: AppDeps): Express {
       crossOriginResourcePolicy: { policy: 'same-site' },
     }),
   );
-  app.get('/healthz', (_req, res) => {
+
+  const routes = Router();
+  routes.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.use('/api/v1', api);
-  app.use('/assets/demo', demoImageRoutes());
+  routes.use('/api/v1', api);
+  routes.use('/assets/demo', demoImageRoutes());
+  // 405 and OPTIONS for every path the routes answer, before any credential check.
+  app.use(allowedMethods(routes));
+  app.use(routes);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

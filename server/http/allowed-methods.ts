@@ -1,0 +1,66 @@
+import { Router, type RequestHandler } from 'express';
+import { sendError } from '../../platform/error-body.js';
+
+/** What router 2.3's `listRoutes()` gives for one layer (Express 5's Router; not in @types/express yet). */
+interface ListedRoute {
+  path: string | RegExp;
+  /** The route's methods in upper case, HEAD added for GET; undefined for a mounted router. */
+  methods?: string[];
+  router?: unknown;
+}
+
+function listRoutes(router: unknown): ListedRoute[] {
+  const list = (router as { listRoutes?: () => ListedRoute[] }).listRoutes;
+  if (typeof list !== 'function') throw new Error('allowedMethods needs router.listRoutes() (Express 5 with router 2.3 or later)');
+  return list.call(router);
+}
+
+const join = (prefix: string, path: string) => (prefix + (path === '/' ? '' : path)).replace(/\/{2,}/g, '/') || '/';
+
+/**
+ * Every path the routers answer, with its methods, read from the routers
+ * themselves (and the routers they mount), so a route is declared only once.
+ */
+export function knownPaths(router: Router): Map<string, string[]> {
+  const paths = new Map<string, string[]>();
+  const walk = (current: unknown, prefix: string) => {
+    for (const route of listRoutes(current)) {
+      if (typeof route.path !== 'string') throw new Error('allowedMethods: route paths must be strings');
+      const path = join(prefix, route.path);
+      if (route.router) walk(route.router, path);
+      if (route.methods) paths.set(path, [...new Set([...(paths.get(path) ?? []), ...route.methods])]);
+    }
+  };
+  walk(router, '');
+  return paths;
+}
+
+/**
+ * For a known path asked with a method it does not take: 405 method_not_allowed
+ * with `Allow` and the spec's error body; for OPTIONS: 204 with `Allow`. Mounted
+ * before the routes, so before credentials are checked: which methods a path
+ * takes is public (the OpenAPI document lists them), and a client learns it
+ * without a token. Paths that no route answers fall through (404, or 401 under a
+ * resource prefix without credentials).
+ */
+export function allowedMethods(routes: Router): Router {
+  const guard = Router();
+  for (const [path, methods] of knownPaths(routes)) {
+    if (methods.includes('*')) continue; // .all(): every method is taken
+    const allow = [...methods, 'OPTIONS'].join(', ');
+    const check: RequestHandler = (req, res, next) => {
+      if (methods.includes(req.method)) {
+        next();
+        return;
+      }
+      res.set('Allow', allow);
+      if (req.method === 'OPTIONS') {
+        res.status(204).end();
+        return;
+      }
+      sendError(res, 'method_not_allowed', `${req.method} is not allowed on this path; it takes ${allow}`);
+    };
+    guard.all(path, check);
+  }
+  return guard;
+}
