@@ -38,6 +38,17 @@ function loggedPath(url: string): string {
 }
 
 /**
+ * Under /api (the BFF's API, and the server's /api/v1): a 4xx there is a
+ * client's mistake worth a warning. A 4xx anywhere else is a browser asking
+ * for an asset (/favicon.ico, an old widget module): debug, so the demo
+ * terminal stays quiet. originalUrl, since a mounted router strips req.url.
+ */
+function isApiPath(req: IncomingMessage & { originalUrl?: string }): boolean {
+  const path = (req.originalUrl ?? req.url ?? '').split('?')[0] ?? '';
+  return new RegExp(`^${BFF_API}(?:/|$)`, 'i').test(path.replace(/\/{2,}/g, '/'));
+}
+
+/**
  * One log line per request: method, path without its query string (a booking
  * reference replaced by `:reference`), status, time and request id. No headers
  * and no bodies, so no credential or patient field can reach the log.
@@ -60,6 +71,10 @@ export function requestLogger(logger: Logger) {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       err: (err: Error) => ({ type: err.name, message: err.message, stack: err.stack }),
     },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    customLogLevel: (req, res, err) => {
+      if (err || res.statusCode >= 500) return 'error';
+      if (res.statusCode >= 400) return isApiPath(req) ? 'warn' : 'debug';
+      return 'info';
+    },
   });
 }

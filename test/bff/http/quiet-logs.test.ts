@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../support/bff-harness.js';
+
+interface LogLine {
+  level?: number;
+  req?: { path?: string };
+  res?: { statusCode?: number };
+}
+
+const WARN = 40;
+let stack: Stack;
+
+const linesFor = (path: string) =>
+  stack.bff.logs.map((line) => JSON.parse(line) as LogLine).filter((line) => line.req?.path === path);
+
+/** Waits until the BFF has logged a line for `path` (pino-http writes it once the answer has finished). */
+async function loggedOnce(path: string): Promise<void> {
+  for (let tries = 0; tries < 100 && linesFor(path).length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack.close();
+});
+
+describe('the BFF request log at level info (the demo terminal)', () => {
+  it('leaves out a 404 for an asset outside /api, such as /favicon.ico (it is logged at debug)', async () => {
+    for (const path of ['/favicon.ico', '/apple-touch-icon.png', '/widget/nope.js']) {
+      expect((await fetch(`${stack.bff.baseUrl}${path}`)).status).toBe(404);
+    }
+    // An answered API request after them, so their lines, were they written, would be in by now.
+    await fetch(`${stack.bff.api}/organization`);
+    await loggedOnce('/api/organization');
+    expect(linesFor('/favicon.ico')).toEqual([]);
+    expect(linesFor('/apple-touch-icon.png')).toEqual([]);
+    expect(linesFor('/widget/nope.js')).toEqual([]);
+  });
+
+  it('keeps an API 4xx at warn', async () => {
+    expect((await fetch(`${stack.bff.api}/treatments/999999`)).status).toBe(404);
+    await loggedOnce('/api/treatments/999999');
+    const [line] = linesFor('/api/treatments/999999');
+    expect(line?.level).toBe(WARN);
+    expect(line?.res?.statusCode).toBe(404);
+  });
+});
