@@ -1,6 +1,6 @@
 import type { Dentist, Organization, Treatment, WebsiteSite } from '../contract/index.js';
-import type { BffBookingResponse, BffStatusResponse, BookingResult, BrowserBookingRequest } from '../contract/bff.js';
-import { BOOKING_PATH, CONTENT_PATHS, HONEYPOT_FIELD, STATUS_PATH } from '../contract/rules/bff-api.js';
+import type { AvailabilityResponse, BffBookingResponse, BffStatusResponse, BookingResult, BrowserBookingRequest } from '../contract/bff.js';
+import { AVAILABILITY_PATH, BOOKING_PATH, CONTENT_PATHS, HONEYPOT_FIELD, normaliseReference, STATUS_LOOKUP_PATH } from '../contract/rules/bff-api.js';
 import { BffError, toBffError } from './bff-error.js';
 
 export interface ClinicContent {
@@ -27,6 +27,8 @@ export type BookingRequest = BrowserBookingRequest & Record<typeof HONEYPOT_FIEL
 export function resolveApiBase(attribute: string | null | undefined): string {
   return (attribute || new URL('../api', import.meta.url).href).replace(/\/$/, '');
 }
+
+const JSON_TYPE = { 'content-type': 'application/json' };
 
 // One request per URL for the whole page, however many widgets ask.
 const pending = new Map<string, Promise<unknown>>();
@@ -87,7 +89,7 @@ export async function book(apiBase: string, booking: BookingRequest, idempotency
   const send = () =>
     request<BffBookingResponse>(`${apiBase}${BOOKING_PATH}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+      headers: { ...JSON_TYPE, 'idempotency-key': idempotencyKey },
       body: JSON.stringify(booking),
     });
   for (const pause of RESEND_PAUSES_MS) {
@@ -102,8 +104,26 @@ export async function book(apiBase: string, booking: BookingRequest, idempotency
   return (await send()).data;
 }
 
-/** GET /api/appointments/status/{reference}: the booking's status, name, date and time. */
+/**
+ * POST /api/appointments/status with `{reference}`: the booking's status, name,
+ * date and time. The reference goes in the body, never in a URL, and as the
+ * patient typed it once normalised (any case, with or without dashes).
+ */
 export async function lookUpStatus(apiBase: string, reference: string): Promise<BffStatusResponse['data']> {
-  const body = await request<BffStatusResponse>(`${apiBase}${STATUS_PATH}/${encodeURIComponent(reference)}`);
+  const body = await request<BffStatusResponse>(`${apiBase}${STATUS_LOOKUP_PATH}`, {
+    method: 'POST',
+    headers: JSON_TYPE,
+    body: JSON.stringify({ reference: normaliseReference(reference) }),
+  });
   return body.data;
+}
+
+export type Availability = AvailabilityResponse['data'];
+
+/** GET /api/availability: the day's candidate slots, each open or taken as the BFF knows, and the clinic's time zone. */
+export async function availability(apiBase: string, date: string, doctorId: string, treatmentId: string, signal?: AbortSignal): Promise<Availability> {
+  const query = new URLSearchParams({ date });
+  if (doctorId) query.set('doctor_id', doctorId);
+  if (treatmentId) query.set('treatment_id', treatmentId);
+  return (await request<AvailabilityResponse>(`${apiBase}${AVAILABILITY_PATH}?${query}`, { signal })).data;
 }

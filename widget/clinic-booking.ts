@@ -1,5 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { customElement, property, query, state } from 'lit/decorators.js';
+import { customElement, property, state } from 'lit/decorators.js';
 import { Task, TaskStatus } from '@lit/task';
 import { dayNameOf } from '../contract/rules/opening-hours.js';
 import { parsePositiveId } from '../contract/rules/patterns.js';
@@ -117,8 +117,12 @@ export class ClinicBooking extends LitElement {
   @state() private lastReference = '';
   /** Seconds to wait when the last load failed because the clinic's system was busy. */
   @state() private busyFor?: number;
-  @query('clinic-booking-form') private form?: ClinicBookingForm;
-  @query('dialog') private dialog?: HTMLDialogElement;
+  private get form(): ClinicBookingForm | null {
+    return this.renderRoot.querySelector('clinic-booking-form');
+  }
+  private get dialog(): HTMLDialogElement | null {
+    return this.renderRoot.querySelector('dialog');
+  }
 
   private announcedReady = false;
   /** The one automatic retry after a busy answer: pending, or already spent on this failure. */
@@ -230,7 +234,9 @@ export class ClinicBooking extends LitElement {
     });
     return html`<div class="root" style=${themeStyle(content.site)} @click=${this.followInPageLinks}
       @clinic-booking:booked=${(event: CustomEvent<{ reference: string }>) => (this.lastReference = event.detail.reference)}>
-      ${shown.includes('site') && content.site ? renderSite(content.site, content.organization, context, today) : nothing}
+      ${shown.includes('site') && content.site
+        ? renderSite(content.site, content.organization, context, today, shown.includes('dentists') ? content.dentists : undefined)
+        : nothing}
       ${shown.includes('treatments') && content.treatments
         ? renderTreatments(content.treatments, labels.treatments || t.treatmentsHeading, cardContext('treatment_id'))
         : nothing}
@@ -242,7 +248,7 @@ export class ClinicBooking extends LitElement {
         ? html`<section part="status" aria-labelledby="status-heading">
             <h2 id="status-heading">${labels.status || t.statusHeading}</h2>
             <clinic-booking-status exportparts="status-form, status-result" .context=${context}
-              .reference=${this.lastReference}></clinic-booking-status>
+              .reference=${this.lastReference} .site=${content.site}></clinic-booking-status>
           </section>`
         : nothing}
     </div>`;

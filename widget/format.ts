@@ -18,10 +18,17 @@ export function localDayName(day: DayName, lang: string): string {
   return new Intl.DateTimeFormat(lang, { weekday: 'long', timeZone: 'UTC' }).format(date);
 }
 
-/** A YYYY-MM-DD date as the visitor reads dates, without shifting it through a time zone. */
-export function formatDate(date: string, lang: string): string {
-  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, day)));
+/** A YYYY-MM-DD date (and HH:MM time) as a UTC instant, so formatting never shifts it through a time zone. */
+export const utcOf = (date: string, time = '00:00'): Date => new Date(`${date}T${time}Z`);
+
+/** A YYYY-MM-DD date spelled out as the visitor reads dates, weekday included (or in `style`). */
+export function formatDate(date: string, lang: string, style: Intl.DateTimeFormatOptions = { dateStyle: 'full' }): string {
+  return new Intl.DateTimeFormat(lang, { ...style, timeZone: 'UTC' }).format(utcOf(date));
+}
+
+/** An HH:MM clinic time in the language's own clock: 2:30 PM in en, 14:30 in en-GB and de. */
+export function formatTime(time: string, lang: string): string {
+  return new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone: 'UTC' }).format(utcOf('2000-01-01', time));
 }
 
 /** Today's date as the visitor's device sees it, YYYY-MM-DD. */

@@ -8,8 +8,8 @@ import {
   aPatient,
   booked,
   bookedResult,
+  buttonNamed,
   control,
-  daysFromToday,
   deepActiveElement,
   draftKey,
   failureBox,
@@ -18,13 +18,15 @@ import {
   formOf,
   markup,
   markupAll,
-  nextDate,
   postsTo,
   REFERENCE,
   refused,
   settled,
+  stepOf,
+  goToStep,
   submitForm,
   typeInto,
+  walkToDetails,
 } from './support/widget.js';
 
 const BOOK = 'POST /appointments/book';
@@ -44,12 +46,15 @@ describe('<clinic-booking>', () => {
   const errorOf = (form: ClinicBookingForm, id: string) => text(form.shadowRoot!.querySelector(`#${id}-error`));
   const bookings = () => postsTo(bff.calls, '/appointments/book');
   const keys = () => bookings().map((call) => call.headers['idempotency-key']);
-  const longDate = (iso: string) =>
-    new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+  const fullDate = (iso: string) =>
+    new Intl.DateTimeFormat('en', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+  const clock = (hhmm: string) =>
+    new Intl.DateTimeFormat('en', { timeStyle: 'short', timeZone: 'UTC' }).format(new Date(`2000-01-01T${hhmm}:00Z`));
 
   describe('when shown', () => {
     it("caps each text field at the contract's limit, so the server never refuses a length the form allowed", async () => {
       const { form } = await render();
+      await walkToDetails(form);
       const maxlength = (id: string) => Number(control(form, id).getAttribute('maxlength'));
       expect({
         patient_name: maxlength('patient_name'),
@@ -70,38 +75,43 @@ describe('<clinic-booking>', () => {
     });
   });
 
-  describe('when submitted with problems', () => {
-    it('marks every missing required field, ties each message to it, and sends nothing', async () => {
+  describe('when the details are submitted with problems', () => {
+    // The day and the time can no longer be missing or wrong here: they are picked from
+    // the calendar and the slots (calendar.test.ts, time-slots.test.ts).
+    it('marks every missing required field, ties each message to it, and goes no further', async () => {
       const { form } = await render();
+      await walkToDetails(form);
       await submitForm(form);
-      for (const id of ['patient_name', 'patient_phone', 'appointment_date', 'appointment_time']) {
+      for (const id of ['patient_name', 'patient_phone']) {
         const input = control(form, id);
         expect(input.getAttribute('aria-invalid'), id).to.equal('true');
         expect(input.getAttribute('aria-describedby')?.split(' '), id).to.include(`${id}-error`);
         expect(errorOf(form, id), id).to.equal('Please fill this in.');
       }
       expect(control(form, 'address').getAttribute('aria-invalid')).to.equal('false');
-      expect(text(form.shadowRoot!.querySelector('#form-status'))).to.equal('Please correct 4 fields.');
+      expect(text(form.shadowRoot!.querySelector('#form-status'))).to.equal('Please correct 2 fields.');
+      expect(stepOf(form)).to.equal('details');
       expect(bookings()).to.have.length(0);
     });
 
     it('moves focus to the first invalid field', async () => {
       const { form } = await render();
+      await walkToDetails(form);
       await submitForm(form);
       expect(deepActiveElement()?.id).to.equal('patient_name');
     });
 
     it('moves focus past valid fields to the first invalid one', async () => {
       const { form } = await render();
-      await fillForm(form, { patient_name: 'Jane', patient_phone: '+44 20 7946 0958', appointment_time: '10:00' });
+      await walkToDetails(form);
+      await typeInto(form, 'patient_name', 'Jane');
       await submitForm(form);
-      expect(deepActiveElement()?.id).to.equal('appointment_date');
+      expect(deepActiveElement()?.id).to.equal('patient_phone');
     });
 
     it('rejects a phone number that is not phone-shaped', async () => {
       const { form } = await render();
       await fillForm(form, { ...aPatient(), patient_phone: 'call me maybe' });
-      await submitForm(form);
       expect(errorOf(form, 'patient_phone')).to.equal('Enter a phone number with at least 5 digits, e.g. +44 20 7946 0958.');
       expect(control(form, 'patient_phone').getAttribute('aria-invalid')).to.equal('true');
       expect(deepActiveElement()?.id).to.equal('patient_phone');
@@ -111,56 +121,12 @@ describe('<clinic-booking>', () => {
     it('rejects a phone number with fewer than 5 digits', async () => {
       const { form } = await render();
       await fillForm(form, { ...aPatient(), patient_phone: '12-34' });
-      await submitForm(form);
       expect(errorOf(form, 'patient_phone')).to.match(/at least 5 digits/);
-    });
-
-    it('rejects a date in the past', async () => {
-      const { form } = await render();
-      await fillForm(form, aPatient({ appointment_date: daysFromToday(-1) }));
-      await submitForm(form);
-      expect(errorOf(form, 'appointment_date')).to.equal('Choose today or a later date.');
-      expect(deepActiveElement()?.id).to.equal('appointment_date');
-      expect(bookings()).to.have.length(0);
-    });
-
-    it('rejects a day the clinic is closed (Sunday)', async () => {
-      const { form } = await render();
-      await fillForm(form, aPatient({ appointment_date: nextDate('Sunday') }));
-      await submitForm(form);
-      expect(errorOf(form, 'appointment_date')).to.equal('The clinic is closed on Sunday. Choose another day.');
-      expect(bookings()).to.have.length(0);
-    });
-
-    it('says the clinic is closed as soon as a closed day is chosen', async () => {
-      const { form } = await render();
-      await typeInto(form, 'appointment_date', nextDate('Sunday'));
-      expect(errorOf(form, 'appointment_date')).to.equal('The clinic is closed on Sunday. Choose another day.');
-      expect(text(form.shadowRoot!.querySelector('#appointment_time-hint'))).to.equal('The clinic is closed that day.');
-    });
-
-    it("rejects a time outside that day's opening hours", async () => {
-      const { form } = await render();
-      await fillForm(form, aPatient({ appointment_date: nextDate('Saturday'), appointment_time: '14:00' }));
-      await submitForm(form);
-      const time = control(form, 'appointment_time');
-      expect(errorOf(form, 'appointment_time')).to.equal('Choose a time between 09:00 and 13:00 (clinic time).');
-      expect(time.getAttribute('aria-invalid')).to.equal('true');
-      expect(time.getAttribute('aria-describedby')?.split(' ')).to.have.members(['appointment_time-hint', 'appointment_time-error']);
-      expect(deepActiveElement()?.id).to.equal('appointment_time');
-    });
-
-    it("shows the chosen day's hours as a hint tied to the time field", async () => {
-      const { form } = await render();
-      await typeInto(form, 'appointment_date', nextDate('Wednesday'));
-      expect(text(form.shadowRoot!.querySelector('#appointment_time-hint'))).to.equal('Open 08:00–18:00 that day (clinic time).');
-      expect(control(form, 'appointment_time').getAttribute('aria-describedby')).to.equal('appointment_time-hint');
     });
 
     it('clears a message once the field is corrected', async () => {
       const { form } = await render();
       await fillForm(form, { ...aPatient(), patient_phone: 'nope' });
-      await submitForm(form);
       await typeInto(form, 'patient_phone', '+44 20 7946 0958');
       const phone = control(form, 'patient_phone');
       expect(phone.getAttribute('aria-invalid')).to.equal('false');
@@ -176,7 +142,6 @@ describe('<clinic-booking>', () => {
       const form = formOf(el);
       bff.on(BOOK, () => booked());
       await fillForm(form, aPatient());
-      await submitForm(form);
       expect(errorOf(form, 'consent')).to.equal('Please agree so the clinic can contact you.');
       expect(form.shadowRoot!.querySelector<HTMLAnchorElement>('.consent a')!.href).to.equal('https://clinic.test/privacy');
       expect(bookings()).to.have.length(0);
@@ -185,9 +150,10 @@ describe('<clinic-booking>', () => {
 
     it('has no axe violations', async () => {
       const { el, form } = await render();
-      await fillForm(form, { patient_phone: 'x', appointment_date: nextDate('Sunday') });
+      await walkToDetails(form);
+      await typeInto(form, 'patient_phone', 'x');
       await submitForm(form);
-      expect(markupAll(form.shadowRoot!.querySelectorAll('[aria-invalid="true"]'))).to.have.length(4);
+      expect(markupAll(form.shadowRoot!.querySelectorAll('[aria-invalid="true"]'))).to.have.length(2);
       await expect(el).to.be.accessible();
     });
   });
@@ -204,6 +170,7 @@ describe('<clinic-booking>', () => {
         address: '2 Low Rd',
         note: 'Nervous patient',
       });
+      expect(stepOf(rendered.form)).to.equal('review');
       await submitForm(rendered.form);
       const result = await bookedResult(rendered.form);
       return { ...rendered, patient, result };
@@ -234,7 +201,7 @@ describe('<clinic-booking>', () => {
     it('shows the summary and the reference, and moves focus to the result', async () => {
       const { form, patient, result } = await bookOnce();
       expect(text(result)).to.contain('Your appointment is booked');
-      expect(text(result)).to.contain(`We expect you on ${longDate(patient.appointment_date)} at 10:00 (clinic time).`);
+      expect(text(result)).to.contain(`We expect you on ${fullDate(patient.appointment_date)} at ${clock('10:00')} (clinic time).`);
       expect(text(result.querySelector('[data-reference]'))).to.equal(REFERENCE);
       expect(markup(form.shadowRoot!.querySelector('form'))).to.equal(null);
       await settled(form);
@@ -251,13 +218,16 @@ describe('<clinic-booking>', () => {
       expect(sessionStorage.getItem(draftKey(bff.apiBase))).to.equal(null);
     });
 
-    it('offers an empty form for another booking', async () => {
-      const { form, result } = await bookOnce();
-      result.querySelector('button')!.click();
+    it('offers an empty form for another booking, from the first step', async () => {
+      const { form } = await bookOnce();
+      buttonNamed(form, 'Book another appointment').click();
       await form.updateComplete;
+      await settled(form);
+      expect(stepOf(form)).to.equal('treatment');
+      expect(deepActiveElement()?.id).to.equal('step-heading');
+      expect(form.shadowRoot!.querySelector('[aria-pressed="true"]')?.getAttribute('data-value')).to.equal('');
+      await walkToDetails(form);
       expect(control(form, 'patient_name').value).to.equal('');
-      expect(control(form, 'appointment_date').value).to.equal('');
-      expect(deepActiveElement()?.id).to.equal('patient_name');
     });
 
     it('has no axe violations', async () => {
@@ -293,10 +263,16 @@ describe('<clinic-booking>', () => {
       expect(text(failure)).to.equal('We could not reach the clinic. Check your connection and try again; your details are kept.');
     });
 
-    it('keeps every typed value in the inputs', async () => {
+    it('keeps every entry: the review shows the choices, and going back shows the typed values', async () => {
       const { form } = await failFirstWith('network-error');
-      for (const [id, value] of Object.entries({ ...typed, ...typedExtras })) {
-        expect(control<HTMLInputElement | HTMLSelectElement>(form, id).value, id).to.equal(value);
+      expect(stepOf(form)).to.equal('review');
+      const review = text(form.shadowRoot!.querySelector('dl'));
+      for (const shown of ['Whitening', 'Dr Ann Smith', fullDate(typed.appointment_date), clock(typed.appointment_time), typed.patient_name]) {
+        expect(review).to.contain(shown);
+      }
+      await goToStep(form, 'details');
+      for (const id of ['patient_name', 'patient_phone', 'address', 'note']) {
+        expect(control<HTMLInputElement>(form, id).value, id).to.equal({ ...typed, ...typedExtras }[id]);
       }
     });
 
@@ -323,7 +299,7 @@ describe('<clinic-booking>', () => {
 
     it('says the slot was taken on a 409 slot_unavailable', async () => {
       const { failure } = await failFirstWith(refused(409, 'slot_unavailable', 'Dr Ann Smith is already booked'));
-      expect(text(failure)).to.equal('That time has just been taken. Please choose another time or dentist.');
+      expect(text(failure)).to.match(/^That time has just been taken\. Please choose another time or dentist\./);
     });
 
     it('says to wait on a 429 rate_limited', async () => {
@@ -336,9 +312,21 @@ describe('<clinic-booking>', () => {
       expect(text(failure)).to.equal('Too many attempts. Please wait a few minutes and try again, or call the clinic.');
     });
 
-    it("relays the clinic's reason on a 400 validation_error", async () => {
-      const { failure } = await failFirstWith(refused(400, 'validation_error', 'appointment_time must be within opening hours'));
-      expect(text(failure)).to.equal('The clinic could not accept this booking: appointment_time must be within opening hours');
+    it("puts a 400 validation_error about the hours in the patient's words, never the technical message", async () => {
+      const { failure } = await failFirstWith(
+        refused(400, 'validation_error', 'Invalid request: the treatment takes 90 minutes and would end after closing time (18:00) on Tuesday'),
+      );
+      expect(text(failure)).to.equal('The treatment would not fit in the opening hours at that time. Please choose an earlier time or another day.');
+    });
+
+    it('says a time that has passed in the patient\'s words', async () => {
+      const { failure } = await failFirstWith(refused(400, 'validation_error', 'Invalid request: appointment_date and appointment_time are in the past'));
+      expect(text(failure)).to.equal('That time has already passed. Please choose a later one.');
+    });
+
+    it('says any other refusal in a generic sentence, without "Invalid request"', async () => {
+      const { failure } = await failFirstWith(refused(400, 'validation_error', 'Invalid request: doctor_id does not name a dentist of this clinic'));
+      expect(text(failure)).to.equal('The clinic could not accept this booking. Please check your choices, or call the clinic.');
     });
 
     it('has no axe violations', async () => {
@@ -358,9 +346,14 @@ describe('<clinic-booking>', () => {
 
       const second = await fixtureReady(html`<clinic-booking api-base=${apiBase} sections="booking"></clinic-booking>`);
       const form = formOf(second);
-      for (const [id, value] of Object.entries(values)) {
-        expect(control<HTMLInputElement | HTMLSelectElement>(form, id).value, id).to.equal(value);
+      expect(stepOf(form)).to.equal('review');
+      expect(text(form.shadowRoot!.querySelector('dl'))).to.contain('Dr Raj Patel');
+      await goToStep(form, 'details');
+      for (const id of ['patient_name', 'patient_phone', 'address', 'note']) {
+        expect(control<HTMLInputElement>(form, id).value, id).to.equal((values as Record<string, string>)[id]);
       }
+      await goToStep(form, 'day');
+      expect(form.shadowRoot!.querySelector('[aria-selected="true"] button')?.getAttribute('data-date')).to.equal(values.appointment_date);
     });
 
     it('retries a failed booking after the reload with the same Idempotency-Key', async () => {
@@ -392,6 +385,8 @@ describe('<clinic-booking>', () => {
       first.remove();
 
       const second = await fixtureReady(html`<clinic-booking api-base=${apiBase} sections="booking"></clinic-booking>`);
+      expect(stepOf(formOf(second))).to.equal('treatment');
+      await walkToDetails(formOf(second));
       expect(control(formOf(second), 'patient_name').value).to.equal('');
     });
   });

@@ -3,7 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
-import { control, deepActiveElement, fixtureReady, formOf, markup } from './support/widget.js';
+import { deepActiveElement, fixtureReady, formOf, markup , goToStep, pressed } from './support/widget.js';
 
 describe('<clinic-booking>', () => {
   let bff: FakeBff;
@@ -64,15 +64,16 @@ describe('<clinic-booking>', () => {
       el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[part="treatment"] button')[1]!.click();
       await waitUntil(() => dialog(el).open, 'the dialog did not open');
       await formOf(el).updateComplete;
-      expect(control<HTMLSelectElement>(formOf(el), 'treatment_id').value).to.equal('2');
-      expect(deepActiveElement()?.id).to.equal('patient_name');
+      expect(deepActiveElement()?.id).to.equal('step-heading');
+      await goToStep(formOf(el), 'treatment');
+      expect(pressed(formOf(el))).to.equal('2');
     });
 
     it('opens the dialog from the CTA link', async () => {
       const el = await render();
       el.shadowRoot!.querySelector<HTMLAnchorElement>('[part="cta"]')!.click();
       expect(dialog(el).open).to.equal(true);
-      expect(deepActiveElement()?.id).to.equal('patient_name');
+      expect(deepActiveElement()?.id).to.equal('step-heading');
     });
 
     it('has no axe violations with the dialog open', async () => {

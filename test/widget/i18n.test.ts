@@ -3,7 +3,7 @@ import type { TemplateResult } from 'lit';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
-import { control, fixtureReady, formOf, nextDate, statusOf, submitForm, typeInto } from './support/widget.js';
+import { control, fixtureReady, formOf, statusOf, stepHeading, submitForm, walkToDetails } from './support/widget.js';
 
 describe('<clinic-booking>', () => {
   let bff: FakeBff;
@@ -21,15 +21,16 @@ describe('<clinic-booking>', () => {
   }
 
   const text = (node: Element | null | undefined) => node?.textContent?.replace(/\s+/g, ' ').trim();
-  const submitLabel = (el: ClinicBooking) => text(formOf(el).shadowRoot!.querySelector('button[type="submit"]'));
+  // The first step's heading: the form's first words, in the widget's language.
+  const submitLabel = (el: ClinicBooking) => stepHeading(formOf(el));
   const headings = (el: ClinicBooking) => [...el.shadowRoot!.querySelectorAll('section > h2')].map(text);
 
   describe('with lang="de"', () => {
     it('shows German strings', async () => {
       const el = await render((api) => html`<clinic-booking api-base=${api} lang="de"></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Termin buchen');
+      expect(submitLabel(el)).to.equal('Schritt 1 von 6 Behandlung');
       expect(headings(el)).to.include.members(['Behandlungen', 'Öffnungszeiten', 'Kontakt', 'Termin buchen', 'Buchung prüfen']);
-      expect(text(formOf(el).shadowRoot!.querySelector('label[for="patient_name"]'))).to.contain('Vollständiger Name');
+      expect(text(formOf(el).shadowRoot!.querySelector('[data-value=""]'))).to.equal('Noch unklar');
     });
 
     it('formats fees, durations and days the German way', async () => {
@@ -47,7 +48,7 @@ describe('<clinic-booking>', () => {
       el.setAttribute('lang', 'en');
       await el.updateComplete;
       await formOf(el).updateComplete;
-      expect(submitLabel(el)).to.equal('Book appointment');
+      expect(submitLabel(el)).to.equal('Step 1 of 6 Treatment');
     });
 
     it('hands its inner elements one context, kept across updates until its language changes', async () => {
@@ -68,12 +69,9 @@ describe('<clinic-booking>', () => {
     it('validates in German', async () => {
       const el = await render((api) => html`<clinic-booking api-base=${api} lang="de" sections="booking"></clinic-booking>`);
       const form = formOf(el);
-      await typeInto(form, 'appointment_date', nextDate('Sunday'));
+      await walkToDetails(form);
       await submitForm(form);
       expect(text(form.shadowRoot!.querySelector('#patient_name-error'))).to.equal('Bitte ausfüllen.');
-      expect(text(form.shadowRoot!.querySelector('#appointment_date-error'))).to.equal(
-        'Die Praxis ist am Sonntag geschlossen. Bitte einen anderen Tag wählen.',
-      );
       expect(control(form, 'patient_name').getAttribute('aria-invalid')).to.equal('true');
     });
 
@@ -86,7 +84,7 @@ describe('<clinic-booking>', () => {
   describe('with a regional variant (lang="de-AT")', () => {
     it('uses its language', async () => {
       const el = await render((api) => html`<clinic-booking api-base=${api} lang="de-AT"></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Termin buchen');
+      expect(submitLabel(el)).to.equal('Schritt 1 von 6 Behandlung');
     });
   });
 
@@ -94,19 +92,19 @@ describe('<clinic-booking>', () => {
     it("uses the page's <html lang>", async () => {
       document.documentElement.setAttribute('lang', 'de');
       const el = await render((api) => html`<clinic-booking api-base=${api}></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Termin buchen');
+      expect(submitLabel(el)).to.equal('Schritt 1 von 6 Behandlung');
     });
 
     it('uses the lang of the nearest ancestor', async () => {
       document.documentElement.setAttribute('lang', 'en');
       const el = await render((api) => html`<div lang="de"><clinic-booking api-base=${api}></clinic-booking></div>`);
-      expect(submitLabel(el)).to.equal('Termin buchen');
+      expect(submitLabel(el)).to.equal('Schritt 1 von 6 Behandlung');
     });
 
     it('uses English when nothing on the page names a language', async () => {
       document.documentElement.removeAttribute('lang');
       const el = await render((api) => html`<clinic-booking api-base=${api}></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Book appointment');
+      expect(submitLabel(el)).to.equal('Step 1 of 6 Treatment');
     });
   });
 
@@ -114,14 +112,14 @@ describe('<clinic-booking>', () => {
     it('prefers its own', async () => {
       document.documentElement.setAttribute('lang', 'de');
       const el = await render((api) => html`<clinic-booking api-base=${api} lang="en"></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Book appointment');
+      expect(submitLabel(el)).to.equal('Step 1 of 6 Treatment');
     });
   });
 
   describe('with a language it has no translation for', () => {
     it('falls back to English', async () => {
       const el = await render((api) => html`<clinic-booking api-base=${api} lang="xx"></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Book appointment');
+      expect(submitLabel(el)).to.equal('Step 1 of 6 Treatment');
       expect(headings(el)).to.include.members(['Treatments', 'Opening hours']);
       expect(text(el.shadowRoot!.querySelector('[part="treatment"]'))).to.contain('£60.00');
     });
@@ -129,7 +127,7 @@ describe('<clinic-booking>', () => {
     it("falls back to English even when the page's language is known", async () => {
       document.documentElement.setAttribute('lang', 'de');
       const el = await render((api) => html`<clinic-booking api-base=${api} lang="fr"></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Book appointment');
+      expect(submitLabel(el)).to.equal('Step 1 of 6 Treatment');
     });
   });
 });

@@ -2,6 +2,7 @@ import { expect } from '@open-wc/testing';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
 import '../../widget/clinic-booking.js';
+import { aPatient, fillForm } from './support/widget.js';
 
 describe('<clinic-booking>', () => {
   describe('parts of the inner form and status lookup', () => {
@@ -29,6 +30,7 @@ describe('<clinic-booking>', () => {
       const status = el.shadowRoot!.querySelector('clinic-booking-status')!;
       await form.updateComplete;
       await status.updateComplete;
+      await fillForm(form, aPatient());
 
       const submit = form.shadowRoot!.querySelector('[part="submit"]')!;
       const statusForm = status.shadowRoot!.querySelector('[part="status-form"]')!;

@@ -49,14 +49,14 @@ describe('<clinic-booking>', () => {
     it('moves focus to the booking form when the CTA is followed', async () => {
       const { el, root } = await render();
       root.querySelector<HTMLAnchorElement>('[part="cta"]')!.click();
-      expect(deepActiveElement()?.id).to.equal('patient_name');
-      expect(formOf(el).shadowRoot!.activeElement?.id).to.equal('patient_name');
+      expect(deepActiveElement()?.id).to.equal('step-heading');
+      expect(formOf(el).shadowRoot!.activeElement?.id).to.equal('step-heading');
     });
 
-    it('shows the three stats', async () => {
+    it('shows the three stats, each with its caption', async () => {
       const { root } = await render();
       const stats = [...root.querySelectorAll('[part="stats"] li')].map(text);
-      expect(stats).to.deep.equal(['15+', '24/7', '98%']);
+      expect(stats).to.deep.equal(['15+ years of experience', '24/7 support', '98% success rate']);
     });
 
     it('shows the about label, title, HTML description and image', async () => {

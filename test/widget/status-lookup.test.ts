@@ -18,7 +18,7 @@ import {
   submitForm,
 } from './support/widget.js';
 
-const STATUS = 'GET /appointments/status/*';
+const STATUS = 'POST /appointments/status';
 const found = {
   status: 200,
   body: { success: true, message: 'ok', data: { status: 'Scheduled', name: 'Jane Patient', date: '2030-03-04', time: '10:15' } },
@@ -36,7 +36,7 @@ describe('<clinic-booking>', () => {
 
   const input = (status: ClinicBookingStatus) => status.shadowRoot!.querySelector<HTMLInputElement>('#reference')!;
   const result = (status: ClinicBookingStatus) => status.shadowRoot!.querySelector('[part="status-result"]')!;
-  const lookups = () => bff.calls.filter((call) => call.path.startsWith('/appointments/status/'));
+  const lookups = () => bff.calls.filter((call) => call.path.startsWith('/appointments/status'));
 
   /** Types the reference into the field and presses Enter, as a visitor would. */
   async function lookUp(status: ClinicBookingStatus, reference: string): Promise<void> {
@@ -57,10 +57,29 @@ describe('<clinic-booking>', () => {
       expect(rows(status)).to.deep.equal([
         ['Status', 'Scheduled'],
         ['Name', 'Jane Patient'],
-        ['Date', 'March 4, 2030'],
-        ['Time', '10:15'],
+        ['Date', 'Monday, March 4, 2030'],
+        ['Time', new Intl.DateTimeFormat('en', { timeStyle: 'short', timeZone: 'UTC' }).format(new Date('2000-01-01T10:15:00Z'))],
       ]);
-      expect(lookups().map((call) => call.path)).to.deep.equal([`/appointments/status/${REFERENCE}`]);
+      // By POST, the reference in the body: never in a URL.
+      expect(lookups().map((call) => [call.method, call.path, call.body])).to.deep.equal([['POST', '/appointments/status', { reference: REFERENCE }]]);
+    });
+
+    it('sends a short reference as typed in any case, with or without dashes, normalised', async () => {
+      const { status } = await render();
+      bff.on(STATUS, () => found);
+      await lookUp(status, ' k7qf-2m9x-pa4t-z3rw-8hnc ');
+      await waitUntil(() => result(status).querySelector('dl'), 'no status shown');
+      expect(lookups().map((call) => call.body)).to.deep.equal([{ reference: 'K7QF2M9XPA4TZ3RW8HNC' }]);
+    });
+
+    it("adds the clinic's address and how to change or cancel by phone, when the site is loaded", async () => {
+      const { status } = await render('site status');
+      bff.on(STATUS, () => found);
+      await lookUp(status, REFERENCE);
+      await waitUntil(() => result(status).querySelector('dl'), 'no status shown');
+      expect(rows(status)).to.deep.include(['Address', '1 High St, London']);
+      expect(result(status).textContent).to.contain('To change or cancel, call the clinic: +44 20 7946 0000');
+      expect(result(status).querySelector('a[href^="tel:"]')?.getAttribute('href')).to.equal('tel:+442079460000');
     });
 
     it('has no axe violations', async () => {

@@ -2,7 +2,7 @@ import { expect, html } from '@open-wc/testing';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
-import { control, deepActiveElement, fixtureReady, formOf, markupAll, typeInto } from './support/widget.js';
+import { deepActiveElement, fixtureReady, formOf, goToStep, markupAll, pressed, stepOf, typeInto } from './support/widget.js';
 
 describe('<clinic-booking>', () => {
   let bff: FakeBff;
@@ -56,9 +56,12 @@ describe('<clinic-booking>', () => {
       const form = formOf(el);
       await el.updateComplete;
       await form.updateComplete;
-      expect(control<HTMLSelectElement>(form, 'treatment_id').value).to.equal('2');
-      expect(control<HTMLSelectElement>(form, 'doctor_id').value).to.equal('');
-      expect(deepActiveElement()?.id).to.equal('patient_name');
+      // The treatment step is done: on to the dentist, with its heading focused and announced.
+      expect(stepOf(form)).to.equal('dentist');
+      expect(pressed(form)).to.equal('');
+      expect(deepActiveElement()?.id).to.equal('step-heading');
+      await goToStep(form, 'treatment');
+      expect(pressed(form)).to.equal('2');
     });
 
     it('preselects the dentist in the form on "Book"', async () => {
@@ -67,8 +70,10 @@ describe('<clinic-booking>', () => {
       const form = formOf(el);
       await el.updateComplete;
       await form.updateComplete;
-      expect(control<HTMLSelectElement>(form, 'doctor_id').value).to.equal('2');
-      expect(deepActiveElement()?.id).to.equal('patient_name');
+      expect(stepOf(form)).to.equal('day');
+      expect(deepActiveElement()?.id).to.equal('step-heading');
+      await goToStep(form, 'dentist');
+      expect(pressed(form)).to.equal('2');
     });
 
     it('preselects the treatment again on "Book" after the patient chose another in the form', async () => {
@@ -81,15 +86,20 @@ describe('<clinic-booking>', () => {
       bookButton(cards(el, 'treatment')[0]!).click();
       await el.updateComplete;
       await form.updateComplete;
-      expect(control<HTMLSelectElement>(form, 'treatment_id').value).to.equal('1');
+      await goToStep(form, 'treatment');
+      expect(pressed(form)).to.equal('1');
     });
 
     it('preselects the treatment and dentist given as attributes', async () => {
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
       const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} treatment="2" doctor="1"></clinic-booking>`);
       const form = formOf(el);
-      expect(control<HTMLSelectElement>(form, 'treatment_id').value).to.equal('2');
-      expect(control<HTMLSelectElement>(form, 'doctor_id').value).to.equal('1');
+      // Both prefilled steps are skipped: the form starts at the day.
+      expect(stepOf(form)).to.equal('day');
+      await goToStep(form, 'dentist');
+      expect(pressed(form)).to.equal('1');
+      await goToStep(form, 'treatment');
+      expect(pressed(form)).to.equal('2');
     });
 
     it('offers no "Book" buttons when the booking form is not shown', async () => {

@@ -138,7 +138,7 @@ describe('<clinic-booking>', () => {
     it('shows the name as text', async () => {
       delete window.__xss;
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
-      bff.on('GET /appointments/status/*', () => ({
+      bff.on('POST /appointments/status', () => ({
         status: 200,
         body: { success: true, message: 'ok', data: { status: 'Scheduled', name: `Name ${IMG}`, date: '2030-03-04', time: '10:00' } },
       }));

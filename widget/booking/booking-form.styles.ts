@@ -26,7 +26,6 @@ export const bookingFormStyles = css`
     font-weight: 600;
   }
   input,
-  select,
   textarea {
     width: 100%;
     min-height: 2.75rem;
@@ -43,10 +42,78 @@ export const bookingFormStyles = css`
   .required {
     color: var(--_error);
   }
-  .hint {
-    margin: 0;
+  .row {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+  }
+  .choices {
+    display: grid;
+    gap: 0.5rem;
+    grid-template-columns: repeat(auto-fill, minmax(min(100%, 12rem), 1fr));
+  }
+  .slots {
+    grid-template-columns: repeat(auto-fill, minmax(5.5rem, 1fr));
+  }
+  /* Choices, slots and days are secondary buttons (shared.styles.ts); the chosen one is filled. */
+  .choice {
+    display: grid;
+    justify-content: start;
+    font-weight: 400;
+  }
+  .slots .choice {
+    justify-content: center;
+  }
+  [aria-pressed='true'],
+  [aria-selected='true'] button {
+    background: var(--_primary);
+    color: var(--_on-primary);
+  }
+  [aria-pressed='true'] .muted {
+    color: inherit;
+  }
+  .choice:disabled,
+  [aria-disabled='true'] {
+    opacity: 1;
+    color: var(--_muted);
+    background: #f1f5f9;
+    border-color: var(--_border);
+    text-decoration: line-through;
+    cursor: not-allowed;
+  }
+  .month {
+    display: flex;
+    align-items: center;
+    justify-content: space-between;
+  }
+  table {
+    width: 100%;
+    border-collapse: collapse;
+    table-layout: fixed;
+  }
+  th {
     font-size: 0.875rem;
     color: var(--_muted);
+  }
+  td {
+    padding: 2px;
+  }
+  td .button {
+    width: 100%;
+    padding: 0;
+  }
+  dl {
+    display: grid;
+    grid-template-columns: max-content 1fr;
+    gap: 0.25rem 1rem;
+  }
+  dt {
+    font-weight: 600;
+  }
+  dd {
+    margin: 0;
+    overflow-wrap: anywhere;
   }
   .error {
     margin: 0;

@@ -1,8 +1,9 @@
 import type { BookingDraft } from './booking-rules.js';
 
-/** A draft and the Idempotency-Key of its last attempt, so a retry of the same booking reuses the key. */
+/** A draft, the step reached, and the Idempotency-Key of its last attempt, so a retry of the same booking reuses the key. */
 export interface StoredDraft {
   draft: BookingDraft;
+  step?: number;
   attempt?: { key: string; body: string };
 }
 

@@ -31,6 +31,8 @@ export interface Translation {
   yearsExperience: (count: number) => string;
   consultationFee: string;
   bookThis: (name: string) => string;
+  /** Captions under stat_years, stat_support and stat_success. */
+  stats: [string, string, string];
 
   patientName: string;
   patientPhone: string;
@@ -44,20 +46,30 @@ export interface Translation {
   noTreatment: string;
   requiredMark: string;
   optional: string;
-  hoursHint: (open: string, close: string) => string;
-  closedHint: string;
   privacyConsent: string;
   privacyLink: string;
   submit: string;
+  /** "Step 2 of 6", before each step's heading. */
+  step: (n: number, of: number) => string;
+  details: string;
+  review: string;
+  back: string;
+  next: string;
+  prevMonth: string;
+  nextMonth: string;
+  /** Why a day cannot be chosen (besides `closed`). */
+  dayPast: string;
+  dayTooFar: string;
+  dayTooShort: string;
+  taken: string;
+  noTimes: string;
+  nearest: string;
   sending: string;
 
   errRequired: string;
   errPhone: string;
   /** A patient text holds control, bidi-control or broken characters (contract/rules/patient-text.ts). */
   errHiddenCharacters: string;
-  errDatePast: string;
-  errClosedDay: (day: string) => string;
-  errTimeOutside: (open: string, close: string) => string;
   errConsent: string;
   errSummary: (count: number) => string;
 
@@ -66,8 +78,15 @@ export interface Translation {
   referenceLabel: string;
   keepReference: string;
   bookAnother: string;
+  copy: string;
+  copied: string;
+  addToCalendar: string;
+  changeByPhone: string;
 
-  errValidation: (message: string) => string;
+  /** The server refused the booking: the time has passed / the treatment does not fit the hours / anything else. */
+  errPast: string;
+  errHours: string;
+  errRefused: string;
   errSlotTaken: string;
   errRateLimited: string;
   errNetwork: string;

@@ -85,6 +85,12 @@ export const siteStyles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
   }
+  .stats span {
+    display: block;
+    font-size: 0.875rem;
+    font-weight: 400;
+    color: var(--_muted);
+  }
   .about {
     display: grid;
     gap: var(--_gap);

@@ -1,8 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { styleMap } from 'lit/directives/style-map.js';
 import { DAY_NAMES, type DayName } from '../../contract/rules/days.js';
 import { httpUrlOrUndefined } from '../../contract/rules/patterns.js';
-import type { Organization, WebsiteSite } from '../../contract/index.js';
+import type { Dentist, Organization, WebsiteSite } from '../../contract/index.js';
 import { localDayName } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
 import { safeHtml } from '../safe-html.js';
@@ -53,7 +52,7 @@ const SOCIAL = [
 
 function hero(site: WebsiteSite): TemplateResult {
   const bg = httpUrlOrUndefined(site.hero_bg_image);
-  return html`<section part="hero" class="hero" aria-labelledby="cb-hero" style=${styleMap(bg ? { '--_hero-image': cssUrl(bg) } : {})}>
+  return html`<section part="hero" class="hero" aria-labelledby="cb-hero" style=${bg ? `--_hero-image: ${cssUrl(bg)}` : nothing}>
     <h2 id="cb-hero">${site.hero_title || site.clinic_name}</h2>
     ${site.hero_subtitle ? html`<div class="rich">${safeHtml(site.hero_subtitle)}</div>` : nothing}
     ${site.hero_badge ? html`<p class="badge">${site.hero_badge}</p>` : nothing}
@@ -117,24 +116,29 @@ export function renderSite(
   organization: Organization | undefined,
   { t, lang }: Pick<WidgetContext, 't' | 'lang'>,
   today: DayName | undefined,
+  dentists?: Dentist[],
 ): TemplateResult {
   const name = organization?.name || site.clinic_name;
-  const stats = [site.stat_years, site.stat_support, site.stat_success].filter(Boolean);
+  const stats = [site.stat_years, site.stat_support, site.stat_success];
+  // A dentist the dentists section shows is not shown again in the team.
+  const team = site.team_members.filter((m) => !dentists?.some((d) => d.doctor_name === m.name));
   return html`
     <header part="site-header" class="site-header">
       ${organization?.logo ? img(organization.logo, name, false) : nothing}
       <p class="brand">${name}</p>
     </header>
     ${hero(site)}
-    ${stats.length ? html`<ul part="stats" class="stats">${stats.map((stat) => html`<li>${stat}</li>`)}</ul>` : nothing}
+    ${stats.some(Boolean)
+      ? html`<ul part="stats" class="stats">${stats.map((stat, i) => (stat ? html`<li>${stat} <span>${t.stats[i]}</span></li>` : nothing))}</ul>`
+      : nothing}
     ${about(site)}
     ${site.services.length
       ? section(site, 'services', t.servicesHeading, html`<ul class="cards">${site.services.map(
           (s) => html`<li class="card">${img(s.image, '')}<h3>${s.title}</h3><p>${s.description}</p>${features(s.features)}</li>`,
         )}</ul>`)
       : nothing}
-    ${site.team_members.length
-      ? section(site, 'team', t.teamHeading, html`<ul class="cards">${site.team_members.map((m) => {
+    ${team.length
+      ? section(site, 'team', t.teamHeading, html`<ul class="cards">${team.map((m) => {
           const linkedin = httpUrlOrUndefined(m.linkedin);
           return html`<li class="card member">${img(m.photo, m.name)}<h3>${m.name}</h3><p class="muted">${m.role}</p>${
             linkedin ? external(linkedin, html`LinkedIn<span class="visually-hidden">: ${m.name}</span>`) : nothing

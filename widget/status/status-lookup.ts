@@ -1,10 +1,12 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import type { AppointmentStatusView } from '../../contract/index.js';
+import type { AppointmentStatusView, WebsiteSite } from '../../contract/index.js';
 import { lookUpStatus } from '../api.js';
 import { busySeconds, toBffError } from '../bff-error.js';
 import { emit } from '../events.js';
-import { formatDate } from '../format.js';
+import { renderAppointment } from '../booking/appointment-view.js';
+import { bookingFormStyles } from '../booking/booking-form.styles.js';
+import { formatDate, formatTime } from '../format.js';
 import { sharedStyles } from '../shared.styles.js';
 import { DEFAULT_CONTEXT, type WidgetContext } from '../widget-context.js';
 import { isAppointmentStatus } from '../../contract/rules/appointment-status.js';
@@ -17,12 +19,14 @@ import { statusLookupStyles } from './status-lookup.styles.js';
  */
 @customElement('clinic-booking-status')
 export class ClinicBookingStatus extends LitElement {
-  static override styles = [sharedStyles, statusLookupStyles];
+  static override styles = [sharedStyles, bookingFormStyles, statusLookupStyles];
 
   /** The language, strings and BFF of the <clinic-booking> this lookup belongs to. */
   @property({ attribute: false }) context: WidgetContext = DEFAULT_CONTEXT;
   /** A reference to fill in, e.g. the one just booked. */
   @property({ attribute: false }) reference = '';
+  /** The clinic's settings when loaded, for its address and phone. */
+  @property({ attribute: false }) site?: WebsiteSite;
 
   @state() private result?: AppointmentStatusView;
   @state() private failure?: string;
@@ -65,12 +69,16 @@ export class ClinicBookingStatus extends LitElement {
       <div aria-live="polite" part="status-result">
         ${this.failure ? html`<p class="failure" role="alert">${this.failure}</p>` : nothing}
         ${this.result
-          ? html`<dl>
-              <dt>${t.statusLabel}</dt><dd data-status>${statusText(this.result.status, t)}</dd>
-              <dt>${t.nameLabel}</dt><dd>${this.result.name}</dd>
-              <dt>${t.dateLabel}</dt><dd>${formatDate(this.result.date, lang)}</dd>
-              <dt>${t.timeLabel}</dt><dd>${this.result.time}</dd>
-            </dl>`
+          ? renderAppointment(
+              [
+                [t.statusLabel, html`<span data-status>${statusText(this.result.status, t)}</span>`],
+                [t.nameLabel, this.result.name],
+                [t.dateLabel, formatDate(this.result.date, lang)],
+                [t.timeLabel, formatTime(this.result.time, lang)],
+              ],
+              this.site,
+              t,
+            )
           : nothing}
       </div>`;
   }

@@ -45,9 +45,24 @@ export function clinicFixtures(overrides: { site?: Partial<WebsiteSite> } = {}) 
     '/website': { success: true, site },
     '/treatments': { success: true, data: treatments },
     '/dentists': { success: true, data: dentists },
+    // Every slot open: the widget offers every candidate start (tests answer 'taken' ones with bff.on).
+    '/availability': availabilityAnswer([]),
   } as Record<string, unknown>;
 }
 
 let counter = 0;
 /** A fresh API base per test, so the widget's page-wide request sharing never leaks between tests. */
 export const uniqueApiBase = () => `https://bff.test/api-${Date.now()}-${counter++}`;
+
+/** The browser's own zone, so the widget's "today" is the tests' (which use device dates). */
+export const DEVICE_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** GET /availability's answer with these slots (time and status); the rest of the day is open. */
+export function availabilityAnswer(slots: { time: string; status: 'open' | 'taken' }[], date = '') {
+  return {
+    success: true,
+    best_known: true,
+    note: 'Best known availability.',
+    data: { date, doctor_id: null, treatment_id: null, duration_minutes: null, step_minutes: 15, time_zone: DEVICE_ZONE, slots },
+  };
+}

@@ -46,16 +46,91 @@ export function statusOf(el: ClinicBooking): ClinicBookingStatus {
   return status;
 }
 
-/** A control of the booking form by id (patient_name, appointment_date, treatment_id, …). */
+/** A control of the booking form by id (patient_name, note, honeypot, …) on the step shown now. */
 export function control<T extends HTMLElement = HTMLInputElement>(form: ClinicBookingForm, id: string): T {
   const found = form.shadowRoot!.querySelector<T>(`#${id}`);
-  if (!found) throw new Error(`no #${id} in the booking form`);
+  if (!found) throw new Error(`no #${id} in the booking form (step: ${stepHeading(form)})`);
   return found;
 }
 
-/** Sets a field as typing would: the value, then input and change events. */
+/** The steps of the form, in order, as fillForm and goToStep name them. */
+export const STEPS = ['treatment', 'dentist', 'day', 'time', 'details', 'review'] as const;
+export type StepName = (typeof STEPS)[number];
+
+/** The heading of the step shown ("Step 2 of 6 Dentist"), whitespace collapsed. */
+export const stepHeading = (form: ClinicBookingForm): string =>
+  form.shadowRoot!.querySelector('#step-heading')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+
+/** The step shown now, by the number in its heading. */
+export function stepOf(form: ClinicBookingForm): StepName | undefined {
+  const n = /(\d+)/.exec(stepHeading(form))?.[1];
+  return n ? STEPS[Number(n) - 1] : undefined;
+}
+
+/** Clicks the form's element matching selector (it must be there) and waits for the form. */
+export async function clickIn(form: ClinicBookingForm, selector: string): Promise<void> {
+  const target = form.shadowRoot!.querySelector<HTMLElement>(selector);
+  if (!target) throw new Error(`no ${selector} in the booking form (step: ${stepHeading(form)})`);
+  target.click();
+  await form.updateComplete;
+}
+
+/** A button of the form by its text. */
+export function buttonNamed(form: ClinicBookingForm, text: string): HTMLButtonElement {
+  const found = [...form.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === text);
+  if (!found) throw new Error(`no button "${text}" (step: ${stepHeading(form)})`);
+  return found;
+}
+
+/** The value of the pressed choice on the step shown (treatment or dentist; '' for "Not sure yet" / "Any dentist"). */
+export const pressed = (form: ClinicBookingForm): string | null | undefined =>
+  form.shadowRoot!.querySelector('.choices [aria-pressed="true"]')?.getAttribute('data-value');
+
+/** The step's "Back" button (the nav row's only type=button), in any language. */
+export const BACK = 'form > .row > button[type="button"]';
+
+/** Goes back with "Back" (never forward) until that step shows. */
+export async function goToStep(form: ClinicBookingForm, step: StepName): Promise<void> {
+  for (let i = 0; i < STEPS.length && stepOf(form) !== step; i++) await clickIn(form, BACK);
+  if (stepOf(form) !== step) throw new Error(`never reached the ${step} step (at ${stepHeading(form)})`);
+}
+
+/** On the day step: shows the month of `date` with "Next month" and clicks the day. */
+export async function pickDay(form: ClinicBookingForm, date: string): Promise<void> {
+  for (let i = 0; i < 14 && !form.shadowRoot!.querySelector(`[data-date="${date}"]`); i++) {
+    await clickIn(form, 'button[aria-label="Next month"]');
+  }
+  await clickIn(form, `[data-date="${date}"]`);
+}
+
+/** On the time step: waits for the slots and clicks the one at `time` (HH:MM). */
+export async function pickTime(form: ClinicBookingForm, time: string): Promise<void> {
+  await waitUntil(() => form.shadowRoot!.querySelector(`.slots [data-time="${time}"]`), `no slot ${time} (step: ${stepHeading(form)})`);
+  await clickIn(form, `.slots [data-time="${time}"]`);
+}
+
+const CHOICES: Partial<Record<string, StepName>> = { treatment_id: 'treatment', doctor_id: 'dentist', appointment_date: 'day', appointment_time: 'time' };
+
+/**
+ * Sets a field as the patient would: a choice (treatment_id, doctor_id: the
+ * step's button; appointment_date: the calendar; appointment_time: the slot)
+ * goes back to its step and clicks, which moves on to the next step; a
+ * detail (name, phone, address, note) goes back to the details step if need
+ * be and types: the value, then input and change events.
+ */
 export async function typeInto(form: ClinicBookingForm, id: string, value: string): Promise<void> {
-  const input = control<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>(form, id);
+  const step = CHOICES[id];
+  if (step) {
+    await goToStep(form, step);
+    if (id === 'appointment_date') return pickDay(form, value);
+    if (id === 'appointment_time') return pickTime(form, value);
+    return clickIn(form, `[data-value="${value}"]`);
+  }
+  if (!form.shadowRoot!.querySelector(`#${id}`)) {
+    if (STEPS.indexOf(stepOf(form)!) < STEPS.indexOf('details')) await walkToDetails(form);
+    else await goToStep(form, 'details');
+  }
+  const input = control<HTMLInputElement | HTMLTextAreaElement>(form, id);
   input.value = value;
   input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   input.dispatchEvent(new Event('change', { bubbles: true }));
@@ -70,15 +145,43 @@ export type Patient = {
   appointment_time: string;
 };
 
-/** Types each value into the field of that id, in order. */
-export async function fillForm(form: ClinicBookingForm, values: Readonly<Record<string, string>>): Promise<void> {
-  for (const [id, value] of Object.entries(values)) await typeInto(form, id, value);
+/** From the first step to the details: the choices in `values` (or the defaults of fillForm); returns the other values. */
+export async function walkToDetails(form: ClinicBookingForm, values: Readonly<Record<string, string>> = {}): Promise<Record<string, string>> {
+  const { treatment_id = '', doctor_id = '', appointment_date = aPatient().appointment_date, appointment_time = '10:00', ...details } = values;
+  if (stepOf(form) !== 'treatment') await goToStep(form, 'treatment');
+  await clickIn(form, `[data-value="${treatment_id}"]`);
+  await clickIn(form, `[data-value="${doctor_id}"]`);
+  await pickDay(form, appointment_date);
+  await pickTime(form, appointment_time);
+  return details;
 }
 
-/** Submits the booking form the way its submit button would. */
-export async function submitForm(form: ClinicBookingForm): Promise<void> {
+/**
+ * Walks the steps from the first: the treatment and the dentist given (else
+ * "Not sure yet" and "Any dentist"), the day and the time (else aPatient's),
+ * then types each detail given and continues to the review.
+ */
+export async function fillForm(form: ClinicBookingForm, values: Readonly<Record<string, string>>): Promise<void> {
+  const details = await walkToDetails(form, values);
+  for (const [id, value] of Object.entries(details)) await typeInto(form, id, value);
   form.shadowRoot!.querySelector('form')!.requestSubmit();
   await form.updateComplete;
+}
+
+/**
+ * Submits the form the way its button would: on the review, it books; on the
+ * details, it goes on to the review when the details are valid, and then books.
+ */
+export async function submitForm(form: ClinicBookingForm): Promise<void> {
+  const before = stepOf(form);
+  form.shadowRoot!.querySelector('form')!.requestSubmit();
+  await form.updateComplete;
+  await new Promise((resolve) => setTimeout(resolve));
+  await form.updateComplete;
+  if (before === 'details' && stepOf(form) === 'review') {
+    form.shadowRoot!.querySelector('form')!.requestSubmit();
+    await form.updateComplete;
+  }
 }
 
 /** The booked result of the form, once there. */

@@ -1,0 +1,104 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import { addDays } from '../../contract/rules/clinic-time.js';
+import { formatDate, utcOf } from '../format.js';
+import type { Translation } from '../i18n/translation.js';
+
+/** What the month grid shows and where a choice goes; dates are YYYY-MM-DD in the clinic's calendar. */
+export interface CalendarOptions {
+  /** The day with the roving tabindex; its month is the one shown. */
+  cursor: string;
+  selected: string;
+  /** The first and last days that may be reached (today and the end of the booking horizon). */
+  first: string;
+  last: string;
+  lang: string;
+  t: Translation;
+  /** Why a day cannot be chosen, as an index into reasons(t), or -1 when it can. */
+  reason: (date: string) => number;
+  pick: (date: string) => void;
+  /** The cursor moved; `byKey` when it moved by a key inside the grid, which then keeps focus on it. */
+  move: (date: string, byKey: boolean) => void;
+}
+
+/** Why a day is disabled, each rendered once and tied to its days with aria-describedby. */
+export const reasons = (t: Translation): string[] => [t.dayPast, t.closed, t.dayTooShort, t.dayTooFar];
+
+const iso = (time: number) => new Date(time).toISOString().slice(0, 10);
+
+/** The same day of another month, or that month's last day (31 January + 1 month = 28 or 29 February). */
+export function addMonths(date: string, months: number): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return iso(Date.UTC(year, month - 1 + months, Math.min(day, new Date(Date.UTC(year, month + months, 0)).getUTCDate())));
+}
+
+/**
+ * The first day of the week in the language's region, 0 for Sunday: from
+ * Intl.Locale's week info (getWeekInfo(), or the older weekInfo getter);
+ * where a browser has neither, Monday (ISO 8601) unless the region is the US.
+ */
+export function weekStart(lang: string): number {
+  type WeekInfo = { firstDay: number };
+  const locale = new Intl.Locale(lang) as Intl.Locale & { getWeekInfo?: () => WeekInfo; weekInfo?: WeekInfo };
+  return ((locale.getWeekInfo?.() ?? locale.weekInfo)?.firstDay ?? (locale.region === 'US' ? 7 : 1)) % 7;
+}
+
+/**
+ * The ARIA grid pattern as a month table: a button per day in a gridcell,
+ * one tab stop (roving tabindex), arrows by day and week, Home and End to the
+ * week's start and end, Page Up and Page Down by month. Disabled days stay
+ * focusable (aria-disabled) and carry their reason as the accessible description.
+ */
+export function renderCalendar(o: CalendarOptions): TemplateResult {
+  const { cursor, lang, t } = o;
+  const start = weekStart(lang);
+  const column = (date: string) => (utcOf(date).getUTCDay() - start + 7) % 7;
+  const monthStart = `${cursor.slice(0, 8)}01`;
+  const monthEnd = addDays(addMonths(monthStart, 1), -1);
+  const cells: string[] = Array<string>(column(monthStart)).fill('');
+  for (let day = monthStart; day <= monthEnd; day = addDays(day, 1)) cells.push(day);
+  const weeks = Array.from({ length: Math.ceil(cells.length / 7) }, (_, i) => cells.slice(i * 7, i * 7 + 7));
+  // 2023-01-01 was a Sunday.
+  const weekdays = Array.from({ length: 7 }, (_, i) => addDays('2023-01-01', start + i));
+  const clamp = (date: string) => (date < o.first ? o.first : date > o.last ? o.last : date);
+  const keys: Record<string, () => string> = {
+    ArrowLeft: () => addDays(cursor, -1),
+    ArrowRight: () => addDays(cursor, 1),
+    ArrowUp: () => addDays(cursor, -7),
+    ArrowDown: () => addDays(cursor, 7),
+    Home: () => addDays(cursor, -column(cursor)),
+    End: () => addDays(cursor, 6 - column(cursor)),
+    PageUp: () => addMonths(cursor, -1),
+    PageDown: () => addMonths(cursor, 1),
+  };
+  const onKey = (event: KeyboardEvent) => {
+    const next = keys[event.key];
+    if (!next) return;
+    event.preventDefault();
+    o.move(clamp(next()), true);
+  };
+  const monthButton = (label: string, months: number, disabled: boolean, text: string) =>
+    html`<button class="button secondary" type="button" aria-label=${label} ?disabled=${disabled}
+      @click=${() => o.move(clamp(addMonths(cursor, months)), false)}>${text}</button>`;
+  return html`<div class="month">
+      ${monthButton(t.prevMonth, -1, monthStart <= o.first, '‹')}
+      <h4 id="month" aria-live="polite">${formatDate(monthStart, lang, { month: 'long', year: 'numeric' })}</h4>
+      ${monthButton(t.nextMonth, 1, monthEnd >= o.last, '›')}
+    </div>
+    <table role="grid" aria-labelledby="month" @keydown=${onKey}>
+      <thead>
+        <tr>${weekdays.map((d) => html`<th scope="col">${formatDate(d, lang, { weekday: 'short' })}</th>`)}</tr>
+      </thead>
+      <tbody>
+        ${weeks.map((week) => html`<tr>${week.map((day) => {
+          if (!day) return html`<td role="gridcell"></td>`;
+          const why = o.reason(day);
+          return html`<td role="gridcell" aria-selected=${day === o.selected ? 'true' : 'false'}>
+            <button class="button secondary" type="button" tabindex=${day === cursor ? 0 : -1} data-date=${day} aria-label=${formatDate(day, lang)}
+              aria-disabled=${why < 0 ? nothing : 'true'} aria-describedby=${why < 0 ? nothing : `why${why}`}
+              @click=${() => why < 0 && o.pick(day)}>${Number(day.slice(8))}</button>
+          </td>`;
+        })}</tr>`)}
+      </tbody>
+    </table>
+    ${reasons(t).map((text, i) => html`<span id="why${i}" hidden>${text}</span>`)}`;
+}
