@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
 import { ErrorBody } from '../../contract/index.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
@@ -7,10 +8,40 @@ import { UpstreamUnavailable } from '../upstream/errors.js';
 import type { ReadBudget } from '../upstream/read-budget.js';
 import type { ContentResource } from './resources.js';
 
-/** One cached answer, ready to send: status, bytes, ETag and when it was fetched. */
+/** The content codings a cached answer is kept in besides its plain bytes. */
+export type Coding = 'br' | 'gzip';
+
+/** Compresses an answer's bytes, once per cache entry and coding. */
+export interface Compressor {
+  br(body: Buffer): Buffer;
+  gzip(body: Buffer): Buffer;
+}
+
+/**
+ * Brotli at quality 11 (text mode) and gzip at level 9, synchronously: the
+ * answers are a few KB and each is compressed once per TTL, then sent often.
+ */
+export const zlibCompressor: Compressor = {
+  br: (body) =>
+    brotliCompressSync(body, {
+      params: {
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+        [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+  gzip: (body) => gzipSync(body, { level: zlib.Z_BEST_COMPRESSION }),
+};
+
+/** Answers smaller than this are sent as they are: compressing them saves less than a packet. */
+export const MIN_COMPRESSED_BYTES = 1024;
+
+/** One cached answer, ready to send: status, bytes (plain and compressed), ETag and when it was fetched. */
 export interface CachedAnswer {
   status: number;
   body: Buffer;
+  /** The same bytes compressed, made when the answer is cached; none for a small answer. */
+  encoded: Partial<Record<Coding, Buffer>>;
   etag: string;
   fetchedAt: number;
   /** A list's items, each answered on its own by id, from the same upstream call. */
@@ -25,6 +56,8 @@ export interface ContentCacheOptions {
   clock?: Clock;
   /** Caps the upstream calls that misses make, across all clients; none when absent. */
   readBudget?: ReadBudget;
+  /** How answers are compressed (zlibCompressor by default). */
+  compressor?: Compressor;
 }
 
 interface FetchContext {
@@ -106,16 +139,25 @@ export class ContentCache {
     throw new UpstreamUnavailable('server_error', `upstream answered ${status}`);
   }
 
-  private answer(status: number, value: unknown): CachedAnswer {
+  /**
+   * A cached answer for a JSON value: its bytes, their ETag, and (from
+   * MIN_COMPRESSED_BYTES up) their brotli and gzip copies, made here once so
+   * that no request compresses anything. One ETag for every coding: answers
+   * carry Vary: Accept-Encoding, so caches keep the codings apart.
+   */
+  private answer(status: number, value: unknown, fetchedAt = this.now()): CachedAnswer {
     const body = Buffer.from(JSON.stringify(value));
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    return { status, body, etag, fetchedAt: this.now() };
+    const compressor = this.options.compressor ?? zlibCompressor;
+    const encoded = body.length < MIN_COMPRESSED_BYTES ? {} : { br: compressor.br(body), gzip: compressor.gzip(body) };
+    return { status, body, encoded, etag, fetchedAt };
   }
 }
 
-/** Bytes an answer holds in the cache: its body, its items' bodies, and a rough overhead for each. */
+/** Bytes an answer holds in the cache: its bodies (plain and compressed), its items', and a rough overhead for each. */
 function answerSize(answer: CachedAnswer): number {
-  let size = answer.body.length + 100;
-  for (const item of answer.items?.values() ?? []) size += item.body.length + 100;
+  const bytes = (one: CachedAnswer) => one.body.length + (one.encoded.br?.length ?? 0) + (one.encoded.gzip?.length ?? 0) + 100;
+  let size = bytes(answer);
+  for (const item of answer.items?.values() ?? []) size += bytes(item);
   return size;
 }

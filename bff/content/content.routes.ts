@@ -2,6 +2,7 @@ import { Router, type ErrorRequestHandler, type Request, type Response } from 'e
 import { IdParam } from '../../contract/index.js';
 import { notFound } from '../../contract/errors.js';
 import { ReadBudgetSpent } from '../upstream/read-budget.js';
+import { chooseEncoding } from '../widget-hosting/precompressed.js';
 import type { CachedAnswer, ContentCache } from './content-cache.js';
 import { DENTISTS, ORGANIZATION, TREATMENTS, WEBSITE, type ContentResource } from './resources.js';
 
@@ -44,11 +45,20 @@ const retryAfterWhenBudgetSpent: ErrorRequestHandler = (err, _req, res, next) =>
   next(err);
 };
 
+/**
+ * A cached answer with its ETag and Cache-Control, 304 to a matching
+ * If-None-Match, and otherwise in the best coding Accept-Encoding allows
+ * among those the cache holds for it (brotli, gzip, or plain).
+ */
 function send(req: Request, res: Response, answer: CachedAnswer, cacheControl: string): void {
-  res.set({ ETag: answer.etag, 'Cache-Control': cacheControl, Vary: 'Origin' });
+  res.set({ ETag: answer.etag, 'Cache-Control': cacheControl });
+  res.vary('Origin').vary('Accept-Encoding');
   if (answer.status === 200 && req.fresh) {
     res.status(304).end();
     return;
   }
-  res.status(answer.status).type('application/json').send(answer.body);
+  const coding = chooseEncoding(req.get('accept-encoding'));
+  const encoded = coding === 'identity' ? undefined : answer.encoded[coding];
+  if (coding !== 'identity' && encoded) res.set('Content-Encoding', coding);
+  res.status(answer.status).type('application/json').send(encoded ?? answer.body);
 }

@@ -1,0 +1,84 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { zlibCompressor } from '../../../bff/content/content-cache.js';
+import { startStack, type Stack } from '../support/bff-harness.js';
+import { rawGet } from './raw-get.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack.close();
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe('compressed /api JSON', () => {
+  it('answers /api/website to Accept-Encoding br with Content-Encoding br that decodes to the same JSON', async () => {
+    const plain = await rawGet(`${stack.bff.api}/website`, {});
+    expect(plain.body.length).toBeGreaterThanOrEqual(1024);
+    const br = await rawGet(`${stack.bff.api}/website`, { 'accept-encoding': 'br' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^application\/json/);
+    expect(br.body.length).toBeLessThan(plain.body.length);
+    expect(JSON.parse(brotliDecompressSync(br.body).toString())).toEqual(JSON.parse(plain.body.toString()));
+  });
+
+  it('prefers br for a browser that sends gzip, deflate, br, zstd, and answers gzip to gzip alone', async () => {
+    const chrome = await rawGet(`${stack.bff.api}/website`, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(chrome.headers['content-encoding']).toBe('br');
+    const gzip = await rawGet(`${stack.bff.api}/website`, { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const plain = await rawGet(`${stack.bff.api}/website`, {});
+    expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+  });
+
+  it('sends Vary: Accept-Encoding and Origin, and no Content-Encoding without Accept-Encoding', async () => {
+    const plain = await rawGet(`${stack.bff.api}/website`, {});
+    const vary = String(plain.headers.vary).toLowerCase();
+    expect(vary).toContain('accept-encoding');
+    expect(vary).toContain('origin');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await rawGet(`${stack.bff.api}/website`, { 'accept-encoding': 'br' });
+    expect(String(br.headers.vary).toLowerCase()).toContain('accept-encoding');
+  });
+
+  it('answers 304 to If-None-Match with the ETag of a compressed answer', async () => {
+    const br = await rawGet(`${stack.bff.api}/website`, { 'accept-encoding': 'br' });
+    const etag = String(br.headers.etag);
+    const again = await rawGet(`${stack.bff.api}/website`, { 'accept-encoding': 'br', 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+  });
+
+  it('leaves an answer under 1 KB uncompressed', async () => {
+    const organization = await rawGet(`${stack.bff.api}/treatments/1`, { 'accept-encoding': 'br, gzip' });
+    expect(organization.body.length).toBeLessThan(1024);
+    expect(organization.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(organization.body.toString())).toMatchObject({ success: true });
+  });
+});
+
+describe('compression once per cache entry', () => {
+  it('compresses each cached answer once, however many requests it serves', async () => {
+    const fresh = await startStack();
+    try {
+      const br = vi.spyOn(zlibCompressor, 'br');
+      const gzip = vi.spyOn(zlibCompressor, 'gzip');
+      const first = await rawGet(`${fresh.bff.api}/website`, { 'accept-encoding': 'br' });
+      const plain = await rawGet(`${fresh.bff.api}/website`, {});
+      for (let i = 0; i < 5; i++) {
+        await rawGet(`${fresh.bff.api}/website`, { 'accept-encoding': 'br' });
+        await rawGet(`${fresh.bff.api}/website`, { 'accept-encoding': 'gzip' });
+      }
+      const last = await rawGet(`${fresh.bff.api}/website`, { 'accept-encoding': 'br' });
+      const ofWebsite = (spy: typeof br) => spy.mock.calls.filter(([body]) => Buffer.from(body).equals(plain.body)).length;
+      expect(ofWebsite(br)).toBe(1);
+      expect(ofWebsite(gzip)).toBe(1);
+      expect(last.body.equals(first.body)).toBe(true);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
