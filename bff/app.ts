@@ -71,7 +71,7 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
   api.use(apiRateLimit(config.apiRateLimit));
   api.use(bffDocsRoutes());
   api.use(contentRoutes(cache, config.cache.ttlMs, config.cache.maxStaleMs));
-  const facts = new ClinicFacts(cache);
+  const facts = new ClinicFacts(cache, upstream, { ttlMs: config.cache.ttlMs, clock });
   const clinicTimeZone = config.clinicTimeZone ?? DEFAULT_CLINIC_TIMEZONE;
   const takenSlots = new TakenSlots({ maxSlots: config.availabilityMaxSlots ?? DEFAULT_AVAILABILITY_MAX_SLOTS, timeZone: clinicTimeZone, clock });
   api.use(availabilityRoutes(facts, takenSlots, clinicTimeZone, clock));

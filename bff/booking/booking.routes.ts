@@ -112,8 +112,8 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
     const requested = parsed.doctor_id ?? null;
 
     if (requested === null) {
-      // Without the dentist list (upstream down, read budget spent) the booking goes as the patient sent it.
-      const dentists = await facts.dentistIds().catch((): number[] => []);
+      // Without the dentist list (upstream failing to answer it) the booking goes as the patient sent it.
+      const dentists = await facts.dentistIdsForBooking().catch((): number[] => []);
       if (dentists.length > 0) {
         // A re-send: the dentist this key booked (or may have) goes first, taken or not.
         const retry = idempotencyKey === undefined ? undefined : dentistByKey.get(idempotencyKey);

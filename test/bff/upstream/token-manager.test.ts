@@ -139,6 +139,8 @@ describe('token renewal and an upstream 401', () => {
 
   it('drops a token the upstream refuses, exchanges once more and retries the request once', async () => {
     const exchangesBefore = stack.upstreamHits('/granttoken');
+    // With a dentist named, the booking is the one upstream call (without one, the BFF first reads the dentists).
+    const dentists = (await (await get(stack.bff, '/dentists')).json()) as { data: { doctor_id: number }[] };
     // The token expires upstream while the BFF still thinks it is valid.
     upstreamClock.advance(3601 * 1000);
 
@@ -146,7 +148,7 @@ describe('token renewal and an upstream 401', () => {
     const res = await fetch(`${stack.bff.api}/appointments/book`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(validBooking()),
+      body: JSON.stringify(validBooking({ doctor_id: dentists.data[0]!.doctor_id })),
     });
 
     expect(res.status).toBe(200);
