@@ -15,7 +15,8 @@ export function apiCors(allowedOrigins: readonly string[]): RequestHandler {
       origin: origin !== undefined && (allowed.has(origin) || origin === ownOrigin) ? origin : false,
       methods: ['GET', 'POST'],
       allowedHeaders: ['Content-Type', 'Idempotency-Key', 'If-None-Match'],
-      exposedHeaders: ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Idempotent-Replayed'],
+      // Deprecation, Sunset and Link: a client of the deprecated GET status lookup can see that it is.
+      exposedHeaders: ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Idempotent-Replayed', 'Deprecation', 'Sunset', 'Link'],
       maxAge: 600,
     });
   });

@@ -193,3 +193,12 @@ describe('the status lookup limit (STATUS_RATE_LIMIT)', () => {
     }
   });
 });
+
+describe('the deprecation headers across origins', () => {
+  it('are exposed to an allowed clinic site by CORS', async () => {
+    const res = await fetch(`${stack.bff.api}/appointments/status/${reference}`, { headers: { origin: 'https://clinic.example' } });
+
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://clinic.example');
+    expect(res.headers.get('access-control-expose-headers')?.split(',')).toEqual(expect.arrayContaining(['Deprecation', 'Sunset', 'Link']));
+  });
+});
