@@ -184,9 +184,13 @@ export class ClinicBookingForm extends LitElement {
     this.errors = { ...this.errors, [field]: problem };
   }
 
-  /** A choice on the treatment, dentist, day or time step: kept, and on to the next step. A new day needs a new time. */
+  /** A choice on the treatment, dentist, day or time step: kept, and on to the next step. */
   private pick(field: DraftField, value: string): void {
-    if (field === 'appointment_date' && value !== this.draft.appointment_date) this.draft = { ...this.draft, appointment_time: '' };
+    if (field === 'appointment_date') {
+      // The calendar opens on the day chosen; a new day needs a new time.
+      this.cursor = value;
+      if (value !== this.draft.appointment_date) this.draft = { ...this.draft, appointment_time: '' };
+    }
     this.setField(field, value);
     this.failure = undefined;
     void this.go(this.step + 1);

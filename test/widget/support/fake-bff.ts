@@ -6,6 +6,8 @@
 export interface RecordedCall {
   method: string;
   path: string;
+  /** The query string's parameters (GET /availability's date, doctor_id, treatment_id). */
+  query: Record<string, string>;
   headers: Record<string, string>;
   body?: unknown;
 }
@@ -33,7 +35,7 @@ export function installFakeBff(fixtures: Record<string, unknown>, apiBase = 'htt
     const method = (init?.method ?? 'GET').toUpperCase();
     const path = url.pathname.slice(new URL(apiBase).pathname.length);
     const headers = Object.fromEntries(new Headers(init?.headers).entries());
-    const call: RecordedCall = { method, path, headers, body: init?.body ? JSON.parse(String(init.body)) : undefined };
+    const call: RecordedCall = { method, path, query: Object.fromEntries(url.searchParams), headers, body: init?.body ? JSON.parse(String(init.body)) : undefined };
     calls.push(call);
     const override = overrides.get(`${method} ${path}`) ?? overrides.get(`${method} ${path.replace(/[^/]+$/, '*')}`);
     const answer: FakeAnswer | 'network-error' = override ? await override(call) : fixtures[path] !== undefined ? { status: 200, body: fixtures[path] } : { status: 404, body: { success: false, message: 'Route not found', error_code: 'not_found' } };

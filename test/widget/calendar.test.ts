@@ -1,0 +1,143 @@
+import { expect, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import type { WebsiteSite } from '../../contract/index.js';
+import type { ClinicBookingForm } from '../../widget/booking/booking-form.js';
+import type { ClinicBooking } from '../../widget/clinic-booking.js';
+import { installFakeBff, type FakeBff } from './support/fake-bff.js';
+import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
+import { clickIn, daysFromToday, deepActiveElement, fixtureReady, formOf, nextDate, pickDay, stepOf } from './support/widget.js';
+
+/** The calendar of the day step: the ARIA grid pattern over the booking horizon. */
+describe('<clinic-booking>', () => {
+  let bff: FakeBff;
+  afterEach(() => bff.restore());
+
+  /** Renders the widget and walks to the day step with this treatment ('' for none). */
+  async function dayStep(treatment = '', lang = 'en', site: Partial<WebsiteSite> = {}): Promise<{ el: ClinicBooking; form: ClinicBookingForm }> {
+    bff = installFakeBff(clinicFixtures({ site }), uniqueApiBase());
+    const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="booking" lang=${lang}></clinic-booking>`);
+    const form = formOf(el);
+    await clickIn(form, `[data-value="${treatment}"]`);
+    await clickIn(form, '[data-value=""]');
+    return { el, form };
+  }
+
+  const grid = (form: ClinicBookingForm) => form.shadowRoot!.querySelector('[role="grid"]')!;
+  const day = (form: ClinicBookingForm, date: string) => form.shadowRoot!.querySelector<HTMLButtonElement>(`[data-date="${date}"]`);
+  /** A day's accessible description: the text of the element its aria-describedby names. */
+  const reasonOf = (form: ClinicBookingForm, date: string) => {
+    const id = day(form, date)?.getAttribute('aria-describedby');
+    return id ? form.shadowRoot!.getElementById(id)?.textContent : undefined;
+  };
+  const focusedDate = () => deepActiveElement()?.getAttribute('data-date');
+  const headers = (form: ClinicBookingForm) => [...grid(form).querySelectorAll('th')].map((th) => th.textContent!.trim());
+
+  describe('on the day step', () => {
+    it('is a grid of gridcells with one tab stop, labelled by the month', async () => {
+      const { form } = await dayStep();
+      expect(stepOf(form)).to.equal('day');
+      const table = grid(form);
+      expect(form.shadowRoot!.getElementById(table.getAttribute('aria-labelledby')!)!.textContent).to.match(/^[A-Z][a-z]+ \d{4}$/);
+      expect(table.querySelectorAll('th[scope="col"]')).to.have.length(7);
+      expect(table.querySelectorAll('td[role="gridcell"] button').length).to.be.within(28, 31);
+      expect(table.querySelectorAll('button[tabindex="0"]')).to.have.length(1);
+    });
+
+    it('labels each day with its full date', async () => {
+      const { form } = await dayStep();
+      const date = nextDate('Tuesday');
+      await pickDay(form, date); // shows its month and picks it; then back to the calendar
+      await clickIn(form, 'form > .row > button[type="button"]');
+      const label = day(form, date)!.getAttribute('aria-label');
+      expect(label).to.equal(new Intl.DateTimeFormat('en', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`)));
+      expect(form.shadowRoot!.querySelector('[aria-selected="true"] button')!.getAttribute('data-date')).to.equal(date);
+    });
+
+    it('disables a closed day (Sunday) with the reason "Closed"', async () => {
+      const { form } = await dayStep();
+      const sunday = nextDate('Sunday');
+      for (let i = 0; i < 2 && !day(form, sunday); i++) await clickIn(form, 'button[aria-label="Next month"]');
+      expect(day(form, sunday)!.getAttribute('aria-disabled')).to.equal('true');
+      expect(reasonOf(form, sunday)).to.equal('Closed');
+      day(form, sunday)!.click();
+      await form.updateComplete;
+      expect(stepOf(form)).to.equal('day');
+    });
+
+    it('disables past days with the reason "Past"', async () => {
+      const { form } = await dayStep();
+      const yesterday = daysFromToday(-1);
+      // Only visible when yesterday is in this month; the grid never goes before today's month.
+      if (day(form, yesterday)) {
+        expect(day(form, yesterday)!.getAttribute('aria-disabled')).to.equal('true');
+        expect(reasonOf(form, yesterday)).to.equal('Past');
+      }
+      expect(form.shadowRoot!.querySelector<HTMLButtonElement>('button[aria-label="Previous month"]')!.disabled).to.equal(true);
+    });
+
+    it('disables a day with no time long enough for the treatment, with that reason', async () => {
+      const weekday = { open: '08:00', close: '18:00', is_closed: false };
+      const hours = { Monday: weekday, Tuesday: weekday, Wednesday: weekday, Thursday: weekday, Friday: weekday };
+      // Saturday opens for an hour: too short for Whitening (90 minutes).
+      const { form } = await dayStep('2', 'en', { opening_hours: { ...hours, Saturday: { open: '09:00', close: '10:00', is_closed: false } } });
+      const saturday = nextDate('Saturday');
+      for (let i = 0; i < 2 && !day(form, saturday); i++) await clickIn(form, 'button[aria-label="Next month"]');
+      expect(reasonOf(form, saturday)).to.equal('No time long enough for this treatment');
+    });
+
+    it('ends at the booking horizon: later days are disabled as too far ahead', async () => {
+      const { form } = await dayStep();
+      for (let i = 0; i < 12; i++) await clickIn(form, 'button[aria-label="Next month"]');
+      const beyond = daysFromToday(366);
+      if (day(form, beyond)) expect(reasonOf(form, beyond)).to.equal('Too far ahead');
+      expect(form.shadowRoot!.querySelector<HTMLButtonElement>('button[aria-label="Next month"]')!.disabled).to.equal(true);
+    });
+
+    it('moves by day, week, week start and end, and month with the keys, keeping one tab stop', async () => {
+      const { form } = await dayStep();
+      const start = nextDate('Tuesday', 14);
+      await pickDay(form, start); // a known open day two weeks ahead…
+      await clickIn(form, 'form > .row > button[type="button"]'); // …and back to the calendar, focused on it
+      form.shadowRoot!.querySelector<HTMLElement>('[role="grid"] [tabindex="0"]')!.focus();
+      expect(focusedDate()).to.equal(start);
+      const shift = (days: number) => {
+        const d = new Date(`${start}T12:00:00Z`);
+        d.setUTCDate(d.getUTCDate() + days);
+        return d.toISOString().slice(0, 10);
+      };
+      await sendKeys({ press: 'ArrowRight' });
+      await waitUntil(() => focusedDate() === shift(1), 'ArrowRight');
+      await sendKeys({ press: 'ArrowDown' });
+      await waitUntil(() => focusedDate() === shift(8), 'ArrowDown');
+      await sendKeys({ press: 'ArrowUp' });
+      await sendKeys({ press: 'ArrowLeft' });
+      await waitUntil(() => focusedDate() === start, 'ArrowUp, ArrowLeft');
+      await sendKeys({ press: 'Home' }); // en: weeks start on Sunday
+      await waitUntil(() => focusedDate() === shift(-2), 'Home');
+      await sendKeys({ press: 'End' });
+      await waitUntil(() => focusedDate() === shift(4), 'End');
+      await sendKeys({ press: 'PageDown' });
+      await waitUntil(() => focusedDate()?.slice(5, 7) !== shift(4).slice(5, 7), 'PageDown');
+      expect(grid(form).querySelectorAll('button[tabindex="0"]')).to.have.length(1);
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => stepOf(form) === 'time' || form.shadowRoot!.querySelector('[aria-disabled="true"]:focus'), 'Enter');
+    });
+
+    it('starts the week on the day the language uses', async () => {
+      expect(headers((await dayStep()).form)[0]).to.equal('Sun');
+      bff.restore();
+      expect(headers((await dayStep('', 'en-GB')).form)[0]).to.equal('Mon');
+      bff.restore();
+      const de = (await dayStep('', 'de')).form;
+      expect(headers(de)[0]).to.match(/^Mo/);
+      expect(form(de).getAttribute('aria-labelledby')).to.equal('step-heading');
+    });
+
+    it('has no axe violations', async () => {
+      const { el } = await dayStep('1');
+      await expect(el).to.be.accessible();
+    });
+  });
+});
+
+const form = (f: ClinicBookingForm) => f.shadowRoot!.querySelector('form')!;
