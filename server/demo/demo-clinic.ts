@@ -177,42 +177,41 @@ export function demoClinic(publicUrl: string): ClinicFile {
         {
           question: 'Can I cancel or move my appointment?',
           answer:
-            'Of course. Please let us know at least 24 hours in advance so we can offer the time to someone ' +
-            'else. You can change your booking online, by phone or on WhatsApp.',
+            'Of course. Please call us on 020 7946 0958 at least 24 hours in advance so we can offer the time ' +
+            'to someone else. Online booking is for new appointments: to move or cancel one, please phone us.',
         },
       ],
       services: [
         {
           image: image('service-checkup.svg'),
-          title: 'Preventive care',
+          title: 'Family dentistry',
           description:
-            'Thorough examinations, digital X-rays and hygiene visits that keep small problems from ' +
-            'becoming big ones.',
-          features: 'Oral cancer screening · Digital X-rays · Scale & polish · Children welcome',
+            'One practice for the whole family, from a child’s first visit to grandparents’ dentures, with ' +
+            'reminders when each of you is due.',
+          features: 'Children welcome · Late appointments on Thursdays · NHS places for children',
         },
         {
           image: image('service-whitening.svg'),
-          title: 'Cosmetic dentistry',
+          title: 'Nervous patients',
           description:
-            'Professional whitening, composite bonding and veneers planned around your face and your ' +
-            'natural smile.',
-          features: 'Home & in-chair whitening · Composite bonding · Porcelain veneers',
+            'Longer first visits, everything explained before we start, and a signal to pause whenever you ' +
+            'need to.',
+          features: 'Extra-time appointments · Numbing gel first · Sedation available',
         },
         {
           image: image('service-implants.svg'),
-          title: 'Dental implants',
+          title: 'Emergency care',
           description:
-            'Permanent replacements for missing teeth, from a single crown to a full arch, with 3D-guided ' +
-            'planning.',
-          features: 'CBCT 3D scan · Guided surgery · Sedation available · 10-year guarantee',
+            'Pain, swelling or a broken tooth: call us first thing and we will see you the same weekday.',
+          features: 'Emergency slots every weekday · Out-of-hours line for registered patients',
         },
         {
           image: image('service-orthodontics.svg'),
-          title: 'Clear aligners',
+          title: 'Planning and technology',
           description:
-            'Discreet, removable aligners that straighten teeth without metal braces, with a digital ' +
-            'preview of your result.',
-          features: 'iTero digital scan · Virtual smile preview · Retainers included',
+            'Digital X-rays and 3D scans show you what we see, and every plan comes with a written quote ' +
+            'before treatment starts.',
+          features: 'Low-dose digital X-rays · 3D scanning · 0% finance over £500',
         },
       ],
       cta_text: 'Book your appointment',
