@@ -14,6 +14,7 @@ import {
   AVAILABILITY_PATH,
   BOOKING_PATH,
   BROWSER_BOOKING_MAX_BYTES,
+  CONTENT_BUNDLE_PATH,
   CONTENT_PATHS,
   HONEYPOT_FIELD,
   LEGACY_REFERENCE_PATTERN,
@@ -34,6 +35,7 @@ export {
   AVAILABILITY_PATH,
   BOOKING_PATH,
   BROWSER_BOOKING_MAX_BYTES,
+  CONTENT_BUNDLE_PATH,
   CONTENT_PATHS,
   HONEYPOT_FIELD,
   STATUS_LOOKUP_MAX_BYTES,
@@ -178,3 +180,29 @@ export const CONTENT_RESOURCES = {
   dentists: { path: CONTENT_PATHS.dentists, name: 'Dentists', response: DentistListResponse },
 } as const;
 export type ContentResourceName = keyof typeof CONTENT_RESOURCES;
+
+/**
+ * GET /content: the four content resources in one answer, each as its own
+ * endpoint has it inside the spec's envelope (Organization's `data`, Website's
+ * `site`, the lists' `data`), under keys named like the widget's sections.
+ * One `{success, data}` envelope, as the spec's other answers: a client reads
+ * `data` the way it reads any of them, and the keys are the resource names,
+ * not the envelopes' (`site` rather than `website.site`). The organization's
+ * `message` ("Organization retrieved") is left out: it describes an answer,
+ * not the clinic.
+ */
+export const ContentBundleResponse = z
+  .object({
+    success: z.literal(true),
+    data: z
+      .object({
+        organization: OrganizationResponse.shape.data,
+        site: WebsiteResponse.shape.site,
+        treatments: TreatmentListResponse.shape.data,
+        dentists: DentistListResponse.shape.data,
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'ContentBundleResponse' });
+export type ContentBundleResponse = z.infer<typeof ContentBundleResponse>;

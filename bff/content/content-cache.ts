@@ -46,6 +46,16 @@ export interface CachedAnswer {
   fetchedAt: number;
   /** A list's items, each answered on its own by id, from the same upstream call. */
   items?: ReadonlyMap<number, CachedAnswer>;
+  /** A combined answer's parts: their ETags, so it is rebuilt only when one of them changes. */
+  builtFrom?: string;
+}
+
+/** An answer made of several cached resources (GET /api/content): which, and how their bodies become one. */
+export interface CombinedResource {
+  /** Its key in the cache, apart from every upstream path. */
+  readonly key: string;
+  readonly parts: readonly { path: string; resource: ContentResource }[];
+  combine(bodies: unknown[]): unknown;
 }
 
 export interface ContentCacheOptions {
@@ -117,6 +127,27 @@ export class ContentCache {
    */
   async getItem(path: string, resource: ContentResource, id: number): Promise<CachedAnswer | undefined> {
     return (await this.get(path, resource)).items?.get(id);
+  }
+
+  /**
+   * Several cached answers as one, from the very entries the single paths use
+   * (so no upstream call of its own): built, and compressed, once for each
+   * set of parts, and kept in the same LRU, counted in its byte bound. Its
+   * ETag is of its own bytes, so it changes when any part does; a part that
+   * is not 200 (a 404) is the answer instead.
+   */
+  async getCombined(combined: CombinedResource): Promise<CachedAnswer> {
+    const parts = await Promise.all(combined.parts.map(({ path, resource }) => this.get(path, resource)));
+    const failed = parts.find((part) => part.status !== 200);
+    if (failed) return failed;
+    const builtFrom = parts.map((part) => part.etag).join(' ');
+    const held = this.cache.get(combined.key, { allowStale: true });
+    if (held?.builtFrom === builtFrom) return held;
+    const body = combined.combine(parts.map((part) => JSON.parse(part.body.toString('utf8')) as unknown));
+    const answer = { ...this.answer(200, body, Math.min(...parts.map((part) => part.fetchedAt))), builtFrom };
+    // No TTL of its own: it is checked against its parts at every request.
+    this.cache.set(combined.key, answer, { ttl: 0 });
+    return answer;
   }
 
   private servable(answer: CachedAnswer): boolean {

@@ -4,12 +4,14 @@ import { notFound } from '../../contract/errors.js';
 import { ReadBudgetSpent } from '../upstream/read-budget.js';
 import { chooseEncoding } from '../widget-hosting/precompressed.js';
 import type { CachedAnswer, ContentCache } from './content-cache.js';
-import { DENTISTS, ORGANIZATION, TREATMENTS, WEBSITE, type ContentResource } from './resources.js';
+import { CONTENT_BUNDLE_PATH } from '../../contract/rules/bff-api.js';
+import { CONTENT_BUNDLE, DENTISTS, ORGANIZATION, TREATMENTS, WEBSITE, type ContentResource } from './resources.js';
 
 /**
  * GET /api/organization, /api/website, /api/treatments, /api/treatments/:id
- * and /api/dentists: sanitised, cached, with ETag and Cache-Control so
- * browsers and any CDN in front can cache too. A treatment by id comes from
+ * and /api/dentists, and all four at once from GET /api/content: sanitised,
+ * cached, with ETag and Cache-Control so browsers and any CDN in front can
+ * cache too. A treatment by id comes from
  * the cached list, so no id, known or made up, costs an upstream call.
  */
 export function contentRoutes(cache: ContentCache, ttlMs: number, maxStaleMs: number): Router {
@@ -35,6 +37,9 @@ export function contentRoutes(cache: ContentCache, ttlMs: number, maxStaleMs: nu
     send(req, res, treatment, cacheControl);
   });
   router.get('/dentists', serve(DENTISTS, () => '/dentists'));
+  router.get(CONTENT_BUNDLE_PATH, async (req, res) => {
+    send(req, res, await cache.getCombined(CONTENT_BUNDLE), cacheControl);
+  });
   router.use(retryAfterWhenBudgetSpent);
   return router;
 }

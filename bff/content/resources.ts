@@ -1,6 +1,13 @@
 import type { z } from 'zod';
-import { CONTENT_RESOURCES } from '../../contract/bff.js';
-import type { TreatmentResponse } from '../../contract/index.js';
+import { CONTENT_PATHS, CONTENT_RESOURCES, type ContentBundleResponse } from '../../contract/bff.js';
+import type {
+  DentistListResponse,
+  OrganizationResponse,
+  TreatmentListResponse,
+  TreatmentResponse,
+  WebsiteResponse,
+} from '../../contract/index.js';
+import type { CombinedResource } from './content-cache.js';
 import { parseRepairingFields } from './parse-upstream.js';
 import { sanitizeDentist, sanitizeOrganization, sanitizeSite, sanitizeTreatment } from './sanitize.js';
 
@@ -59,3 +66,30 @@ export const TREATMENTS = defineResource(
   (body) => body.data.map((treatment) => [treatment.treatment_id, { success: true, data: treatment } satisfies TreatmentResponse] as const),
 );
 export const DENTISTS = defineResource(CONTENT_RESOURCES.dentists, (body) => ({ ...body, data: body.data.map(sanitizeDentist) }));
+
+/**
+ * GET /api/content (ContentBundleResponse): the four resources above in one
+ * answer, from their own cached entries. Their bodies are the ones this BFF
+ * prepared, so they are what their types say.
+ */
+export const CONTENT_BUNDLE: CombinedResource = {
+  key: 'combined:content',
+  parts: [
+    { path: CONTENT_PATHS.organization, resource: ORGANIZATION },
+    { path: CONTENT_PATHS.website, resource: WEBSITE },
+    { path: CONTENT_PATHS.treatments, resource: TREATMENTS },
+    { path: CONTENT_PATHS.dentists, resource: DENTISTS },
+  ],
+  combine(bodies) {
+    const [organization, website, treatments, dentists] = bodies as [
+      OrganizationResponse,
+      WebsiteResponse,
+      TreatmentListResponse,
+      DentistListResponse,
+    ];
+    return {
+      success: true,
+      data: { organization: organization.data, site: website.site, treatments: treatments.data, dentists: dentists.data },
+    } satisfies ContentBundleResponse;
+  },
+};

@@ -12,7 +12,9 @@ import {
   BOOKING_PATH,
   BROWSER_BOOKING_MAX_BYTES,
   BrowserBookingRequest,
+  CONTENT_BUNDLE_PATH,
   CONTENT_RESOURCES,
+  ContentBundleResponse,
   HONEYPOT_FIELD,
   ReferencePathParams,
   STATUS_LOOKUP_MAX_BYTES,
@@ -153,6 +155,24 @@ const contentPaths = Object.fromEntries(
   ]),
 );
 
+/** GET /content: the four content resources in one round trip. */
+const contentBundleOperation: ZodOpenApiOperationObject = {
+  operationId: 'getContent',
+  tags: ['Content'],
+  summary: 'The organization, website, treatments and dentists in one answer',
+  description:
+    'The four content answers in one round trip, under one ETag: each as its own operation answers it, unwrapped ' +
+    "from its envelope (getOrganization's data, getWebsite's site, the lists' data). Built from the same cached " +
+    'copies as those operations, so it costs no upstream call of its own and is never newer or older than they are.',
+  requestParams: { header: IfNoneMatch },
+  responses: {
+    '200': { description: 'The clinic content.', headers: CacheHeaders, ...json(ContentBundleResponse) },
+    '304': responses.notModified,
+    '404': { ...error('not_found: the clinic system has no organization or website for this clinic.'), headers: CacheHeaders },
+    ...commonErrors,
+  },
+};
+
 /**
  * The server URL: an absolute URL with a variable, not one built from the
  * serving request, for the reasons given in server/docs/openapi.ts (a cached,
@@ -192,6 +212,7 @@ const document = {
   security: [],
   paths: {
     ...contentPaths,
+    [CONTENT_BUNDLE_PATH]: { get: contentBundleOperation },
     [BOOKING_PATH]: {
       post: {
         operationId: 'bookAppointment',

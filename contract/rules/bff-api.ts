@@ -16,6 +16,12 @@ export const CONTENT_PATHS = {
 } as const;
 export type ContentName = keyof typeof CONTENT_PATHS;
 
+/**
+ * GET: the four content resources in one answer (one round trip, one ETag):
+ * `{success: true, data: {organization, site, treatments, dentists}}`.
+ */
+export const CONTENT_BUNDLE_PATH = '/content';
+
 /** POST: a booking from the browser. */
 export const BOOKING_PATH = '/appointments/book';
 

@@ -21,6 +21,7 @@ export type NamedOperations = [
   operations['listTreatments'],
   operations['getTreatment'],
   operations['listDentists'],
+  operations['getContent'],
   operations['bookAppointment'],
   operations['lookUpAppointmentStatus'],
   operations['getAppointmentStatus'],
@@ -40,6 +41,13 @@ export async function callEveryOperation(baseUrl: string) {
   // @ts-expect-error a treatment id is an integer, not a string
   await client.GET('/treatments/{id}', { params: { path: { id: '1' } } });
   const dentists = await client.GET('/dentists');
+  const content = await client.GET('/content');
+  const bundled = content.data?.data;
+  const sameContent =
+    bundled?.organization.name === clinicName &&
+    bundled?.site.hero_subtitle === subtitle &&
+    bundled?.treatments.length === treatments.data?.data.length &&
+    bundled?.dentists[0]?.doctor_id === dentists.data?.data[0]?.doctor_id;
   const firstDentist: number | undefined = dentists.data?.data[0]?.doctor_id;
   const availability = await client.GET('/availability', {
     params: { query: { date: '2026-11-24', doctor_id: firstDentist, treatment_id: firstTreatment } },
@@ -78,6 +86,7 @@ export async function callEveryOperation(baseUrl: string) {
     unknown: [unknown.response.status, unknownCode],
     availability: [bestKnown, slotStatus, after.data?.data.slots.find((slot) => slot.time === '11:00')?.status],
     namesTheDentist: bookedDentist === firstDentist,
+    sameContent,
   };
 }
 `;
@@ -127,6 +136,7 @@ describe('a client generated from GET /api/openapi.json', () => {
       unknown: [404, 'not_found'],
       availability: [true, 'open', 'taken'],
       namesTheDentist: true,
+      sameContent: true,
     });
   });
 });

@@ -54,7 +54,7 @@ describe('GET /api/openapi.json', () => {
     expect(document.openapi).toBe('3.1.0');
   });
 
-  it('describes exactly the nine routes of /api, each named and tagged', async () => {
+  it('describes exactly the ten routes of /api, each named and tagged', async () => {
     const document = await openApiDocument();
 
     const named = operationsOf(document).map(([method, path, o]) => [`${method} ${path}`, o.operationId, o.tags?.length]);
@@ -65,6 +65,7 @@ describe('GET /api/openapi.json', () => {
       ['GET /treatments', 'listTreatments', 1],
       ['GET /treatments/{id}', 'getTreatment', 1],
       ['GET /dentists', 'listDentists', 1],
+      ['GET /content', 'getContent', 1],
       ['POST /appointments/book', 'bookAppointment', 1],
       ['POST /appointments/status', 'lookUpAppointmentStatus', 1],
       ['GET /appointments/status/{reference}', 'getAppointmentStatus', 1],
@@ -83,7 +84,7 @@ describe('GET /api/openapi.json', () => {
   it('declares ETag and Cache-Control on content answers, and their 304', async () => {
     const document = await openApiDocument();
 
-    for (const path of ['/organization', '/website', '/treatments', '/treatments/{id}', '/dentists']) {
+    for (const path of ['/organization', '/website', '/treatments', '/treatments/{id}', '/dentists', '/content']) {
       const get = operation(document, 'get', path);
       expect(headerNames(get.responses['200']), path).toEqual(['ETag', 'Cache-Control']);
       expect(get.responses['304']?.$ref, path).toBe('#/components/responses/NotModified');
