@@ -1,31 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import {
-  dateTimeKeys,
-  deepFocus,
-  deepFocusId,
-  launchBrowser,
-  newContext,
-  openDemo,
-  tabTo,
-  tabUntil,
-  waitForReference,
-  widget,
-  type DateTimeKeys,
-} from './support/browser.js';
-import type { SelectControl } from './support/dom.js';
+import { bookingSteps } from './support/booking-steps.js';
+import { deepFocus, deepFocusId, launchBrowser, newContext, openDemo, tabTo, tabUntil, waitForReference, widget } from './support/browser.js';
 import { runClinicCli, startE2eStack, weekdayAhead, type E2eStack } from './support/stack.js';
 
 describe('booking through the demo page', () => {
   let stack: E2eStack;
   let browser: Browser;
-  let keys: DateTimeKeys;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     stack = await startE2eStack({ cache: { ttlMs: 1_000, maxStaleMs: 3600_000, maxBytes: 1024 * 1024 } });
     browser = await launchBrowser();
-    keys = await dateTimeKeys(browser);
   });
 
   afterAll(async () => {
@@ -43,30 +29,25 @@ describe('booking through the demo page', () => {
   const appointmentsNamed = (name: string) =>
     stack.server.db.selectFrom('appointments').selectAll().where('patient_name', '=', name).execute();
 
-  /**
-   * Moves the focused, closed <select> to the option with this text with arrow
-   * keys only (Chromium on Linux changes the choice without opening the list).
-   * Reading the options is looking at the screen, not interacting.
-   */
-  async function chooseByKeyboard(page: Page, selectId: string, optionText: string): Promise<string> {
-    const select = widget(page).field(selectId);
-    const { index, current, value } = await select.evaluate(
-      (el: SelectControl, text) => {
-        const options = [...el.options];
-        const i = options.findIndex((o) => o.text.trim() === text);
-        return { index: i, current: el.selectedIndex, value: options[i]?.value ?? '' };
-      },
-      optionText,
-    );
-    if (index < 0) throw new Error(`no option "${optionText}" in #${selectId}`);
-    for (let i = current; i < index; i += 1) await page.keyboard.press('ArrowDown');
-    for (let i = current; i > index; i -= 1) await page.keyboard.press('ArrowUp');
-    return value;
+  /** The element that has focus, through shadow roots: its text and data-date / data-time. */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      let active = (globalThis as unknown as { document: { activeElement: FocusElement | null } }).document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return { text: active?.textContent?.trim() ?? '', date: active?.getAttribute('data-date') ?? '', time: active?.getAttribute('data-time') ?? '' };
+    });
+  type FocusElement = { shadowRoot: { activeElement: FocusElement | null } | null; textContent: string | null; getAttribute(name: string): string | null };
+
+  /** Presses Tab until the focused element matches. */
+  async function tabToFocused(page: Page, matches: (f: Awaited<ReturnType<typeof focused>>) => boolean, what: string): Promise<void> {
+    for (let i = 0; i < 80 && !matches(await focused(page)); i++) await page.keyboard.press('Tab');
+    if (!matches(await focused(page))) throw new Error(`Tab never reached ${what}`);
   }
 
-  it('books an appointment by keyboard alone and stores every field as typed', async () => {
+  it('books an appointment by keyboard alone, step by step, and stores every field as typed', async () => {
     const page = await freshPage();
     await openDemo(page, `${stack.bff.baseUrl}/`);
+    const steps = bookingSteps(page);
     const date = weekdayAhead(3);
     const typed = {
       name: 'Keyboard Kate',
@@ -75,70 +56,106 @@ describe('booking through the demo page', () => {
       note: 'Sensitive upper left molar; prefers morning.',
     };
 
-    // The hero's "Book your appointment" link, pressed with Enter, moves focus into the form.
-    await tabUntil(page, (focused) => focused.part === 'cta', 'the hero call to action', 10);
+    // The hero's "Book your appointment" link, pressed with Enter, moves focus to the first step's heading.
+    await tabUntil(page, (f) => f.part === 'cta', 'the hero call to action', 10);
     await page.keyboard.press('Enter');
-    expect(await deepFocusId(page)).toBe('patient_name');
+    expect(await deepFocusId(page)).toBe('step-heading');
+    expect(await steps.heading()).toBe('Step 1 of 6 Treatment');
 
+    await tabToFocused(page, (f) => f.text.startsWith('Teeth whitening'), 'Teeth whitening');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => steps.heading()).toBe('Step 2 of 6 Dentist');
+    await tabToFocused(page, (f) => f.text.startsWith('Dr James Chen'), 'Dr James Chen');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => steps.heading()).toBe('Step 3 of 6 Date');
+    await tabToFocused(page, (f) => f.date !== '', 'the calendar');
+    for (let i = 0; i < 40 && (await focused(page)).date !== date; i++) await page.keyboard.press('ArrowRight');
+    expect((await focused(page)).date).toBe(date);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => steps.heading()).toBe('Step 4 of 6 Time');
+    await steps.slot('10:00').waitFor();
+    await tabToFocused(page, (f) => f.time === '10:00', 'the 10:00 slot');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => steps.heading()).toBe('Step 5 of 6 Your details');
+
+    await tabTo(page, 'patient_name');
     await page.keyboard.type(typed.name);
     await tabTo(page, 'patient_phone');
     await page.keyboard.type(typed.phone);
-    await tabTo(page, 'appointment_date');
-    await page.keyboard.type(keys.date(date));
-    await tabTo(page, 'appointment_time');
-    await page.keyboard.type(keys.time('10:00'));
-    await tabTo(page, 'doctor_id');
-    const doctorId = await chooseByKeyboard(page, 'doctor_id', 'Dr James Chen');
-    await tabTo(page, 'treatment_id');
-    const treatmentId = await chooseByKeyboard(page, 'treatment_id', 'Teeth whitening');
     await tabTo(page, 'address');
     await page.keyboard.type(typed.address);
     await tabTo(page, 'note');
     await page.keyboard.type(typed.note);
-    await page.keyboard.press('Tab');
+    await tabToFocused(page, (f) => f.text === 'Continue', 'Continue');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => steps.heading()).toBe('Step 6 of 6 Check and book');
+    await tabUntil(page, (f) => f.part === 'submit', 'Book appointment');
     expect(await deepFocus(page)).toMatchObject({ tag: 'button', part: 'submit', type: 'submit' });
     await page.keyboard.press('Enter');
     const reference = await waitForReference(page);
-    expect(reference).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    expect(reference).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){4}$|^[A-Za-z0-9_-]{54}$/);
 
     const rows = await appointmentsNamed(typed.name);
     expect(rows).toHaveLength(1);
+    const ids = async (table: 'dentists' | 'treatments', column: 'doctor_name' | 'treatment_name', name: string) =>
+      (await stack.server.db.selectFrom(table).selectAll().where(column, '=', name).executeTakeFirst()) as Record<string, unknown> | undefined;
     expect(rows[0]).toMatchObject({
       care_id: stack.clinic.careId,
       patient_name: typed.name,
       patient_phone: typed.phone,
       appointment_date: date,
       appointment_time: '10:00',
-      doctor_id: Number(doctorId),
-      treatment_id: Number(treatmentId),
+      doctor_id: (await ids('dentists', 'doctor_name', 'Dr James Chen'))?.doctor_id,
+      treatment_id: (await ids('treatments', 'treatment_name', 'Teeth whitening'))?.treatment_id,
       address: typed.address,
       note: typed.note,
       status: 'Scheduled',
     });
-    const dentist = await stack.server.db
-      .selectFrom('dentists')
-      .select('doctor_name')
-      .where('doctor_id', '=', Number(doctorId))
-      .executeTakeFirst();
-    const treatment = await stack.server.db
-      .selectFrom('treatments')
-      .select('treatment_name')
-      .where('treatment_id', '=', Number(treatmentId))
-      .executeTakeFirst();
-    expect(dentist?.doctor_name).toBe('Dr James Chen');
-    expect(treatment?.treatment_name).toBe('Teeth whitening');
+  });
+
+  it('books a day and a time picked by clicking, which a second visitor then finds taken', async () => {
+    const date = weekdayAhead(5);
+    const first = await freshPage();
+    await openDemo(first, `${stack.bff.baseUrl}/`);
+    const steps = bookingSteps(first);
+    await steps.chooseTreatment('Dental check-up');
+    await steps.chooseDentist('Dr Amara Okafor');
+    await steps.pickDay(date);
+    await steps.pickTime('11:00');
+    await steps.fillDetails('Click Carla', '+44 7700 900777');
+    await steps.book();
+    const reference = await waitForReference(first);
+    expect(reference).not.toBe('');
+    expect(await widget(first).el.locator('[part="booking-result"]').textContent()).toContain('Dr Amara Okafor');
+    const [row] = await appointmentsNamed('Click Carla');
+    expect(row).toMatchObject({ appointment_date: date, appointment_time: '11:00', status: 'Scheduled' });
+
+    // Another visitor, another browser context: the same dentist's 11:00 that day is greyed out.
+    const second = await freshPage();
+    await openDemo(second, `${stack.bff.baseUrl}/`);
+    const again = bookingSteps(second);
+    await again.chooseTreatment('Dental check-up');
+    await again.chooseDentist('Dr Amara Okafor');
+    await again.pickDay(date);
+    const taken = again.slot('11:00');
+    await taken.waitFor();
+    expect(await taken.isDisabled()).toBe(true);
+    expect(await taken.getAttribute('aria-describedby')).toBe('why-taken');
+    expect(await again.slot('11:15').isDisabled()).toBe(false);
   });
 
   it('shows Scheduled for the reference shown, then Completed after the clinic CLI sets the status', async () => {
     const page = await freshPage();
     await openDemo(page, `${stack.bff.baseUrl}/`);
     const w = widget(page);
+    const steps = bookingSteps(page);
     const name = 'Status Sam';
-    await w.field('patient_name').fill(name);
-    await w.field('patient_phone').fill('020 7946 0000');
-    await w.field('appointment_date').fill(weekdayAhead(4));
-    await w.field('appointment_time').fill('11:30');
-    await w.submit.click();
+    await steps.chooseTreatment('Not sure yet');
+    await steps.chooseDentist('Any dentist');
+    await steps.pickDay(weekdayAhead(4));
+    await steps.pickTime('11:30');
+    await steps.fillDetails(name, '020 7946 0000');
+    await steps.book();
     const reference = await waitForReference(page);
     expect(reference).not.toBe('');
 
