@@ -10,6 +10,7 @@ import { localToday } from './format.js';
 import { sharedStyles } from './shared.styles.js';
 import { rootStyles } from './clinic-booking.styles.js';
 import { themeStyle } from './theme.js';
+import { publishJsonLd } from './seo/json-ld.js';
 import { renderSite } from './sections/site-section.js';
 import { siteStyles } from './sections/site-section.styles.js';
 import { renderDentists, renderTreatments } from './sections/treatments-section.js';
@@ -185,6 +186,8 @@ export class ClinicBooking extends LitElement {
   }
 
   protected override updated(): void {
+    // schema.org JSON-LD in the page's <head>, once per page, unless no-structured-data (seo/json-ld.ts).
+    if (this.content.status === TaskStatus.COMPLETE) publishJsonLd(this, this.content.value);
     if (this.content.status === TaskStatus.COMPLETE && !this.announcedReady) {
       this.announcedReady = true;
       emit(this, 'clinic-booking:ready', { sections: this.shownSections });
