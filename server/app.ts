@@ -1,3 +1,4 @@
+import compression from 'compression';
 import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
@@ -50,6 +51,9 @@ export function createApp({ db, clock, config, logger }: AppDeps): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.use(requestLogger(logger));
+  // gzip or deflate answers over 1 KB for clients that accept it: the docs page's
+  // Swagger UI bundle (1.7 MB), the OpenAPI document, long lists. Small JSON stays as is.
+  app.use(compression({ threshold: 1024 }));
   app.use(
     helmet({
       // Demo pictures are embedded by clinic sites on other origins.
