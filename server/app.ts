@@ -51,7 +51,7 @@ export function createApp({ db, clock, config, logger }: AppDeps): Express {
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.use(requestLogger(logger));
-  // gzip or deflate answers over 1 KB for clients that accept it: the docs page's
+  // br, gzip or deflate answers over 1 KB for clients that accept one: the docs page's
   // Swagger UI bundle (1.7 MB), the OpenAPI document, long lists. Small JSON stays as is.
   app.use(compression({ threshold: 1024 }));
   app.use(
