@@ -1,9 +1,23 @@
 import { css } from 'lit';
 
+/*
+ * Comments stay out of the css`` text: the build keeps it as written, and every byte ships.
+ * - .skeleton: its height is the space the page reserved, when it did (clinic-booking.ts), so the
+ *   bones never push the page; whatever does not fit is hidden.
+ * - .root > section: sections away from the viewport are neither laid out nor painted until the
+ *   visitor scrolls near them; the estimate stands in for their height until then, their real one after.
+ * - .open-button: inside the safe areas (notches, home indicator), and never wider than the viewport.
+ */
 export const rootStyles = css`
   .skeleton {
     display: grid;
+    align-content: start;
     gap: var(--_gap);
+    overflow: hidden;
+  }
+  .root > section:not(.hero) {
+    content-visibility: auto;
+    contain-intrinsic-block-size: auto 30rem;
   }
   .bone {
     height: 4rem;
@@ -32,9 +46,11 @@ export const rootStyles = css`
     background: var(--_surface);
   }
   .open-button {
+    --_offset: var(--clinic-booking-button-offset, 1rem);
     position: fixed;
-    right: 1rem;
-    bottom: 1rem;
+    right: calc(var(--_offset) + env(safe-area-inset-right, 0px));
+    bottom: calc(var(--_offset) + env(safe-area-inset-bottom, 0px));
+    max-width: calc(100vw - 2 * var(--_offset) - env(safe-area-inset-left, 0px) - env(safe-area-inset-right, 0px));
     z-index: 2147483000;
     box-shadow: 0 4px 16px rgb(0 0 0 / 25%);
   }

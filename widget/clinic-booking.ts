@@ -22,6 +22,17 @@ export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.j
 
 const ALL_SECTIONS: Section[] = ['site', 'treatments', 'dentists', 'booking', 'status'];
 
+/**
+ * The content renders in stages, each in its own task after the one before, so that no task is long:
+ * stage n shows the parts STAGES[0..n-1] (the site comes in three: top, middle, bottom). The first
+ * stage renders with the content; stages whose section is not shown are skipped.
+ */
+const STAGES: Section[] = ['site', 'site', 'site', 'treatments', 'dentists', 'booking', 'status'];
+const stageAfter = (stage: number, shown: Section[]) => {
+  while (++stage < STAGES.length && !shown.includes(STAGES[stage - 1]!));
+  return stage;
+};
+
 /** What each section needs from the BFF; at most four requests whatever is shown. */
 const NEEDS: Record<Section, Resource[]> = {
   site: ['organization', 'site'],
@@ -88,6 +99,8 @@ const NEEDS: Record<Section, Resource[]> = {
  * @cssprop --clinic-booking-font - Font family. Default: system-ui.
  * @cssprop --clinic-booking-radius - Corner radius. Default: 0.5rem.
  * @cssprop --clinic-booking-gap - Base spacing. Default: 1rem.
+ * @cssprop --clinic-booking-button-offset - Distance of the floating button (`mode="button"`) from the
+ *   viewport's bottom and right edges, inside the safe areas. Default: 1rem.
  */
 export class ClinicBooking extends LitElement {
   static override styles = [sharedStyles, siteStyles, rootStyles];
@@ -108,12 +121,16 @@ export class ClinicBooking extends LitElement {
     chosenDoctor: { state: true },
     lastReference: { state: true },
     busyFor: { state: true },
+    stage: { state: true },
   };
 
   /** The BFF's /api base URL. Default: found from this script's URL (…/widget/clinic-booking.js -> …/api). */
   apiBase = '';
-  /** Which sections to show, space- or comma-separated: site treatments dentists booking status. */
-  sections = ALL_SECTIONS.join(' ');
+  /**
+   * Which sections to show, space- or comma-separated: site treatments dentists booking status.
+   * Default: all of them inline; only the booking form (the button and its dialog) with `mode="button"`.
+   */
+  sections = '';
   /** `inline` shows the form in place; `button` shows a floating button that opens it in a dialog. */
   mode: 'inline' | 'button' = 'inline';
   /** A treatment_id to preselect in the form. */
@@ -142,6 +159,18 @@ export class ClinicBooking extends LitElement {
   }
 
   private announcedReady = false;
+  /**
+   * The height the page gave this element before it was defined: its fallback content and any
+   * `min-height` the page sets for `clinic-booking:not(:defined)`. The skeleton and the content hold
+   * it until everything has rendered, so nothing below the widget moves. Measured in the constructor,
+   * the one moment of an upgrade when `:defined` does not match yet; 0 for an element made by script.
+   */
+  private readonly reserved = this.isConnected ? Math.round(this.getBoundingClientRect().height) : 0;
+  /** The content renders in stages (STAGES), one task each, so that no task is long: the stages shown. */
+  private stage = 0;
+  private nextStage?: ReturnType<typeof setTimeout>;
+  /** This widget's place among the page's widgets (1, 2, …), for unique section names. */
+  private instance = 1;
   /** The one automatic retry after a busy answer: pending, or already spent on this failure. */
   private busyRetry?: ReturnType<typeof setTimeout>;
   private busyRetried = false;
@@ -162,7 +191,9 @@ export class ClinicBooking extends LitElement {
   private readonly context = new WidgetContextController(this);
 
   private readonly content = new Task(this, {
-    task: ([apiBase, sections]) => loadContent(apiBase, resourcesFor(parseSections(sections))),
+    // What the sections attribute names whatever the mode (without one: everything), so that a change of
+    // mode, which changes what shows by default, needs no new load.
+    task: ([apiBase, sections]) => loadContent(apiBase, resourcesFor(parseSections(sections, 'inline'))),
     args: () => [this.context.value.apiBase, this.sections] as const,
     // Here, once per failed load, not in render(), which runs again on any update in the error state.
     onError: (error) => {
@@ -193,18 +224,31 @@ export class ClinicBooking extends LitElement {
   }
 
   private get shownSections(): Section[] {
-    return parseSections(this.sections);
+    return parseSections(this.sections, this.mode);
+  }
+
+  /** Only the floating button and its dialog: nothing in the page's flow. */
+  private get floating(): boolean {
+    return this.mode === 'button' && this.shownSections.every((section) => section === 'booking');
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('treatment')) this.chosenTreatment = parsePositiveId(this.treatment);
     if (changed.has('doctor')) this.chosenDoctor = parsePositiveId(this.doctor);
+    if (this.content.status === TaskStatus.COMPLETE && this.stage === 0) this.stage = stageAfter(0, this.shownSections);
   }
 
   protected override updated(): void {
     // schema.org JSON-LD in the page's <head>, once per page, unless no-structured-data (seo/json-ld.ts).
     if (this.content.status === TaskStatus.COMPLETE) publishJsonLd(this, this.content.value);
-    if (this.content.status === TaskStatus.COMPLETE && !this.announcedReady) {
+    this.nameSections();
+    if (this.content.status === TaskStatus.COMPLETE && this.stage < STAGES.length) {
+      this.nextStage ??= setTimeout(() => {
+        this.nextStage = undefined;
+        this.stage = stageAfter(this.stage, this.shownSections);
+      });
+    }
+    if (this.content.status === TaskStatus.COMPLETE && this.stage >= STAGES.length && !this.announcedReady) {
       this.announcedReady = true;
       emit(this, 'clinic-booking:ready', { sections: this.shownSections });
     }
@@ -220,7 +264,9 @@ export class ClinicBooking extends LitElement {
   }
 
   private renderSkeleton(): TemplateResult {
-    return html`<div class="skeleton" aria-busy="true" role="status">
+    // The space the page reserved (none: the skeleton's own); nothing visible when only the floating button will show.
+    return html`<div class="skeleton ${this.floating ? 'visually-hidden' : ''}" aria-busy="true" role="status"
+      style=${this.reserved && !this.floating ? `height: ${this.reserved}px` : nothing}>
       <span class="visually-hidden">${this.context.value.t.loading}</span>
       <div class="bone tall"></div>
       <div class="bone"></div>
@@ -230,7 +276,8 @@ export class ClinicBooking extends LitElement {
 
   private renderError(): TemplateResult {
     const { t } = this.context.value;
-    return html`<div class="load-error" role="alert" part="load-error">
+    // The default theme: the clinic's own colours came with the content that failed to load.
+    return html`<div class="load-error" role="alert" part="load-error" style=${themeStyle(undefined)}>
       <p>${this.busyFor === undefined ? t.loadError : t.errBusy(this.busyFor)}</p>
       <button class="button" type="button" @click=${this.retryLoad}>${t.retry}</button>
       <slot></slot>
@@ -251,19 +298,24 @@ export class ClinicBooking extends LitElement {
       currency,
       ...(bookable ? { onBook: (id: number) => this.bookFor(field, id) } : {}),
     });
-    return html`<div class="root" style=${themeStyle(content.site)} @click=${this.followInPageLinks}
+    const stage = this.stage;
+    this.instance = [...document.querySelectorAll('clinic-booking')].indexOf(this) + 1;
+    // Until every stage has rendered, the root holds the space the page reserved.
+    const hold = stage < STAGES.length && this.reserved && !this.floating ? ` min-height: ${this.reserved}px;` : '';
+    return html`<div class="root" style=${themeStyle(content.site) + hold} @click=${this.followInPageLinks}
       @clinic-booking:booked=${(event: CustomEvent<{ reference: string }>) => (this.lastReference = event.detail.reference)}>
+      ${this.instance > 1 ? html`<span id="cb-instance" hidden>(${this.instance})</span>` : nothing}
       ${shown.includes('site') && content.site
-        ? renderSite(content.site, content.organization, context, today, shown.includes('dentists') ? content.dentists : undefined)
+        ? renderSite(content.site, content.organization, context, today, shown.includes('dentists') ? content.dentists : undefined, stage)
         : nothing}
-      ${shown.includes('treatments') && content.treatments
+      ${stage > 3 && shown.includes('treatments') && content.treatments
         ? renderTreatments(content.treatments, labels.treatments || t.treatmentsHeading, cardContext('treatment_id'))
         : nothing}
-      ${shown.includes('dentists') && content.dentists
+      ${stage > 4 && shown.includes('dentists') && content.dentists
         ? renderDentists(content.dentists, labels.dentists || t.dentistsHeading, cardContext('doctor_id'))
         : nothing}
-      ${bookable ? this.renderBooking(content) : nothing}
-      ${shown.includes('status')
+      ${stage > 5 && bookable ? this.renderBooking(content) : nothing}
+      ${stage > 6 && shown.includes('status')
         ? html`<section part="status" aria-labelledby="status-heading">
             <h2 id="status-heading">${labels.status || t.statusHeading}</h2>
             <clinic-booking-status exportparts="status-form, status-result" .context=${context}
@@ -299,6 +351,18 @@ export class ClinicBooking extends LitElement {
     </section>`;
   }
 
+  /**
+   * Several widgets may show the same sections on one page: from the second on, each section's name
+   * ends with the widget's number ("Treatments (2)"), so that landmark names stay unique.
+   */
+  private nameSections(): void {
+    if (this.instance < 2) return;
+    for (const section of this.renderRoot.querySelectorAll('section[aria-labelledby]')) {
+      const ids = section.getAttribute('aria-labelledby')!;
+      if (!ids.endsWith(' cb-instance')) section.setAttribute('aria-labelledby', `${ids} cb-instance`);
+    }
+  }
+
   /** "Book" on a card: choose it in the form and bring the form into view with focus on its first field. */
   private async bookFor(field: 'treatment_id' | 'doctor_id', id: number): Promise<void> {
     // Straight into the form, not through preselectTreatment/preselectDoctor: those act only when
@@ -321,9 +385,10 @@ export class ClinicBooking extends LitElement {
   }
 }
 
-function parseSections(value: string): Section[] {
+/** The sections asked for; none: all of them inline, the booking form alone with the floating button. */
+function parseSections(value: string, mode: string): Section[] {
   const requested = value.split(/[\s,]+/).filter((name): name is Section => (ALL_SECTIONS as string[]).includes(name));
-  return requested.length > 0 ? [...new Set(requested)] : ALL_SECTIONS;
+  return requested.length > 0 ? [...new Set(requested)] : mode === 'button' ? ['booking'] : ALL_SECTIONS;
 }
 
 function resourcesFor(sections: Section[]): Resource[] {

@@ -1,12 +1,15 @@
 import { css } from 'lit';
 
 /**
+ * :host is a flow root: the margins of what it shows (the skeleton, the first section) stay inside
+ * it, so the element itself never moves when one replaces the other.
+ *
  * Tokens and base rules every part of the widget uses. Public custom
  * properties (--clinic-booking-*) feed private ones (--_*), see theme.ts.
  */
 export const sharedStyles = css`
   :host {
-    display: block;
+    display: flow-root;
     container-type: inline-size;
     color: var(--clinic-booking-text, #1e293b);
     font-family: var(--clinic-booking-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);

@@ -1,10 +1,26 @@
 // A plain clinic website on its own origin (another loopback port): static HTML pages with the two lines a
 // clinic pastes (README, "Embedding the widget"), text above and below the widget, and nothing else, so
 // whatever Lighthouse finds on them beyond a plain page's own is the widget's.
+//
+// The pages follow README's embedding advice, as a clinic would (HOST_PAGE_ADVICE, printed with the
+// results): a screen's height reserved for the inline widget before it is defined, and the fallback of
+// mode="button" floating where the button will be. Without it, the page below the widget moves once
+// the widget renders, which no widget can prevent on a first visit.
 
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { HOST, stopAtCleanUp } from './processes.mjs';
+
+/** README's advice for a page that embeds the widget ("Embedding the widget"), as the host pages use it. */
+export const HOST_PAGE_CSS = `@media (scripting: enabled) {
+  clinic-booking:not(:defined) { display: flow-root; min-height: 100vh; }
+  clinic-booking[mode="button"]:not(:defined) { position: fixed; right: 1rem; bottom: 1rem; min-height: 0;
+    padding: 0 1rem; background: #fff; border-radius: 0.5rem; box-shadow: 0 4px 16px rgb(0 0 0 / 25%); }
+}`;
+
+export const HOST_PAGE_ADVICE =
+  'host pages follow README\'s embedding advice: min-height: 100vh for clinic-booking:not(:defined) inline; ' +
+  'the mode="button" fallback fixed where the button will be';
 
 const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -19,6 +35,9 @@ export function hostPage({ widgetScriptUrl, mode }) {
   <title>Riverside Family Dental: appointments</title>
   <meta name="description" content="Riverside Family Dental in Kingston: opening hours, treatments and online booking.">
   <link rel="icon" href="data:,">
+  <style>
+${HOST_PAGE_CSS}
+  </style>
   <script type="module" src="${escapeHtml(widgetScriptUrl)}"></script>
 </head>
 <body>
@@ -60,6 +79,7 @@ export async function startHostSite(pages) {
   });
   server.listen(0, HOST);
   await once(server, 'listening');
+  console.log(`  (${HOST_PAGE_ADVICE})`);
   stopAtCleanUp(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(() => resolve()));

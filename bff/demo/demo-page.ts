@@ -8,6 +8,11 @@ import { compressOnce, contentEtag, sendCompressed, type Coding } from '../widge
  * shorter than a window until the widget renders, and a scrollbar appearing
  * then would move the centred <main> sideways (a layout shift of the page's
  * own making, as a clinic's longer page would not have).
+ *
+ * The last rule is README's advice to any page that embeds the widget ("Embedding the widget"):
+ * with scripting on, the element takes a screen's height before it is defined, the space its
+ * content will take, so nothing below it moves when the widget renders (the widget keeps that
+ * space until its content has rendered). Without scripting, the fallback link keeps its own size.
  */
 export const DEMO_CSS = `
 :root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; scrollbar-gutter: stable; }
@@ -20,6 +25,7 @@ body { margin: 0; background: #f8fafc; color: #0f172a; }
 main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
 .fallback { padding: 2rem; background: #fff; border-radius: 0.5rem; }
 .site-footer { padding: 2rem 1.25rem; color: #475569; text-align: center; font-size: 0.875rem; }
+@media (scripting: enabled) { clinic-booking:not(:defined) { display: flow-root; min-height: 100vh; } }
 `;
 
 /** A tooth on the clinic's dark teal, inline so the favicon costs no request (and no 404). */

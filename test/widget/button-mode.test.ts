@@ -1,5 +1,5 @@
 import { expect, html, waitUntil } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
@@ -86,6 +86,84 @@ describe('<clinic-booking>', () => {
     it('has no axe violations with the dialog closed', async () => {
       const el = await render();
       await expect(el).to.be.accessible();
+    });
+  });
+  describe('with mode="button" and no sections attribute', () => {
+    async function renderDefault(): Promise<ClinicBooking> {
+      bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+      return fixtureReady(html`<clinic-booking api-base=${bff.apiBase} mode="button"></clinic-booking>`);
+    }
+
+    it('shows only the floating button and its dialog, which holds the booking form', async () => {
+      const el = await renderDefault();
+      expect(openButton(el).textContent!.trim()).to.equal('Book an appointment');
+      expect(dialog(el).querySelector('clinic-booking-form') === formOf(el), 'the form is in the dialog').to.equal(true);
+      for (const part of ['hero', 'site-header', 'treatments', 'dentists', 'status', 'booking']) {
+        expect(markup(el.shadowRoot!.querySelector(`[part="${part}"]`)), part).to.equal(null);
+      }
+    });
+
+    it('takes no space in the page', async () => {
+      const el = await renderDefault();
+      expect(el.getBoundingClientRect().height).to.equal(0);
+    });
+
+    it('shows the whole site when switched to mode="inline", without loading again', async () => {
+      const el = await renderDefault();
+      const before = bff.calls.length;
+      el.mode = 'inline';
+      await waitUntil(() => el.shadowRoot!.querySelector('[part="status"]'), 'the other sections never rendered');
+      expect(markup(el.shadowRoot!.querySelector('[part="open-button"]'))).to.equal(null);
+      expect(el.shadowRoot!.querySelector('[part="site-header"] .brand')!.textContent).to.equal('Fixture Dental');
+      expect(bff.calls.length).to.equal(before);
+    });
+
+    it('has no axe violations', async () => {
+      const el = await renderDefault();
+      await expect(el).to.be.accessible();
+    });
+  });
+
+  describe('at 360 px wide', () => {
+    afterEach(() => setViewport({ width: 800, height: 600 }));
+
+    it('keeps the button inside the viewport, 1rem from its bottom and right edges', async () => {
+      await setViewport({ width: 360, height: 640 });
+      const el = await render('booking');
+      const box = openButton(el).getBoundingClientRect();
+      expect(Math.round(innerWidth - box.right)).to.equal(16);
+      expect(Math.round(innerHeight - box.bottom)).to.equal(16);
+      expect(box.left).to.be.at.least(16);
+    });
+
+    it('moves the button by --clinic-booking-button-offset', async () => {
+      await setViewport({ width: 360, height: 640 });
+      const el = await render('booking');
+      el.style.setProperty('--clinic-booking-button-offset', '2.5rem');
+      const box = openButton(el).getBoundingClientRect();
+      expect(Math.round(innerWidth - box.right)).to.equal(40);
+      expect(Math.round(innerHeight - box.bottom)).to.equal(40);
+    });
+
+    it('wraps a long label rather than leave the viewport', async () => {
+      await setViewport({ width: 360, height: 640 });
+      const el = await render('booking');
+      openButton(el).textContent = 'Book an appointment with one of our friendly dentists today, online';
+      const box = openButton(el).getBoundingClientRect();
+      expect(box.left).to.be.at.least(16);
+      expect(Math.round(innerWidth - box.right)).to.equal(16);
+    });
+
+    it('adds the safe-area insets to the offset', async () => {
+      await setViewport({ width: 360, height: 640 });
+      const el = await render('booking');
+      // env() cannot be set from a page; the rule must name both, as the computed text shows.
+      const rule = [...el.shadowRoot!.adoptedStyleSheets.flatMap((sheet) => [...sheet.cssRules])]
+        .map((r) => r.cssText)
+        .find((text) => text.startsWith('.open-button'))!;
+      expect(rule).to.contain('env(safe-area-inset-bottom');
+      expect(rule).to.contain('env(safe-area-inset-right');
+      expect(rule).to.contain('var(--clinic-booking-button-offset');
     });
   });
 });

@@ -97,6 +97,22 @@ describe('<clinic-booking>', () => {
       expect(markup(hero(el))).to.equal(null);
     });
 
+    it('draws "Try again" as a button (the default theme colours, a border and a touch size), not as bold text', async () => {
+      const { el } = await renderDown();
+      const style = getComputedStyle(loadError(el)!.querySelector('button')!);
+      expect(style.backgroundColor).not.to.equal('rgba(0, 0, 0, 0)');
+      expect(style.borderTopStyle).to.equal('solid');
+      expect(style.borderTopColor).to.equal(style.backgroundColor);
+      expect(style.color).not.to.equal(style.backgroundColor);
+      expect(parseFloat(style.minHeight)).to.be.at.least(44);
+    });
+
+    it('follows --clinic-booking-primary for "Try again" when the page sets it', async () => {
+      const { el } = await renderDown();
+      el.style.setProperty('--clinic-booking-primary', 'rgb(1, 2, 3)');
+      expect(getComputedStyle(loadError(el)!.querySelector('button')!).backgroundColor).to.equal('rgb(1, 2, 3)');
+    });
+
     it('has no axe violations', async () => {
       const { el } = await renderDown();
       await expect(el).to.be.accessible();

@@ -85,5 +85,28 @@ describe('<clinic-booking>', () => {
       </div>`);
       await expect(page).to.be.accessible();
     });
+
+    it('has no axe violations when both show the same sections (landmark names stay unique)', async () => {
+      bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+      const { page } = await renderPage(html`<div>
+        <clinic-booking api-base=${bff.apiBase} sections="site treatments dentists status"></clinic-booking>
+        <clinic-booking api-base=${bff.apiBase} sections="treatments dentists status"></clinic-booking>
+      </div>`);
+      await expect(page).to.be.accessible();
+    });
+
+    it("names the second widget's sections after their headings and its number", async () => {
+      bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+      const { widgets } = await renderPage(html`<div>
+        <clinic-booking api-base=${bff.apiBase} sections="treatments"></clinic-booking>
+        <clinic-booking api-base=${bff.apiBase} sections="treatments"></clinic-booking>
+      </div>`);
+      const nameOf = (widget: ClinicBooking) => {
+        const section = widget.shadowRoot!.querySelector('[part="treatments"]')!;
+        return section.getAttribute('aria-labelledby')!.split(' ').map((id) => widget.shadowRoot!.getElementById(id)!.textContent).join(' ');
+      };
+      expect(nameOf(widgets[0]!)).to.equal('Treatments');
+      expect(nameOf(widgets[1]!)).to.equal('Treatments (2)');
+    });
   });
 });

@@ -110,13 +110,18 @@ function contact(site: WebsiteSite, t: Translation): Child {
   );
 }
 
-/** Every visible field of the website object, as page sections in reading order. */
+/**
+ * Every visible field of the website object, as page sections in reading order. `stage` 1 renders the
+ * top (header, hero, stats), 2 adds about, services and team, 3 the rest: the widget renders them in
+ * separate tasks so that none is long.
+ */
 export function renderSite(
   site: WebsiteSite,
   organization: Organization | undefined,
   { t, lang }: Pick<WidgetContext, 't' | 'lang'>,
   today: DayName | undefined,
   dentists?: Dentist[],
+  stage = 3,
 ): TemplateResult {
   const name = organization?.name || site.clinic_name;
   const stats = [site.stat_years, site.stat_support, site.stat_success];
@@ -131,6 +136,13 @@ export function renderSite(
     ${stats.some(Boolean)
       ? html`<ul part="stats" class="stats">${stats.map((stat, i) => (stat ? html`<li>${stat} <span>${t.stats[i]}</span></li>` : nothing))}</ul>`
       : nothing}
+    ${stage > 1 ? middle(site, t, team) : nothing}
+    ${stage > 2 ? bottom(site, t, lang, today) : nothing}
+  `;
+}
+
+function middle(site: WebsiteSite, t: Translation, team: WebsiteSite['team_members']): TemplateResult {
+  return html`
     ${about(site)}
     ${site.services.length
       ? section(site, 'services', t.servicesHeading, html`<ul class="cards">${site.services.map(
@@ -145,6 +157,11 @@ export function renderSite(
           }</li>`;
         })}</ul>`)
       : nothing}
+  `;
+}
+
+function bottom(site: WebsiteSite, t: Translation, lang: string, today: DayName | undefined): TemplateResult {
+  return html`
     ${site.testimonials.length
       ? section(site, 'testimonials', t.testimonialsHeading, html`<ul class="cards">${site.testimonials.map(
           (q) => html`<li class="card"><figure>
