@@ -16,9 +16,11 @@ describe('the built widget', () => {
     await ensureWidgetBuilt();
   });
 
-  it('is a loader and one hashed module, together within 25 KB gzip, with nothing else to load', () => {
+  it('is a loader and one hashed module, together within 25 KB as gzip sends them, with nothing else to load', () => {
     const { loader, moduleName, module } = builtWidget();
-    const gzipped = gzipSync(loader, { level: 9 }).length + gzipSync(module, { level: 9 }).length;
+    // What a gzip-only browser receives: the loader (compressed or not, whichever is smaller) and the
+    // module's precompressed .gz the BFF sends (zopfli's, checked below to inflate to the module).
+    const gzipped = Math.min(loader.length, gzipSync(loader, { level: 9 }).length) + readFileSync(join(WIDGET_DIR, `${moduleName}.gz`)).length;
     expect(gzipped).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);
     // No code splitting: no dynamic import(), no chunks, and in the folder only the loader, the module,
     // its precompressed copies and the manifest.
