@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { disableHttpCache, formState, launchBrowser, newContext, openDemo, waitForReference, widget } from './support/browser.js';
+import { disableHttpCache, launchBrowser, newContext, openDemo, waitForReference, widget } from './support/browser.js';
+import { bookingSteps } from './support/booking-steps.js';
 import { startE2eStack, weekdayAhead, type E2eStack } from './support/stack.js';
 
 const HERO = 'Gentle, modern dentistry in the heart of London';
@@ -77,28 +78,41 @@ describe('while the reference server is down', () => {
       address: '1 Retry Road, London',
       note: 'Booked while the clinic system was down.',
     };
-    for (const [id, value] of Object.entries(typed)) await w.field(id).fill(value);
-    await w.field('doctor_id').selectOption({ label: 'Dr Sofia Rossi' });
-    await w.field('treatment_id').selectOption({ label: 'Clear aligners consultation' });
-    const chosen = { doctor_id: await w.field('doctor_id').inputValue(), treatment_id: await w.field('treatment_id').inputValue() };
+    const steps = bookingSteps(page);
+    await steps.chooseTreatment('Clear aligners consultation');
+    await steps.chooseDentist('Dr Sofia Rossi');
+    await steps.pickDay(typed.appointment_date);
+    await steps.pickTime(typed.appointment_time);
+    for (const id of ['address', 'note'] as const) await w.field(id).fill(typed[id]);
+    await steps.fillDetails(typed.patient_name, typed.patient_phone);
 
     const bookings: Request[] = [];
     page.on('request', (request) => {
       if (request.url() === `${stack.bff.api}/appointments/book`) bookings.push(request);
     });
 
-    await w.submit.click();
+    const submit = w.form.locator('[part="submit"]');
+    await submit.click();
     await w.failure.waitFor();
     expect((await w.failure.textContent())?.trim()).toBe(
       'We could not reach the clinic. Check your connection and try again; your details are kept.',
     );
     expect(await w.reference.count()).toBe(0);
-    const kept = (await formState(page)).values as Record<string, string>;
-    expect(kept).toMatchObject({ ...typed, ...chosen });
+    // Still on the review step, with every entry kept.
+    const review = ((await w.form.textContent()) ?? '').replace(/\s+/g, ' ');
+    for (const value of [typed.patient_name, typed.patient_phone, typed.address, typed.note, 'Dr Sofia Rossi', 'Clear aligners consultation']) {
+      expect(review).toContain(value);
+    }
 
     await stack.restartServer();
     expect(await serverAnswers(`${stack.server.baseUrl}/healthz`)).toBe(true);
-    await w.submit.click();
+    const chosen = {
+      doctor_id: (await stack.server.db.selectFrom('dentists').select('doctor_id').where('doctor_name', '=', 'Dr Sofia Rossi').executeTakeFirstOrThrow()).doctor_id,
+      treatment_id: (
+        await stack.server.db.selectFrom('treatments').select('treatment_id').where('treatment_name', '=', 'Clear aligners consultation').executeTakeFirstOrThrow()
+      ).treatment_id,
+    };
+    await submit.click();
     const reference = await waitForReference(page);
     expect(reference).not.toBe('');
 
@@ -108,8 +122,10 @@ describe('while the reference server is down', () => {
       patient_phone: typed.patient_phone,
       appointment_date: typed.appointment_date,
       appointment_time: typed.appointment_time,
-      doctor_id: Number(chosen.doctor_id),
-      treatment_id: Number(chosen.treatment_id),
+      doctor_id: chosen.doctor_id,
+      treatment_id: chosen.treatment_id,
+      address: typed.address,
+      note: typed.note,
     });
     expect(bookings).toHaveLength(2);
     const keys = await Promise.all(bookings.map(async (request) => (await request.allHeaders())['idempotency-key']));

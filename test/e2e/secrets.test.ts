@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { launchBrowser, newContext, openDemo, waitForReference, widget } from './support/browser.js';
+import { bookingSteps } from './support/booking-steps.js';
 import { builtWidget, startE2eStack, weekdayAhead, type E2eStack } from './support/stack.js';
 
 interface Received {
@@ -16,6 +17,7 @@ describe('what the browser receives', () => {
   let context: BrowserContext;
   const received: Received[] = [];
   let bundle: string;
+  let reference: string;
 
   /** A whole visit: the page, a booking and a status lookup, keeping every response the browser got. */
   beforeAll(async () => {
@@ -40,13 +42,14 @@ describe('what the browser receives', () => {
 
     await openDemo(page, `${stack.bff.baseUrl}/`);
     const w = widget(page);
-    await w.field('patient_name').fill('Secret Sally');
-    await w.field('patient_phone').fill('+44 7700 900321');
-    await w.field('appointment_date').fill(weekdayAhead(6));
-    await w.field('appointment_time').fill('09:45');
-    await w.field('doctor_id').selectOption({ label: 'Dr Amara Okafor' });
-    await w.submit.click();
-    const reference = await waitForReference(page);
+    const steps = bookingSteps(page);
+    await steps.chooseTreatment('Dental check-up');
+    await steps.chooseDentist('Dr Amara Okafor');
+    await steps.pickDay(weekdayAhead(6));
+    await steps.pickTime('09:45');
+    await steps.fillDetails('Secret Sally', '+44 7700 900321');
+    await steps.book();
+    reference = await waitForReference(page);
     await w.statusInput.fill(reference);
     await w.statusButton.click();
     await w.statusValue.waitFor();
@@ -75,11 +78,17 @@ describe('what the browser receives', () => {
         '200 /api/website',
         '200 /api/treatments',
         '200 /api/dentists',
+        '200 /api/availability',
         '200 /api/appointments/book',
-        '200 /api/appointments/status/:reference',
+        '200 /api/appointments/status',
       ]),
     );
     expect(received.every((r) => r.body.length > 0 || r.status === 204 || r.status === 304)).toBe(true);
+  });
+
+  it('never puts the booking reference in a URL: the status lookup carries it in a POST body', () => {
+    expect(reference).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){4}$/);
+    expect(received.filter((r) => r.url.includes(reference) || r.url.includes(reference.replace(/-/g, ''))).map((r) => r.url)).toEqual([]);
   });
 
   it('never sends the app secret to the browser, and the widget bundle does not contain it', () => {
