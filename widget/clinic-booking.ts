@@ -24,10 +24,10 @@ const ALL_SECTIONS: Section[] = ['site', 'treatments', 'dentists', 'booking', 's
 
 /**
  * The content renders in stages, each in its own task after the one before, so that no task is long:
- * stage n shows the parts STAGES[0..n-1] (the site comes in three: top, middle, bottom). The first
+ * stage n shows the parts STAGES[0..n-1] (the site comes in four, top first). The first
  * stage renders with the content; stages whose section is not shown are skipped.
  */
-const STAGES: Section[] = ['site', 'site', 'site', 'treatments', 'dentists', 'booking', 'status'];
+const STAGES: Section[] = ['site', 'site', 'site', 'site', 'treatments', 'dentists', 'booking', 'status'];
 const stageAfter = (stage: number, shown: Section[]) => {
   while (++stage < STAGES.length && !shown.includes(STAGES[stage - 1]!));
   return stage;
@@ -308,14 +308,14 @@ export class ClinicBooking extends LitElement {
       ${shown.includes('site') && content.site
         ? renderSite(content.site, content.organization, context, today, shown.includes('dentists') ? content.dentists : undefined, stage)
         : nothing}
-      ${stage > 3 && shown.includes('treatments') && content.treatments
+      ${stage > 4 && shown.includes('treatments') && content.treatments
         ? renderTreatments(content.treatments, labels.treatments || t.treatmentsHeading, cardContext('treatment_id'))
         : nothing}
-      ${stage > 4 && shown.includes('dentists') && content.dentists
+      ${stage > 5 && shown.includes('dentists') && content.dentists
         ? renderDentists(content.dentists, labels.dentists || t.dentistsHeading, cardContext('doctor_id'))
         : nothing}
-      ${stage > 5 && bookable ? this.renderBooking(content) : nothing}
-      ${stage > 6 && shown.includes('status')
+      ${stage > 6 && bookable ? this.renderBooking(content) : nothing}
+      ${stage > 7 && shown.includes('status')
         ? html`<section part="status" aria-labelledby="status-heading">
             <h2 id="status-heading">${labels.status || t.statusHeading}</h2>
             <clinic-booking-status exportparts="status-form, status-result" .context=${context}

@@ -2,7 +2,6 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { DAY_NAMES, type DayName } from '../../contract/rules/days.js';
 import { httpUrlOrUndefined } from '../../contract/rules/patterns.js';
 import type { Dentist, Organization, WebsiteSite } from '../../contract/index.js';
-import { localDayName } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
 import { safeHtml } from '../safe-html.js';
 import type { WidgetContext } from '../widget-context.js';
@@ -74,11 +73,13 @@ function about(site: WebsiteSite): Child {
 
 function hours(site: WebsiteSite, t: Translation, lang: string, today: DayName | undefined): Child {
   if (!Object.keys(site.opening_hours).length) return nothing;
-  const rows = DAY_NAMES.map((day) => {
+  // One formatter for the seven days (as localDayName's, 2024-01-01 a Monday): making one costs more than using it.
+  const weekday = new Intl.DateTimeFormat(lang, { weekday: 'long', timeZone: 'UTC' });
+  const rows = DAY_NAMES.map((day, i) => {
     const entry = site.opening_hours[day];
     const isToday = day === today;
     return html`<tr class=${isToday ? 'today' : ''} aria-current=${isToday ? 'date' : nothing}>
-      <th scope="row">${localDayName(day, lang)}${isToday ? html` <span class="today-label">${t.today}</span>` : nothing}</th>
+      <th scope="row">${weekday.format(Date.UTC(2024, 0, 1 + i))}${isToday ? html` <span class="today-label">${t.today}</span>` : nothing}</th>
       <td>${entry && !entry.is_closed ? `${entry.open}–${entry.close}` : t.closed}</td>
     </tr>`;
   });
@@ -112,8 +113,8 @@ function contact(site: WebsiteSite, t: Translation): Child {
 
 /**
  * Every visible field of the website object, as page sections in reading order. `stage` 1 renders the
- * top (header, hero, stats), 2 adds about, services and team, 3 the rest: the widget renders them in
- * separate tasks so that none is long.
+ * top (header, hero, stats), 2 adds about, services and team, 3 testimonials and questions, 4 the rest:
+ * the widget renders them in separate tasks so that none is long.
  */
 export function renderSite(
   site: WebsiteSite,
@@ -121,7 +122,7 @@ export function renderSite(
   { t, lang }: Pick<WidgetContext, 't' | 'lang'>,
   today: DayName | undefined,
   dentists?: Dentist[],
-  stage = 3,
+  stage = 4,
 ): TemplateResult {
   const name = organization?.name || site.clinic_name;
   const stats = [site.stat_years, site.stat_support, site.stat_success];
@@ -137,7 +138,10 @@ export function renderSite(
       ? html`<ul part="stats" class="stats">${stats.map((stat, i) => (stat ? html`<li>${stat} <span>${t.stats[i]}</span></li>` : nothing))}</ul>`
       : nothing}
     ${stage > 1 ? middle(site, t, team) : nothing}
-    ${stage > 2 ? bottom(site, t, lang, today) : nothing}
+    ${stage > 2 ? bottom(site, t) : nothing}
+    ${stage > 3 ? html`${hours(site, t, lang, today)}${contact(site, t)}${
+      site.footer_description ? html`<footer part="site-footer" class="site-footer"><p>${site.footer_description}</p></footer>` : nothing
+    }` : nothing}
   `;
 }
 
@@ -160,7 +164,7 @@ function middle(site: WebsiteSite, t: Translation, team: WebsiteSite['team_membe
   `;
 }
 
-function bottom(site: WebsiteSite, t: Translation, lang: string, today: DayName | undefined): TemplateResult {
+function bottom(site: WebsiteSite, t: Translation): TemplateResult {
   return html`
     ${site.testimonials.length
       ? section(site, 'testimonials', t.testimonialsHeading, html`<ul class="cards">${site.testimonials.map(
@@ -175,8 +179,5 @@ function bottom(site: WebsiteSite, t: Translation, lang: string, today: DayName 
           (f) => html`<details><summary>${f.question}</summary><p>${f.answer}</p></details>`,
         ))
       : nothing}
-    ${hours(site, t, lang, today)}
-    ${contact(site, t)}
-    ${site.footer_description ? html`<footer part="site-footer" class="site-footer"><p>${site.footer_description}</p></footer>` : nothing}
   `;
 }
