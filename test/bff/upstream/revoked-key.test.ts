@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBody } from '../../../contract/index.js';
+import { KeyStore } from '../../../server/auth/key.store.js';
+import { validBooking } from '../../server/support/test-server.js';
+import { startStack, type Stack } from '../support/bff-harness.js';
+
+/**
+ * The clinic revokes the key the BFF runs with (a leaked secret). The BFF's
+ * cached token dies with it: its next upstream call is refused, it exchanges
+ * once more, is refused again, and answers the browser cleanly.
+ */
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack.close();
+});
+
+describe('after the BFF key is revoked', () => {
+  it('re-exchanges once on the next call and answers 502 upstream_unavailable with the spec body, never the upstream 401', async () => {
+    expect((await fetch(`${stack.bff.api}/treatments`)).status).toBe(200);
+    const dentists = (await (await fetch(`${stack.bff.api}/dentists`)).json()) as { data: { doctor_id: number }[] };
+    const exchangesBefore = stack.upstreamHits('/granttoken');
+
+    await new KeyStore(stack.upstream.db).revoke(stack.clinic.appKey, stack.upstream.clock.now());
+    const res = await fetch(`${stack.bff.api}/appointments/book`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(validBooking({ doctor_id: dentists.data[0]!.doctor_id })),
+    });
+
+    expect(res.status).toBe(502);
+    const body = ErrorBody.parse(await res.json());
+    expect(body.error_code).toBe('upstream_unavailable');
+    expect(body.message).not.toMatch(/token|key|auth/i);
+    expect(stack.upstreamHits('/granttoken')).toBe(exchangesBefore + 1);
+    expect(stack.upstreamHits('/appointments/book')).toBe(1);
+  });
+
+  it('keeps serving content it already holds', async () => {
+    expect((await fetch(`${stack.bff.api}/treatments`)).status).toBe(200);
+  });
+});
