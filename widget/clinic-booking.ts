@@ -232,6 +232,23 @@ export class ClinicBooking extends LitElement {
     return this.mode === 'button' && this.shownSections.every((section) => section === 'booking');
   }
 
+  /**
+   * The first render (the skeleton) in a task of its own, not in the module's evaluation, so that neither
+   * is long. Until it, the element holds the reserved space by an inline min-height, then gives the
+   * page's own inline value back, in the same task: no frame ever shows it without that space.
+   */
+  protected override async scheduleUpdate(): Promise<unknown> {
+    if (this.hasUpdated) return super.scheduleUpdate();
+    const own = this.style.minHeight;
+    if (this.reserved && !this.floating) this.style.minHeight = `${this.reserved}px`;
+    await new Promise((resolve) => setTimeout(resolve));
+    try {
+      return super.scheduleUpdate();
+    } finally {
+      this.style.minHeight = own;
+    }
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('treatment')) this.chosenTreatment = parsePositiveId(this.treatment);
     if (changed.has('doctor')) this.chosenDoctor = parsePositiveId(this.doctor);
