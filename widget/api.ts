@@ -1,6 +1,6 @@
 import type { Dentist, Organization, Treatment, WebsiteSite } from '../contract/index.js';
-import type { AvailabilityResponse, BffBookingResponse, BffStatusResponse, BookingResult, BrowserBookingRequest } from '../contract/bff.js';
-import { AVAILABILITY_PATH, BOOKING_PATH, CONTENT_PATHS, HONEYPOT_FIELD, normaliseReference, STATUS_LOOKUP_PATH } from '../contract/rules/bff-api.js';
+import type { AvailabilityResponse, BffBookingResponse, BffStatusResponse, BookingResult, BrowserBookingRequest, ContentBundleResponse } from '../contract/bff.js';
+import { AVAILABILITY_PATH, BOOKING_PATH, CONTENT_BUNDLE_PATH, HONEYPOT_FIELD, normaliseReference, STATUS_LOOKUP_PATH } from '../contract/rules/bff-api.js';
 import { BffError, toBffError } from './bff-error.js';
 
 export interface ClinicContent {
@@ -11,14 +11,6 @@ export interface ClinicContent {
 }
 
 export type Resource = keyof ClinicContent;
-
-/** Where each piece of content lives under the BFF's /api; `site` is the `site` of GET /website. */
-const PATHS: Record<Resource, string> = {
-  organization: CONTENT_PATHS.organization,
-  site: CONTENT_PATHS.website,
-  treatments: CONTENT_PATHS.treatments,
-  dentists: CONTENT_PATHS.dentists,
-};
 
 /** What the form sends: the spec's booking plus the honeypot, always present (empty for people). */
 export type BookingRequest = BrowserBookingRequest & Record<typeof HONEYPOT_FIELD, string>;
@@ -62,15 +54,11 @@ function shared<T>(url: string): Promise<T> {
   return promise;
 }
 
-/** Loads the named resources, sharing each request with every other widget on the page. */
+/** Loads the named resources in one request (GET /api/content), shared with every other widget on the page. */
 export async function loadContent(apiBase: string, resources: readonly Resource[]): Promise<ClinicContent> {
-  const entries = await Promise.all(
-    resources.map(async (resource) => {
-      const body = await shared<{ data?: unknown; site?: unknown }>(`${apiBase}${PATHS[resource]}`);
-      return [resource, resource === 'site' ? body.site : body.data] as const;
-    }),
-  );
-  return Object.fromEntries(entries) as ClinicContent;
+  if (resources.length === 0) return {};
+  const { data } = await shared<ContentBundleResponse>(`${apiBase}${CONTENT_BUNDLE_PATH}`);
+  return Object.fromEntries(resources.map((resource) => [resource, data[resource]])) as ClinicContent;
 }
 
 /** Pauses before each re-send of a booking whose outcome is unknown; a longer Retry-After, up to 10 s, wins. */

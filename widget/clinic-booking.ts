@@ -33,7 +33,7 @@ const stageAfter = (stage: number, shown: Section[]) => {
   return stage;
 };
 
-/** What each section needs from the BFF; at most four requests whatever is shown. */
+/** What each section needs from the BFF; all of it in one request (GET /api/content), none when nothing is needed. */
 const NEEDS: Record<Section, Resource[]> = {
   site: ['organization', 'site'],
   treatments: ['organization', 'treatments'],

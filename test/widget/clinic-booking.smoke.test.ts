@@ -15,6 +15,6 @@ describe('<clinic-booking>', () => {
     await ready;
     await el.updateComplete;
     expect(el.shadowRoot!.textContent).to.contain('Hero title here');
-    expect(bff.calls.map((call) => call.path).sort()).to.deep.equal(['/dentists', '/organization', '/treatments', '/website']);
+    expect(bff.calls.map((call) => call.path).sort()).to.deep.equal(['/content']);
   });
 });

@@ -155,7 +155,7 @@ describe('<clinic-booking>', () => {
   describe('when loading fails', () => {
     it('fires clinic-booking:error with kind "load", the status and the error code', async () => {
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
-      bff.on('GET /website', () => refused(503, 'upstream_unavailable', 'The clinic system is unavailable'));
+      bff.on('GET /content', () => refused(503, 'upstream_unavailable', 'The clinic system is unavailable'));
       const errors = on<ErrorDetail>('clinic-booking:error');
       const el = await fixture<ClinicBooking>(html`<clinic-booking api-base=${bff.apiBase}></clinic-booking>`);
       await waitUntil(() => errors.length > 0, 'no clinic-booking:error');
@@ -166,7 +166,7 @@ describe('<clinic-booking>', () => {
 
     it('reports status 0 and code "network" when the BFF cannot be reached', async () => {
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
-      bff.on('GET /organization', () => 'network-error');
+      bff.on('GET /content', () => 'network-error');
       const errors = on<ErrorDetail>('clinic-booking:error');
       await fixture<ClinicBooking>(html`<clinic-booking api-base=${bff.apiBase} sections="treatments"></clinic-booking>`);
       await waitUntil(() => errors.length > 0, 'no clinic-booking:error');
@@ -175,7 +175,7 @@ describe('<clinic-booking>', () => {
 
     it('fires clinic-booking:error once per failure, however often the element re-renders', async () => {
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
-      bff.on('GET /website', () => 'network-error');
+      bff.on('GET /content', () => 'network-error');
       const errors = on<ErrorDetail>('clinic-booking:error');
       const el = await fixture<ClinicBooking>(html`<clinic-booking api-base=${bff.apiBase}></clinic-booking>`);
       await waitUntil(() => errors.length > 0, 'no clinic-booking:error');

@@ -1,8 +1,7 @@
 import { expect, html } from '@open-wc/testing';
-import type { Organization, Treatment, WebsiteSite } from '../../contract/index.js';
 import { clinicJsonLd } from '../../widget/seo/json-ld.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
-import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
+import { clinicFixtures, contentOf, uniqueApiBase } from './support/fixtures.js';
 import { fixtureReady } from './support/widget.js';
 
 const SCRIPTS = 'script[type="application/ld+json"][data-clinic-booking]';
@@ -143,24 +142,20 @@ describe('<clinic-booking>', () => {
 });
 
 describe('clinicJsonLd', () => {
-  const { '/organization': org, '/website': web, '/treatments': list } = clinicFixtures() as unknown as {
-    '/organization': { data: Organization };
-    '/website': { site: WebsiteSite };
-    '/treatments': { data: Treatment[] };
-  };
+  const { organization, site, treatments } = contentOf(clinicFixtures());
 
   it('is nothing without the organization, which names the clinic', () => {
-    expect(clinicJsonLd({ site: web.site, treatments: list.data })).to.equal(undefined);
+    expect(clinicJsonLd({ site, treatments })).to.equal(undefined);
   });
 
   it('gives a single price for a single fee, and none without treatments', () => {
-    const one = clinicJsonLd({ organization: org.data, treatments: [list.data[0]!] });
+    const one = clinicJsonLd({ organization, treatments: [treatments[0]!] });
     expect(one?.priceRange).to.equal('£60');
-    expect(clinicJsonLd({ organization: org.data })).to.not.have.property('priceRange');
+    expect(clinicJsonLd({ organization })).to.not.have.property('priceRange');
   });
 
   it('leaves out empty fields, and falls back to the hero image without a logo', () => {
-    const data = clinicJsonLd({ organization: { ...org.data, logo: null, state: '', phone: '' }, site: web.site });
+    const data = clinicJsonLd({ organization: { ...organization, logo: null, state: '', phone: '' }, site });
     expect(data?.image).to.equal('https://cdn.test/hero.jpg');
     expect(data?.telephone).to.equal('+44 20 7946 0000');
     expect(data?.address).to.not.have.property('addressRegion');

@@ -3,7 +3,7 @@ import '../../widget/clinic-booking.js';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import type { WebsiteSite } from '../../contract/index.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
-import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
+import { clinicFixtures, contentOf, uniqueApiBase } from './support/fixtures.js';
 import { deferred } from './support/widget.js';
 
 /**
@@ -31,7 +31,7 @@ describe('<clinic-booking>', () => {
       faqs: many(20, (i) => ({ question: `Question ${i}?`, answer: 'An answer.' })),
     };
     const fixtures = clinicFixtures({ site });
-    (fixtures['/organization'] as { data: { logo: string } }).data.logo = '';
+    contentOf(fixtures).organization.logo = '';
     return fixtures;
   }
 
@@ -84,12 +84,12 @@ describe('<clinic-booking>', () => {
       const fixtures = bigClinic();
       const held = deferred<{ status: number; body: unknown }>();
       const { el, below } = mount('<clinic-booking><p>Call to book</p></clinic-booking>', ADVICE, fixtures);
-      bff.on('GET /website', () => held.promise);
+      bff.on('GET /content', () => held.promise);
       await el.updateComplete;
       const skeleton = el.shadowRoot!.querySelector<HTMLElement>('.skeleton')!;
       expect(skeleton.getBoundingClientRect().height).to.equal(innerHeight);
       expect(below.getBoundingClientRect().top).to.be.at.least(innerHeight);
-      held.resolve({ status: 200, body: fixtures['/website'] });
+      held.resolve({ status: 200, body: fixtures['/content'] });
     });
 
     it('moves nothing on the page while it loads and renders (CLS <= 0.02), and the page below stays out of view', async () => {
@@ -144,12 +144,12 @@ describe('<clinic-booking>', () => {
       const fixtures = bigClinic();
       const held = deferred<{ status: number; body: unknown }>();
       const { el, below } = mount('<clinic-booking><p style="margin:0;height:37px">Call to book</p></clinic-booking>', 'clinic-booking { display: block }', fixtures);
-      bff.on('GET /website', () => held.promise);
+      bff.on('GET /content', () => held.promise);
       await el.updateComplete;
       const skeleton = el.shadowRoot!.querySelector<HTMLElement>('.skeleton')!;
       expect(skeleton.getBoundingClientRect().height).to.equal(37);
       expect(below.getBoundingClientRect().top - el.getBoundingClientRect().top).to.be.at.least(37);
-      held.resolve({ status: 200, body: fixtures['/website'] });
+      held.resolve({ status: 200, body: fixtures['/content'] });
     });
   });
 

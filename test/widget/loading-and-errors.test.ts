@@ -4,7 +4,7 @@ import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
 import { deferred, markup, refused } from './support/widget.js';
 
-const CONTENT = ['/organization', '/website', '/treatments', '/dentists'];
+const CONTENT = ['/content'];
 
 describe('<clinic-booking>', () => {
   let bff: FakeBff;
@@ -19,9 +19,9 @@ describe('<clinic-booking>', () => {
     async function renderHeld() {
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
       const held = deferred<{ status: number; body: unknown }>();
-      bff.on('GET /website', () => held.promise);
+      bff.on('GET /content', () => held.promise);
       const el = await fixture<ClinicBooking>(html`<clinic-booking api-base=${bff.apiBase}></clinic-booking>`);
-      return { el, release: () => held.resolve({ status: 200, body: clinicFixtures()['/website'] }) };
+      return { el, release: () => held.resolve({ status: 200, body: clinicFixtures()['/content'] }) };
     }
 
     it('shows a busy loading skeleton with an accessible name', async () => {
@@ -119,18 +119,18 @@ describe('<clinic-booking>', () => {
     });
   });
 
-  describe('when one resource fails', () => {
-    it('shows the error state, and "Try again" asks again only for what failed', async () => {
+  describe('when the content request fails', () => {
+    it('shows the error state, and "Try again" asks again, once', async () => {
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
       let failing = true;
-      bff.on('GET /website', () => (failing ? refused(503, 'upstream_unavailable', 'down') : { status: 200, body: clinicFixtures()['/website'] }));
+      bff.on('GET /content', () => (failing ? refused(503, 'upstream_unavailable', 'down') : { status: 200, body: clinicFixtures()['/content'] }));
       const el = await fixture<ClinicBooking>(html`<clinic-booking api-base=${bff.apiBase}></clinic-booking>`);
       await waitUntil(() => loadError(el), 'no error state');
       const before = bff.calls.length;
       failing = false;
       loadError(el)!.querySelector('button')!.click();
       await waitUntil(() => hero(el), 'the content never rendered after the retry');
-      expect(bff.calls.slice(before).map((call) => call.path)).to.deep.equal(['/website']);
+      expect(bff.calls.slice(before).map((call) => call.path)).to.deep.equal(['/content']);
     });
   });
 

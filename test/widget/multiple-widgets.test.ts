@@ -27,7 +27,7 @@ describe('<clinic-booking>', () => {
   const requested = () => bff.calls.map((call) => `${call.method} ${call.path}`).sort();
 
   describe('with two widgets on one page', () => {
-    it('renders both, and the BFF receives each content request only once', async () => {
+    it('renders both, and the BFF receives the content request only once', async () => {
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
       const { widgets } = await renderPage(html`<div>
         <clinic-booking api-base=${bff.apiBase}></clinic-booking>
@@ -37,10 +37,10 @@ describe('<clinic-booking>', () => {
         expect(widget.shadowRoot!.querySelector('[part="hero"] h2')!.textContent).to.equal('Hero title here');
         expect(widget.shadowRoot!.querySelectorAll('[part="treatment"]').length).to.equal(2);
       }
-      expect(requested()).to.deep.equal(['GET /dentists', 'GET /organization', 'GET /treatments', 'GET /website']);
+      expect(requested()).to.deep.equal(['GET /content']);
     });
 
-    it('shares the requests both need when they show different sections', async () => {
+    it('shares the one content request when they show different sections', async () => {
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
       const { widgets } = await renderPage(html`<div>
         <clinic-booking api-base=${bff.apiBase} sections="treatments"></clinic-booking>
@@ -49,14 +49,14 @@ describe('<clinic-booking>', () => {
       expect(widgets[0]!.shadowRoot!.querySelector('[part="treatments"]')).not.to.equal(null);
       expect(widgets[1]!.shadowRoot!.querySelector('[part="dentists"]')).not.to.equal(null);
       expect(widgets[1]!.shadowRoot!.querySelector('clinic-booking-form')).not.to.equal(null);
-      expect(requested()).to.deep.equal(['GET /dentists', 'GET /organization', 'GET /treatments', 'GET /website']);
+      expect(requested()).to.deep.equal(['GET /content']);
     });
 
     it('serves a widget added later from the answers already received', async () => {
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
       await renderPage(html`<div><clinic-booking api-base=${bff.apiBase} sections="treatments"></clinic-booking></div>`);
       await renderPage(html`<div><clinic-booking api-base=${bff.apiBase} sections="treatments"></clinic-booking></div>`);
-      expect(requested()).to.deep.equal(['GET /organization', 'GET /treatments']);
+      expect(requested()).to.deep.equal(['GET /content']);
     });
 
     it('keeps widgets of different BFFs apart', async () => {
@@ -69,7 +69,7 @@ describe('<clinic-booking>', () => {
         </div>`);
         expect(widgets[0]!.shadowRoot!.querySelector('[part="hero"] h2')!.textContent).to.equal('Hero title here');
         expect(widgets[1]!.shadowRoot!.querySelector('[part="hero"] h2')!.textContent).to.equal('Other clinic');
-        expect(other.calls.map((call) => call.path).sort()).to.deep.equal(['/organization', '/website']);
+        expect(other.calls.map((call) => call.path)).to.deep.equal(['/content']);
       } finally {
         other.restore();
       }

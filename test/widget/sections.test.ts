@@ -23,9 +23,9 @@ describe('<clinic-booking>', () => {
     [...el.shadowRoot!.querySelectorAll('.root > [part]')].map((node) => node.getAttribute('part'));
 
   describe('with every section (the default)', () => {
-    it('asks the BFF for each of the four resources once: at most four requests', async () => {
+    it('asks the BFF for its content once: one request', async () => {
       await render();
-      expect(requested()).to.deep.equal(['GET /dentists', 'GET /organization', 'GET /treatments', 'GET /website']);
+      expect(requested()).to.deep.equal(['GET /content']);
     });
 
     it('renders the website, treatments, dentists, booking form and status lookup', async () => {
@@ -45,34 +45,34 @@ describe('<clinic-booking>', () => {
   });
 
   describe('with sections="treatments"', () => {
-    it('requests only /organization and /treatments and shows only the treatments', async () => {
+    it('asks for the content once and shows only the treatments', async () => {
       const el = await render('treatments');
-      expect(requested()).to.deep.equal(['GET /organization', 'GET /treatments']);
+      expect(requested()).to.deep.equal(['GET /content']);
       expect(shownParts(el)).to.deep.equal(['treatments']);
     });
   });
 
   describe('with sections="dentists"', () => {
-    it('requests only /organization and /dentists', async () => {
+    it('asks for the content once', async () => {
       const el = await render('dentists');
-      expect(requested()).to.deep.equal(['GET /dentists', 'GET /organization']);
+      expect(requested()).to.deep.equal(['GET /content']);
       expect(shownParts(el)).to.deep.equal(['dentists']);
     });
   });
 
   describe('with sections="site"', () => {
-    it('requests only /organization and /website and shows no treatments, dentists or form', async () => {
+    it('asks for the content once and shows no treatments, dentists or form', async () => {
       const el = await render('site');
-      expect(requested()).to.deep.equal(['GET /organization', 'GET /website']);
+      expect(requested()).to.deep.equal(['GET /content']);
       expect(shownParts(el)).to.include('hero');
       expect(markup(el.shadowRoot!.querySelector('clinic-booking-form, clinic-booking-status, [part="treatments"], [part="dentists"]'))).to.equal(null);
     });
   });
 
   describe('with sections="booking"', () => {
-    it('requests what the form needs (website hours, treatments, dentists) and shows only the form', async () => {
+    it('asks for the content the form needs (website hours, treatments, dentists) once and shows only the form', async () => {
       const el = await render('booking');
-      expect(requested()).to.deep.equal(['GET /dentists', 'GET /treatments', 'GET /website']);
+      expect(requested()).to.deep.equal(['GET /content']);
       expect(shownParts(el)).to.deep.equal(['booking']);
     });
   });
@@ -80,7 +80,7 @@ describe('<clinic-booking>', () => {
   describe('with a comma-separated list', () => {
     it('shows the sections named, in the widget order', async () => {
       const el = await render('dentists,treatments');
-      expect(requested()).to.deep.equal(['GET /dentists', 'GET /organization', 'GET /treatments']);
+      expect(requested()).to.deep.equal(['GET /content']);
       expect(shownParts(el)).to.deep.equal(['treatments', 'dentists']);
     });
   });
@@ -88,7 +88,7 @@ describe('<clinic-booking>', () => {
   describe('with only unknown section names', () => {
     it('falls back to every section', async () => {
       const el = await render('nonsense');
-      expect(requested()).to.have.length(4);
+      expect(requested()).to.deep.equal(['GET /content']);
       expect(shownParts(el)).to.include.members(['treatments', 'dentists', 'booking', 'status']);
     });
   });

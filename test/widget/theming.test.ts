@@ -5,7 +5,7 @@ import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
 import { aPatient, fillForm, fixtureReady, formOf } from './support/widget.js';
 
-// The clinic's own theme from GET /website, and what the page sets, in computed-style form.
+// The clinic's own theme from GET /content (its `site`), and what the page sets, in computed-style form.
 const CLINIC_PRIMARY = '#7c3aed';
 const CLINIC_PRIMARY_RGB = 'rgb(124, 58, 237)';
 const CLINIC_DARK = '#1e3a8a';

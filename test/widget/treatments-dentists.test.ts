@@ -1,7 +1,7 @@
 import { expect, html } from '@open-wc/testing';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
-import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
+import { clinicFixtures, contentOf, uniqueApiBase } from './support/fixtures.js';
 import { deepActiveElement, fixtureReady, formOf, goToStep, markupAll, pressed, stepOf, typeInto } from './support/widget.js';
 
 describe('<clinic-booking>', () => {
@@ -116,7 +116,8 @@ describe('<clinic-booking>', () => {
 
   describe('when the clinic lists no treatments or dentists', () => {
     it('says there is nothing to show yet', async () => {
-      const fixtures = { ...clinicFixtures(), '/treatments': { success: true, data: [] }, '/dentists': { success: true, data: [] } };
+      const fixtures = clinicFixtures();
+      Object.assign(contentOf(fixtures), { treatments: [], dentists: [] });
       const el = await render('treatments dentists', fixtures);
       expect(text(el.shadowRoot!.querySelector('[part="treatments"] p'))).to.equal('Nothing to show yet.');
       expect(text(el.shadowRoot!.querySelector('[part="dentists"] p'))).to.equal('Nothing to show yet.');

@@ -19,14 +19,14 @@ describe('<clinic-booking>', () => {
 
   const loadError = (el: ClinicBooking) => el.shadowRoot!.querySelector<HTMLElement>('[part="load-error"]');
   const hero = (el: ClinicBooking) => el.shadowRoot!.querySelector('[part="hero"]');
-  const websiteCalls = () => bff.calls.filter((call) => call.path === '/website').length;
+  const contentCalls = () => bff.calls.filter((call) => call.path === '/content').length;
 
   describe('when the clinic system is busy on load', () => {
-    /** GET /website answers busy `times` times, then the content. */
+    /** GET /content answers busy `times` times, then the content. */
     async function renderBusy(times: number, seconds: number | undefined, lang = 'en') {
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
       let answered = 0;
-      bff.on('GET /website', () => (answered++ < times ? busy(seconds) : { status: 200, body: clinicFixtures()['/website'] }));
+      bff.on('GET /content', () => (answered++ < times ? busy(seconds) : { status: 200, body: clinicFixtures()['/content'] }));
       const el = await fixture<ClinicBooking>(html`<clinic-booking api-base=${bff.apiBase} lang=${lang}></clinic-booking>`);
       await waitUntil(() => loadError(el), 'no error state');
       return el;
@@ -44,17 +44,17 @@ describe('<clinic-booking>', () => {
 
     it('loads again by itself once Retry-After has passed, and shows the content', async () => {
       const el = await renderBusy(1, 1);
-      expect(websiteCalls()).to.equal(1);
+      expect(contentCalls()).to.equal(1);
       await waitUntil(() => hero(el), 'the content never rendered after Retry-After', { timeout: 3_000 });
-      expect(websiteCalls()).to.equal(2);
+      expect(contentCalls()).to.equal(2);
       expect(markup(loadError(el))).to.equal(null);
     });
 
     it('retries by itself only once: a second busy answer stays on the message', async () => {
       const el = await renderBusy(5, 1);
-      await waitUntil(() => websiteCalls() === 2, 'no retry after Retry-After', { timeout: 3_000 });
+      await waitUntil(() => contentCalls() === 2, 'no retry after Retry-After', { timeout: 3_000 });
       await new Promise((resolve) => setTimeout(resolve, 1_500));
-      expect(websiteCalls()).to.equal(2);
+      expect(contentCalls()).to.equal(2);
       expect(text(loadError(el)!.querySelector('p'))).to.equal('The clinic’s system is busy. Please try again in 1 second.');
     });
 

@@ -2,7 +2,7 @@ import { aTimeout, expect, html, waitUntil } from '@open-wc/testing';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import { sanitizeHtml } from '../../widget/safe-html.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
-import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
+import { clinicFixtures, contentOf, uniqueApiBase } from './support/fixtures.js';
 import { deepQueryAll, deepText, fixtureReady, markup, markupAll, statusOf } from './support/widget.js';
 
 declare global {
@@ -28,9 +28,8 @@ function hostileFixtures() {
       team_members: [{ photo: 'javascript:window.__xss=1', name: 'Member', role: 'Role', linkedin: 'javascript:window.__xss=1' }],
     },
   });
-  const treatments = (fixtures['/treatments'] as { data: { treatment_name: string }[] }).data;
+  const { treatments, dentists } = contentOf(fixtures);
   treatments[0]!.treatment_name = `Treatment ${IMG}`;
-  const dentists = (fixtures['/dentists'] as { data: { doctor_name: string }[] }).data;
   dentists[0]!.doctor_name = `Doctor ${SCRIPT}`;
   return fixtures;
 }

@@ -1,6 +1,11 @@
 import type { Dentist, Organization, Treatment, WebsiteSite } from '../../../contract/index.js';
 
 /** The BFF's answers for a small clinic, as the widget receives them. */
+export type ContentFixture = { success: true; data: { organization: Organization; site: WebsiteSite; treatments: Treatment[]; dentists: Dentist[] } };
+
+/** The content bundle of these fixtures (the same objects, so changing them changes the answer). */
+export const contentOf = (fixtures: Record<string, unknown>) => (fixtures['/content'] as ContentFixture).data;
+
 export function clinicFixtures(overrides: { site?: Partial<WebsiteSite> } = {}) {
   const weekday = { open: '08:00', close: '18:00', is_closed: false };
   const organization: Organization = {
@@ -41,10 +46,8 @@ export function clinicFixtures(overrides: { site?: Partial<WebsiteSite> } = {}) 
     { doctor_id: 2, doctor_name: 'Dr Raj Patel', specialization: 'Orthodontics', qualification: 'BDS, MOrth', experience_years: 8, consultation_fee: '80.00', signature_image_url: '' },
   ];
   return {
-    '/organization': { success: true, message: 'ok', data: organization },
-    '/website': { success: true, site },
-    '/treatments': { success: true, data: treatments },
-    '/dentists': { success: true, data: dentists },
+    // GET /content: everything the widget shows, in one answer.
+    '/content': { success: true, data: { organization, site, treatments, dentists } },
     // Every slot open: the widget offers every candidate start (tests answer 'taken' ones with bff.on).
     '/availability': availabilityAnswer([]),
   } as Record<string, unknown>;
