@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import {
-  AppointmentStatusResponse,
+  AppointmentStatusView,
   BookAppointmentRequest,
   DentistListResponse,
   IdempotencyKeyHeader,
@@ -109,8 +109,21 @@ export const BffBookingResponse = z
   .meta({ id: 'BffBookingResponse' });
 export type BffBookingResponse = z.infer<typeof BffBookingResponse>;
 
-/** The status of a booking by its reference: the spec's status view, unchanged. */
-export const BffStatusResponse = AppointmentStatusResponse;
+/**
+ * The status of a booking by its reference: the spec's status view, plus the
+ * dentist and treatment booked when this BFF made the booking and still
+ * remembers it (the spec's status view has neither; best known, in memory).
+ */
+export const BffStatusView = AppointmentStatusView.extend({
+  doctor_id: z.number().int().min(1).nullable().optional().meta({ description: 'The dentist booked, when known to this BFF.' }),
+  treatment_id: z.number().int().min(1).nullable().optional().meta({ description: 'The treatment booked, when known to this BFF.' }),
+}).meta({ id: 'BffStatusView' });
+export type BffStatusView = z.infer<typeof BffStatusView>;
+
+export const BffStatusResponse = z
+  .object({ success: z.literal(true), message: z.string(), data: BffStatusView })
+  .strict()
+  .meta({ id: 'BffStatusResponse' });
 export type BffStatusResponse = z.infer<typeof BffStatusResponse>;
 
 /** Deprecated GET …/status/{reference}: the reference in the path. */

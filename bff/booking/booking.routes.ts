@@ -28,6 +28,7 @@ import {
   STATUS_PATH,
   StatusLookupRequest,
   type BffBookingResponse,
+  type BffStatusResponse,
 } from '../../contract/bff.js';
 
 export interface BookingRoutesOptions {
@@ -56,6 +57,9 @@ const DEPRECATION_HEADERS = {
 /** How long (upstream's replay window) and how many patient keys of "any dentist" bookings are remembered with their dentist. */
 const KEY_MEMORY_TTL_MS = 24 * 3600_000;
 const KEYS_REMEMBERED = 10_000;
+/** Bookings whose dentist and treatment a status lookup can name: the booking horizon, and a bound. */
+const BOOKING_MEMORY_TTL_MS = (LIMITS.bookingHorizonDays + 1) * 24 * 3600_000;
+const BOOKINGS_REMEMBERED = 50_000;
 
 /**
  * POST /api/appointments/book, POST /api/appointments/status ({reference})
@@ -75,6 +79,16 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
    * another with the next dentist. Bounded; kept for upstream's replay window.
    */
   const dentistByKey = new LRUCache<string, number>({ max: KEYS_REMEMBERED, ttl: KEY_MEMORY_TTL_MS, ttlResolution: 0, perf: { now: () => clock.now().getTime() } });
+  /**
+   * The dentist and treatment of each booking this BFF made, for its status
+   * lookups (the spec's status view has neither). Best known: bounded, in
+   * memory, for as long as a booking can lie ahead.
+   */
+  const bookedDetails = new LRUCache<number, { doctor_id: number | null; treatment_id: number | null }>({
+    max: BOOKINGS_REMEMBERED,
+    ttl: BOOKING_MEMORY_TTL_MS,
+    perf: { now: () => clock.now().getTime() },
+  });
 
   const send = (body: Record<string, unknown>, idempotencyKey: string | undefined) =>
     upstream
@@ -90,10 +104,11 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
         throw error instanceof UpstreamUnavailable && error.mayHaveArrived ? new BookingOutcomeUnknown() : error;
       });
 
-  const answerBooked = (res: Response, answer: UpstreamAnswer, doctorId: number | null) => {
+  const answerBooked = (res: Response, answer: UpstreamAnswer, doctorId: number | null, treatmentId: number | null) => {
     const booked = BookAppointmentResponse.safeParse(answer.body);
     if (!booked.success) throw new UpstreamUnavailable('server_error', 'upstream booking answer did not match the contract');
     const { appointment_id } = booked.data.data;
+    bookedDetails.set(appointment_id, { doctor_id: doctorId, treatment_id: treatmentId });
     if (answer.replayed) res.set('Idempotent-Replayed', 'true');
     const body: BffBookingResponse = {
       success: true,
@@ -132,7 +147,7 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
           if (answer.status !== 200) return relayError(res, answer);
           taken.markTaken(doctorId, date, time);
           if (idempotencyKey) dentistByKey.set(idempotencyKey, doctorId);
-          return answerBooked(res, answer, doctorId);
+          return answerBooked(res, answer, doctorId, parsed.treatment_id ?? null);
         }
         throw new ApiError('slot_unavailable', 'Every dentist is booked at that time; please choose another time');
       }
@@ -141,7 +156,7 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
     const answer = await send(booking, idempotencyKey);
     if (requested !== null && (answer.status === 200 || answer.status === 409)) taken.markTaken(requested, date, time);
     if (answer.status !== 200) return relayError(res, answer);
-    answerBooked(res, answer, requested);
+    answerBooked(res, answer, requested, parsed.treatment_id ?? null);
   });
 
   const lookUp = async (reference: string, res: Response) => {
@@ -153,7 +168,8 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
     if (answer.status !== 200) return relayError(res, answer);
     const status = AppointmentStatusResponse.safeParse(answer.body);
     if (!status.success) throw new UpstreamUnavailable('server_error', 'upstream status answer did not match the contract');
-    res.json(status.data);
+    const body: BffStatusResponse = { ...status.data, data: { ...status.data.data, ...bookedDetails.get(appointmentId) } };
+    res.json(body);
   };
 
   router.post(STATUS_LOOKUP_PATH, statusRateLimit, ...jsonBody(STATUS_LOOKUP_MAX_BYTES), async (req, res) => {

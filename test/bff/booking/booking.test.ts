@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AppointmentStatusResponse, ErrorBody } from '../../../contract/index.js';
+import { ErrorBody } from '../../../contract/index.js';
+import { BffStatusResponse } from '../../../contract/bff.js';
 import { createReference } from '../../../bff/booking/booking-reference.js';
 import { formatReference, REFERENCE_ALPHABET, REFERENCE_PATTERN } from '../../../contract/rules/bff-api.js';
 import { deriveReferenceKey, loadBffConfig } from '../../../bff/config.js';
@@ -137,23 +138,36 @@ describe('GET /api/appointments/status/:reference', () => {
     const res = await statusOf(reference);
 
     expect(res.status).toBe(200);
-    expect(AppointmentStatusResponse.parse(await res.json())).toEqual({
+    expect(BffStatusResponse.parse(await res.json())).toEqual({
       success: true,
       message: expect.any(String),
-      data: { status: 'Scheduled', name: 'Status Patient', date: '2026-11-24', time: '11:30' },
+      // The spec's status view, and the dentist the BFF booked (any dentist: the first free) and no treatment.
+      data: { status: 'Scheduled', name: 'Status Patient', date: '2026-11-24', time: '11:30', doctor_id: expect.any(Number), treatment_id: null },
     });
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
+  it('names the dentist and the treatment this BFF booked, which the spec status view leaves out', async () => {
+    const first = async (path: string, field: string) =>
+      ((await (await fetch(`${stack.bff.api}${path}`)).json()) as { data: Record<string, number>[] }).data[0]![field]!;
+    const doctorId = await first('/dentists', 'doctor_id');
+    const treatmentId = await first('/treatments', 'treatment_id');
+    const { reference } = await booked(validBooking({ appointment_time: '13:30', doctor_id: doctorId, treatment_id: treatmentId }));
+
+    const { data } = BffStatusResponse.parse(await (await statusOf(reference)).json());
+
+    expect(data).toMatchObject({ doctor_id: doctorId, treatment_id: treatmentId });
+  });
+
   it('shows a status change made upstream at once (status is not cached)', async () => {
     const { appointment_id, reference } = await booked(validBooking({ appointment_time: '12:30' }));
-    expect(AppointmentStatusResponse.parse(await (await statusOf(reference)).json()).data.status).toBe('Scheduled');
+    expect(BffStatusResponse.parse(await (await statusOf(reference)).json()).data.status).toBe('Scheduled');
 
     await stack.upstream.db.updateTable('appointments').set({ status: 'Completed' }).where('appointment_id', '=', appointment_id).execute();
 
     const res = await statusOf(reference);
     expect(res.status).toBe(200);
-    expect(AppointmentStatusResponse.parse(await res.json()).data.status).toBe('Completed');
+    expect(BffStatusResponse.parse(await res.json()).data.status).toBe('Completed');
   });
 });
 
@@ -296,7 +310,7 @@ describe('Idempotency-Key with the real upstream', () => {
 
     for (const { reference } of [first, second]) {
       const res = await statusOf(reference);
-      expect(AppointmentStatusResponse.parse(await res.json()).data.name).toBe('Replay Patient');
+      expect(BffStatusResponse.parse(await res.json()).data.name).toBe('Replay Patient');
     }
   });
 });
@@ -383,7 +397,7 @@ describe('booking references', () => {
       const res = await statusOf(issued, restarted);
 
       expect(res.status).toBe(200);
-      expect(AppointmentStatusResponse.parse(await res.json()).data.name).toBe('Restart Patient');
+      expect(BffStatusResponse.parse(await res.json()).data.name).toBe('Restart Patient');
     } finally {
       await restarted.close();
     }
@@ -405,7 +419,7 @@ describe('booking references', () => {
     try {
       const res = await statusOf(issued, restarted);
       expect(res.status).toBe(200);
-      expect(AppointmentStatusResponse.parse(await res.json()).data.name).toBe('Ref Secret Patient');
+      expect(BffStatusResponse.parse(await res.json()).data.name).toBe('Ref Secret Patient');
     } finally {
       await restarted.close();
     }

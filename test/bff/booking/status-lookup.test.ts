@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppointmentStatusResponse, ErrorBody } from '../../../contract/index.js';
-import { BffBookingResponse } from '../../../contract/bff.js';
+import { ErrorBody } from '../../../contract/index.js';
+import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js';
 import { createLegacyReference, createReference, readReference } from '../../../bff/booking/booking-reference.js';
 import { formatReference, normaliseReference, REFERENCE_ALPHABET, REFERENCE_PATTERN } from '../../../contract/rules/bff-api.js';
 import { validBooking } from '../../server/support/test-server.js';
@@ -44,7 +44,7 @@ const statusHits = () =>
 
 async function expectFound(res: Response): Promise<void> {
   expect(res.status).toBe(200);
-  expect(AppointmentStatusResponse.parse(await res.json()).data.name).toBe('Phone Patient');
+  expect(BffStatusResponse.parse(await res.json()).data.name).toBe('Phone Patient');
 }
 
 async function expectNotFoundWithoutUpstream(candidate: string): Promise<void> {
