@@ -26,10 +26,14 @@ export function formatDate(date: string, lang: string, style: Intl.DateTimeForma
   return new Intl.DateTimeFormat(lang, { ...style, timeZone: 'UTC' }).format(utcOf(date));
 }
 
-/** An HH:MM clinic time in the language's own clock: 2:30 PM in en, 14:30 in en-GB and de. */
-export function formatTime(time: string, lang: string): string {
-  return new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone: 'UTC' }).format(utcOf('2000-01-01', time));
+/** HH:MM clinic times in the language's own clock: 2:30 PM in en, 14:30 in en-GB and de (one formatter for many). */
+export function timeFormatter(lang: string): (time: string) => string {
+  const clock = new Intl.DateTimeFormat(lang, { timeStyle: 'short', timeZone: 'UTC' });
+  return (time) => clock.format(utcOf('2000-01-01', time));
 }
+
+/** An HH:MM clinic time in the language's own clock. */
+export const formatTime = (time: string, lang: string): string => timeFormatter(lang)(time);
 
 /** Today's date as the visitor's device sees it, YYYY-MM-DD. */
 export function localToday(now = new Date()): string {

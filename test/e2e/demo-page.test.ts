@@ -60,9 +60,9 @@ describe('the demo page', () => {
 
     const hours = await texts(page, '[part="hours"] tbody tr');
     expect(hours).toHaveLength(7);
-    expect(hours[0]).toMatch(/^Monday.*08:00–18:00$/);
-    expect(hours[3]).toMatch(/^Thursday.*08:00–20:00$/);
-    expect(hours[5]).toMatch(/^Saturday.*09:00–14:00$/);
+    expect(hours[0]).toMatch(/^Monday.*8:00\sAM – 6:00\sPM$/);
+    expect(hours[3]).toMatch(/^Thursday.*8:00\sAM – 8:00\sPM$/);
+    expect(hours[5]).toMatch(/^Saturday.*9:00\sAM – 2:00\sPM$/);
     expect(hours[6]).toMatch(/^Sunday.*Closed$/);
 
     const contact = (await texts(page, '[part="contact"]')).join(' ');

@@ -33,7 +33,7 @@ describe('<clinic-booking>', () => {
       expect(text(formOf(el).shadowRoot!.querySelector('[data-value=""]'))).to.equal('Noch unklar');
     });
 
-    it('formats fees, durations and days the German way', async () => {
+    it('formats fees, durations, days and opening hours the German way', async () => {
       const el = await render((api) => html`<clinic-booking api-base=${api} lang="de"></clinic-booking>`);
       const checkUp = text(el.shadowRoot!.querySelector('[part="treatment"]'));
       expect(checkUp).to.contain('60,00 £');
@@ -41,6 +41,7 @@ describe('<clinic-booking>', () => {
       const days = [...el.shadowRoot!.querySelectorAll('[part="hours"] th')].map((th) => text(th)!.replace(/ Heute$/, ''));
       expect(days).to.deep.equal(['Montag', 'Dienstag', 'Mittwoch', 'Donnerstag', 'Freitag', 'Samstag', 'Sonntag']);
       expect(text(el.shadowRoot!.querySelector('[part="hours"] tr:last-child td'))).to.equal('Geschlossen');
+      expect(text(el.shadowRoot!.querySelector('[part="hours"] td'))).to.equal('08:00–18:00');
     });
 
     it('switches to English when its lang attribute changes after rendering', async () => {

@@ -111,17 +111,17 @@ describe('<clinic-booking>', () => {
       expect(faqs[0]!.open).to.equal(true);
     });
 
-    it('shows opening hours for every day, closed days as closed', async () => {
+    it('shows opening hours for every day in the clock of its language, closed days as closed', async () => {
       const { root } = await render();
       const rows = [...root.querySelectorAll('[part="hours"] tr')];
       const cells = rows.map((row) => [text(row.querySelector('th'))!.replace(/ Today$/, ''), text(row.querySelector('td'))]);
       expect(cells).to.deep.equal([
-        ['Monday', '08:00–18:00'],
-        ['Tuesday', '08:00–18:00'],
-        ['Wednesday', '08:00–18:00'],
-        ['Thursday', '08:00–18:00'],
-        ['Friday', '08:00–18:00'],
-        ['Saturday', '09:00–13:00'],
+        ['Monday', '8:00 AM – 6:00 PM'],
+        ['Tuesday', '8:00 AM – 6:00 PM'],
+        ['Wednesday', '8:00 AM – 6:00 PM'],
+        ['Thursday', '8:00 AM – 6:00 PM'],
+        ['Friday', '8:00 AM – 6:00 PM'],
+        ['Saturday', '9:00 AM – 1:00 PM'],
         ['Sunday', 'Closed'],
       ]);
     });

@@ -3,6 +3,7 @@ import { DAY_NAMES, type DayName } from '../../contract/rules/days.js';
 import { httpUrlOrUndefined } from '../../contract/rules/patterns.js';
 import type { Dentist, Organization, WebsiteSite } from '../../contract/index.js';
 import type { Translation } from '../i18n/translation.js';
+import { timeFormatter } from '../format.js';
 import { safeHtml } from '../safe-html.js';
 import type { WidgetContext } from '../widget-context.js';
 
@@ -71,16 +72,20 @@ function about(site: WebsiteSite): Child {
   </section>`;
 }
 
+/** "8:00 AM – 6:00 PM", "08:00–18:00": the dash spaced when the times have spaces of their own. */
+const range = (from: string, to: string) => (/\s/.test(from + to) ? `${from} – ${to}` : `${from}–${to}`);
+
 function hours(site: WebsiteSite, t: Translation, lang: string, today: DayName | undefined): Child {
   if (!Object.keys(site.opening_hours).length) return nothing;
   // One formatter for the seven days (as localDayName's, 2024-01-01 a Monday): making one costs more than using it.
   const weekday = new Intl.DateTimeFormat(lang, { weekday: 'long', timeZone: 'UTC' });
+  const time = timeFormatter(lang);
   const rows = DAY_NAMES.map((day, i) => {
     const entry = site.opening_hours[day];
     const isToday = day === today;
     return html`<tr class=${isToday ? 'today' : ''} aria-current=${isToday ? 'date' : nothing}>
       <th scope="row">${weekday.format(Date.UTC(2024, 0, 1 + i))}${isToday ? html` <span class="today-label">${t.today}</span>` : nothing}</th>
-      <td>${entry && !entry.is_closed ? `${entry.open}–${entry.close}` : t.closed}</td>
+      <td>${entry && !entry.is_closed ? range(time(entry.open), time(entry.close)) : t.closed}</td>
     </tr>`;
   });
   return section(site, 'hours', t.hoursHeading, html`<table aria-labelledby="cb-hours"><tbody>${rows}</tbody></table>`);
