@@ -221,7 +221,7 @@ describe('<clinic-booking>', () => {
       const errors = on<ErrorDetail>('clinic-booking:error');
       const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="status"></clinic-booking>`);
       const status = statusOf(el);
-      status.shadowRoot!.querySelector('input')!.value = 'unknown-reference';
+      status.shadowRoot!.querySelector('input')!.value = 'ZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZ';
       status.shadowRoot!.querySelector('form')!.requestSubmit();
       await waitUntil(() => errors.length > 0, 'no clinic-booking:error');
       expect(errors[0]!.detail).to.deep.equal({ kind: 'status', status: 404, code: 'not_found' });

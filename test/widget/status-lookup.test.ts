@@ -19,6 +19,8 @@ import {
 } from './support/widget.js';
 
 const STATUS = 'POST /appointments/status';
+/** In the shape of a reference, but of no booking. */
+const UNKNOWN = 'ZZZZ-ZZZZ-ZZZZ-ZZZZ-ZZZZ';
 const found = {
   status: 200,
   body: { success: true, message: 'ok', data: { status: 'Scheduled', name: 'Jane Patient', date: '2030-03-04', time: '10:15' } },
@@ -117,7 +119,7 @@ describe('<clinic-booking>', () => {
     it('says no booking has that reference, as an alert', async () => {
       const { status } = await render();
       bff.on(STATUS, () => refused(404, 'not_found', 'Booking not found'));
-      await lookUp(status, 'not-a-real-reference');
+      await lookUp(status, UNKNOWN);
       await waitUntil(() => result(status).querySelector('[role="alert"]'), 'no message shown');
       expect(result(status).querySelector('[role="alert"]')!.textContent).to.equal('No booking has that reference. Check it and try again.');
       expect(markup(result(status).querySelector('dl'))).to.equal(null);
@@ -126,7 +128,7 @@ describe('<clinic-booking>', () => {
     it('has no axe violations', async () => {
       const { el, status } = await render();
       bff.on(STATUS, () => refused(404, 'not_found', 'Booking not found'));
-      await lookUp(status, 'not-a-real-reference');
+      await lookUp(status, UNKNOWN);
       await waitUntil(() => result(status).querySelector('[role="alert"]'), 'no message shown');
       await expect(el).to.be.accessible();
     });
@@ -157,12 +159,61 @@ describe('<clinic-booking>', () => {
     });
   });
 
+  /** The field's own error, tied to it, or null. */
+  const fieldError = (status: ClinicBookingStatus) => {
+    const id = input(status).getAttribute('aria-describedby');
+    return id ? status.shadowRoot!.getElementById(id)?.textContent ?? null : null;
+  };
+
   describe('with an empty reference', () => {
-    it('asks the BFF nothing', async () => {
+    it('asks the BFF nothing and says so beside the field, not in a browser bubble', async () => {
       const { status } = await render();
+      expect(status.shadowRoot!.querySelector('form')!.noValidate).to.equal(true);
       await lookUp(status, '   ');
       await aTimeout(20);
       expect(lookups()).to.have.length(0);
+      expect(input(status).getAttribute('aria-invalid')).to.equal('true');
+      expect(fieldError(status)).to.equal('Please fill this in.');
+      expect(status.shadowRoot!.activeElement).to.equal(input(status));
+      await expect(status).shadowDom.to.be.accessible();
+    });
+  });
+
+  describe('with something that is not a reference', () => {
+    it('asks the BFF nothing and says what a reference looks like', async () => {
+      const { status } = await render();
+      await lookUp(status, 'not-a-real-reference');
+      await aTimeout(20);
+      expect(lookups()).to.have.length(0);
+      expect(input(status).getAttribute('aria-invalid')).to.equal('true');
+      expect(fieldError(status)).to.equal('That is not a booking reference. It looks like K7QF-2M9X-PA4T-Z3RW-8HNC.');
+    });
+
+    it('clears the error once a reference is sent', async () => {
+      const { status } = await render();
+      bff.on(STATUS, () => found);
+      await lookUp(status, 'K7QF');
+      expect(input(status).getAttribute('aria-invalid')).to.equal('true');
+      input(status).value = '';
+      await lookUp(status, REFERENCE);
+      await waitUntil(() => result(status).querySelector('dl'), 'no status shown');
+      expect(input(status).getAttribute('aria-invalid')).to.equal('false');
+      expect(fieldError(status)).to.equal(null);
+    });
+  });
+
+  describe('after a failed lookup', () => {
+    it('clears the stale failure on a new attempt, whatever its outcome', async () => {
+      const { status } = await render();
+      bff.on(STATUS, () => refused(404, 'not_found', 'Booking not found'));
+      await lookUp(status, UNKNOWN);
+      await waitUntil(() => result(status).querySelector('[role="alert"]'), 'no message shown');
+      input(status).value = '';
+      await lookUp(status, '');
+      await aTimeout(20);
+      expect(markup(result(status).querySelector('[role="alert"]'))).to.equal(null);
+      expect(fieldError(status)).to.equal('Please fill this in.');
+      expect(lookups()).to.have.length(1);
     });
   });
 

@@ -143,7 +143,7 @@ describe('<clinic-booking>', () => {
       }));
       const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="status"></clinic-booking>`);
       const status = statusOf(el);
-      status.shadowRoot!.querySelector('input')!.value = 'some-reference';
+      status.shadowRoot!.querySelector('input')!.value = 'K7QF-2M9X-PA4T-Z3RW-8HNC';
       status.shadowRoot!.querySelector('form')!.requestSubmit();
       await waitUntil(() => status.shadowRoot!.querySelector('dl'), 'no status shown');
       await aTimeout(50);

@@ -96,6 +96,7 @@ export const de: Translation = {
   dateLabel: 'Datum',
   timeLabel: 'Uhrzeit',
   statusNotFound: 'Keine Buchung mit dieser Nummer gefunden. Bitte prüfen und erneut versuchen.',
+  errReference: 'Das ist keine Buchungsnummer. Sie sieht so aus: K7QF-2M9X-PA4T-Z3RW-8HNC.',
   statusValue: (status) => ({ Scheduled: 'Geplant', Cancelled: 'Abgesagt', Completed: 'Abgeschlossen' })[status],
 
   openBooking: 'Termin buchen',

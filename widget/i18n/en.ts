@@ -96,6 +96,7 @@ export const en: Translation = {
   dateLabel: 'Date',
   timeLabel: 'Time',
   statusNotFound: 'No booking has that reference. Check it and try again.',
+  errReference: 'That is not a booking reference. It looks like K7QF-2M9X-PA4T-Z3RW-8HNC.',
   statusValue: (status) => ({ Scheduled: 'Scheduled', Cancelled: 'Cancelled', Completed: 'Completed' })[status],
 
   openBooking: 'Book an appointment',

@@ -103,6 +103,8 @@ export interface Translation {
   dateLabel: string;
   timeLabel: string;
   statusNotFound: string;
+  /** A reference not in the shape of one (checked before asking the BFF). */
+  errReference: string;
   /** Each status of the contract in words; the compiler asks for a new one here when the contract adds it. */
   statusValue: (status: AppointmentStatus) => string;
 

@@ -9,6 +9,7 @@ import { formatDate, formatTime } from '../format.js';
 import { sharedStyles } from '../shared.styles.js';
 import { DEFAULT_CONTEXT, type WidgetContext } from '../widget-context.js';
 import { isAppointmentStatus } from '../../contract/rules/appointment-status.js';
+import { formatReference, LEGACY_REFERENCE_PATTERN, normaliseReference, REFERENCE_PATTERN } from '../../contract/rules/bff-api.js';
 import { statusLookupStyles } from './status-lookup.styles.js';
 
 /**
@@ -28,6 +29,7 @@ export class ClinicBookingStatus extends LitElement {
     result: { state: true },
     failure: { state: true },
     looking: { state: true },
+    invalid: { state: true },
   };
 
   /** The language, strings and BFF of the <clinic-booking> this lookup belongs to. */
@@ -40,20 +42,30 @@ export class ClinicBookingStatus extends LitElement {
   private result?: AppointmentStatusView;
   private failure?: string;
   private looking = false;
+  /** The field's own error: empty, or not in the shape of a reference. */
+  private invalid?: string;
 
   private async lookUp(event: Event): Promise<void> {
     event.preventDefault();
-    const reference = (new FormData(event.target as HTMLFormElement).get('reference') as string).trim();
-    if (!reference || this.looking) return;
+    if (this.looking) return;
+    const reference = normaliseReference(new FormData(event.target as HTMLFormElement).get('reference') as string);
+    const { t } = this.context;
+    // A new attempt: the last one's failure and result go, whatever comes of it.
+    this.failure = this.result = undefined;
+    this.invalid =
+      !reference ? t.errRequired
+      : LEGACY_REFERENCE_PATTERN.test(reference) || REFERENCE_PATTERN.test(formatReference(reference)) ? undefined
+      : t.errReference;
+    if (this.invalid) {
+      this.renderRoot.querySelector('input')!.focus();
+      return;
+    }
     this.looking = true;
-    this.failure = undefined;
-    this.result = undefined;
     try {
       this.result = await lookUpStatus(this.context.apiBase, reference);
     } catch (error) {
       const failure = toBffError(error);
       const { status, code } = failure;
-      const { t } = this.context;
       const busy = busySeconds(failure);
       this.failure =
         status === 404 ? t.statusNotFound
@@ -68,12 +80,14 @@ export class ClinicBookingStatus extends LitElement {
 
   override render(): TemplateResult {
     const { t, lang } = this.context;
-    return html`<form part="status-form" @submit=${this.lookUp}>
+    return html`<form part="status-form" novalidate @submit=${this.lookUp}>
         <label for="reference">${t.referenceInput}</label>
         <div class="row">
-          <input id="reference" name="reference" required autocomplete="off" spellcheck="false" .value=${this.reference} />
+          <input id="reference" name="reference" required autocomplete="off" spellcheck="false" .value=${this.reference}
+            aria-invalid=${this.invalid ? 'true' : 'false'} aria-describedby=${this.invalid ? 'reference-error' : nothing} />
           <button class="button" type="submit" ?disabled=${this.looking}>${t.lookUp}</button>
         </div>
+        <p id="reference-error" class="error" aria-live="polite">${this.invalid}</p>
       </form>
       <div aria-live="polite" part="status-result">
         ${this.failure ? html`<p class="failure" role="alert">${this.failure}</p>` : nothing}
