@@ -350,7 +350,7 @@ export class ClinicBooking extends LitElement {
       .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []}
       .preselectTreatment=${this.chosenTreatment} .preselectDoctor=${this.chosenDoctor}
       .prefillName=${this.patientName} .prefillPhone=${this.patientPhone}
-      .privacyUrl=${this.privacyUrl || undefined} .successUrl=${this.successUrl || undefined}></clinic-booking-form>`;
+      .privacyUrl=${this.privacyUrl || undefined} .successUrl=${this.successUrl || undefined} .instance=${this.instance}></clinic-booking-form>`;
     if (this.mode === 'button') {
       return html`<button class="button open-button" part="open-button" type="button" aria-haspopup="dialog"
           @click=${() => this.dialog?.showModal()}>${t.openBooking}</button>

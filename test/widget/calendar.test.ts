@@ -130,7 +130,8 @@ describe('<clinic-booking>', () => {
       bff.restore();
       const de = (await dayStep('', 'de')).form;
       expect(headers(de)[0]).to.match(/^Mo/);
-      expect(form(de).getAttribute('aria-labelledby')).to.equal('step-heading');
+      // Named by its step heading (and, the third widget on this page, by its number: "(3)").
+      expect(form(de).getAttribute('aria-labelledby')).to.equal('step-heading instance');
     });
 
     it('has no axe violations', async () => {

@@ -86,13 +86,29 @@ describe('<clinic-booking>', () => {
       await expect(page).to.be.accessible();
     });
 
-    it('has no axe violations when both show the same sections (landmark names stay unique)', async () => {
+    it('has no axe violations when both show the same sections, the booking form too (landmark names stay unique)', async () => {
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
-      const { page } = await renderPage(html`<div>
-        <clinic-booking api-base=${bff.apiBase} sections="site treatments dentists status"></clinic-booking>
-        <clinic-booking api-base=${bff.apiBase} sections="treatments dentists status"></clinic-booking>
+      const { page, widgets } = await renderPage(html`<div>
+        <clinic-booking api-base=${bff.apiBase} sections="site treatments dentists booking status"></clinic-booking>
+        <clinic-booking api-base=${bff.apiBase} sections="treatments dentists booking status"></clinic-booking>
       </div>`);
+      for (const widget of widgets) expect(widget.shadowRoot!.querySelector('clinic-booking-form')).not.to.equal(null);
       await expect(page).to.be.accessible();
+    });
+
+    it("names the second widget's booking form after its step heading and its number", async () => {
+      bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+      const { widgets } = await renderPage(html`<div>
+        <clinic-booking api-base=${bff.apiBase} sections="booking"></clinic-booking>
+        <clinic-booking api-base=${bff.apiBase} sections="booking"></clinic-booking>
+      </div>`);
+      const nameOf = (widget: ClinicBooking) => {
+        const root = widget.shadowRoot!.querySelector('clinic-booking-form')!.shadowRoot!;
+        const form = root.querySelector('form')!;
+        return form.getAttribute('aria-labelledby')!.split(' ').map((id) => root.getElementById(id)!.textContent!.replace(/\s+/g, ' ').trim()).join(' ');
+      };
+      expect(nameOf(widgets[0]!)).to.equal('Step 1 of 6 Treatment');
+      expect(nameOf(widgets[1]!)).to.equal('Step 1 of 6 Treatment (2)');
     });
 
     it("names the second widget's sections after their headings and its number", async () => {

@@ -62,6 +62,7 @@ export class ClinicBookingForm extends LitElement {
     prefillPhone: { attribute: false },
     privacyUrl: { attribute: false },
     successUrl: { attribute: false },
+    instance: { attribute: false },
     draft: { state: true },
     step: { state: true },
     errors: { state: true },
@@ -86,6 +87,8 @@ export class ClinicBookingForm extends LitElement {
   prefillPhone?: string;
   privacyUrl?: string;
   successUrl?: string;
+  /** The widget's number on the page: from the second on, the form's name ends with it, so landmark names stay unique. */
+  instance = 1;
 
   private draft: BookingDraft = { ...EMPTY_DRAFT };
   private step = Step.Treatment;
@@ -367,7 +370,8 @@ export class ClinicBookingForm extends LitElement {
     const { t } = this.context;
     const errorCount = Object.values(this.errors).filter(Boolean).length;
     const headings = [t.treatment, t.dentist, t.date, t.time, t.details, t.review];
-    return html`<form part="booking-form" novalidate @submit=${this.submit} aria-labelledby="step-heading">
+    return html`<form part="booking-form" novalidate @submit=${this.submit} aria-labelledby="step-heading${this.instance > 1 ? ' instance' : ''}">
+      ${this.instance > 1 ? html`<span id="instance" hidden>(${this.instance})</span>` : nothing}
       ${this.site?.appointment_subtitle ? html`<p class="muted">${this.site.appointment_subtitle}</p>` : nothing}
       <p id="form-status" class="visually-hidden" aria-live="polite">${errorCount ? t.errSummary(errorCount) : ''}</p>
       ${this.failure
