@@ -336,7 +336,8 @@ export class ClinicBooking extends LitElement {
         ? html`<section part="status" aria-labelledby="status-heading">
             <h2 id="status-heading">${labels.status || t.statusHeading}</h2>
             <clinic-booking-status exportparts="status-form, status-result" .context=${context}
-              .reference=${this.lastReference} .site=${content.site}></clinic-booking-status>
+              .reference=${this.lastReference} .site=${content.site}
+              .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []}></clinic-booking-status>
           </section>`
         : nothing}
     </div>`;

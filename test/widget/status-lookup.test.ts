@@ -66,6 +66,18 @@ describe('<clinic-booking>', () => {
       expect(lookups().map((call) => [call.method, call.path, call.body])).to.deep.equal([['POST', '/appointments/status', { reference: REFERENCE }]]);
     });
 
+    it('names the treatment and the dentist from the cached lists when the BFF knows them', async () => {
+      const { status } = await render('treatments dentists status');
+      bff.on(STATUS, () => ({ status: 200, body: { ...found.body, data: { ...found.body.data, treatment_id: 1, doctor_id: 2 } } }));
+      await lookUp(status, REFERENCE);
+      await waitUntil(() => result(status).querySelector('dl'), 'no status shown');
+      expect(rows(status).slice(4)).to.deep.equal([
+        ['Treatment', 'Check-up'],
+        ['Dentist', 'Dr Raj Patel'],
+      ]);
+      await expect(status).shadowDom.to.be.accessible();
+    });
+
     it('sends a short reference as typed in any case, with or without dashes, normalised', async () => {
       const { status } = await render();
       bff.on(STATUS, () => found);

@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import type { AppointmentStatusView, WebsiteSite } from '../../contract/index.js';
+import type { Dentist, Treatment, WebsiteSite } from '../../contract/index.js';
+import type { BffStatusView } from '../../contract/bff.js';
 import { lookUpStatus } from '../api.js';
 import { busySeconds, toBffError } from '../bff-error.js';
 import { emit } from '../events.js';
@@ -26,6 +27,8 @@ export class ClinicBookingStatus extends LitElement {
     context: { attribute: false },
     reference: { attribute: false },
     site: { attribute: false },
+    treatments: { attribute: false },
+    dentists: { attribute: false },
     result: { state: true },
     failure: { state: true },
     looking: { state: true },
@@ -39,7 +42,11 @@ export class ClinicBookingStatus extends LitElement {
   /** The clinic's settings when loaded, for its address and phone. */
   site?: WebsiteSite;
 
-  private result?: AppointmentStatusView;
+  /** The clinic's lists when loaded, to name the treatment and dentist the BFF says were booked. */
+  treatments: Treatment[] = [];
+  dentists: Dentist[] = [];
+
+  private result?: BffStatusView;
   private failure?: string;
   private looking = false;
   /** The field's own error: empty, or not in the shape of a reference. */
@@ -98,6 +105,8 @@ export class ClinicBookingStatus extends LitElement {
                 [t.nameLabel, this.result.name],
                 [t.dateLabel, formatDate(this.result.date, lang)],
                 [t.timeLabel, formatTime(this.result.time, lang)],
+                [t.treatment, this.treatments.find((x) => x.treatment_id === this.result!.treatment_id)?.treatment_name],
+                [t.dentist, this.dentists.find((d) => d.doctor_id === this.result!.doctor_id)?.doctor_name],
               ],
               this.site,
               t,
