@@ -74,10 +74,7 @@ describe('what the browser receives', () => {
       expect.arrayContaining([
         '200 /',
         '200 /widget/clinic-booking.js',
-        '200 /api/organization',
-        '200 /api/website',
-        '200 /api/treatments',
-        '200 /api/dentists',
+        '200 /api/content',
         '200 /api/availability',
         '200 /api/appointments/book',
         '200 /api/appointments/status',
