@@ -1,21 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, openDemo, widget } from './support/browser.js';
-import { REPO_ROOT } from './support/stack.js';
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+import { freePort, REPO_ROOT } from './support/stack.js';
 
 /** State and parent of a process, from /proc (Linux, like the rest of this suite); undefined once it is gone. */
 function procStat(pid: number): { state: string; ppid: number } | undefined {

@@ -34,12 +34,14 @@ export class ManualTime implements Clock {
   }
 }
 
-async function listen(server: Server): Promise<string> {
+/** Listens on an ephemeral 127.0.0.1 port; returns the base URL. */
+export async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function closeServer(server: Server): Promise<void> {
+/** Closes a server and every connection it holds. */
+export async function closeServer(server: Server): Promise<void> {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }

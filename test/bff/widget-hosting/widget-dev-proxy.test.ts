@@ -1,10 +1,11 @@
 import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBff, type Bff } from '../../../bff/app.js';
 import { loadBffConfig } from '../../../bff/config.js';
 import { createLogger } from '../../../platform/logger.js';
+import { closeServer, listen } from '../support/bff-harness.js';
 
 /** What a BFF needs to start; nothing here reaches the upstream API. */
 const SETTINGS = { UPSTREAM_URL: 'http://127.0.0.1:9/api/v1', APP_KEY: 'ck_dev', APP_SECRET_KEY: 'dev-proxy-test-secret-0123456789' };
@@ -41,16 +42,6 @@ async function startStubVite(): Promise<StubVite> {
       await closeServer(server);
     },
   };
-}
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 interface RunningDevBff {
