@@ -17,6 +17,8 @@ import type { ClinicBookingForm } from './booking/booking-form.js';
 import './booking/booking-form.js';
 import './status/status-lookup.js';
 import { WidgetContextController } from './widget-context.js';
+import { languageOf } from './i18n/localize.js';
+import { warmUpIntl } from './intl-warm-up.js';
 
 export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.js';
 
@@ -210,6 +212,12 @@ export class ClinicBooking extends LitElement {
       this.busyRetried = false;
     },
   });
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // While the content loads: the dates, times and fees it brings will need ICU's data (intl-warm-up.ts).
+    warmUpIntl(languageOf(this));
+  }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();

@@ -1,9 +1,12 @@
 import helmet from 'helmet';
+import { fixedHeaders } from '../../platform/fixed-headers.js';
 
 /**
  * helmet on every BFF answer, in three flavours by what each mount serves.
  * All three keep helmet's defaults (X-Content-Type-Options: nosniff, a strict
  * Referrer-Policy, HSTS, ...); they differ in CSP and Cross-Origin-Resource-Policy.
+ * Each is helmet's header set worked out once at start-up (fixedHeaders):
+ * none depends on the request.
  */
 
 /**
@@ -11,16 +14,21 @@ import helmet from 'helmet';
  * No CSP (a JSON answer is no document), and Cross-Origin-Resource-Policy
  * cross-origin so a page elsewhere may load it.
  */
-export const apiSecurityHeaders = helmet({
-  contentSecurityPolicy: false,
-  crossOriginResourcePolicy: { policy: 'cross-origin' },
-});
+export const apiSecurityHeaders = fixedHeaders(
+  helmet({
+    contentSecurityPolicy: false,
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+  }),
+);
 
 /** /widget: the script every clinic site loads from here; as for /api. */
 export const widgetSecurityHeaders = apiSecurityHeaders;
 
 const pageDirectives = {
   'img-src': ["'self'", 'data:', 'https:', 'http:'],
+  // The widget starts one throwaway worker from a blob: URL to load ICU's data off the main thread
+  // (widget/intl-warm-up.ts); README asks clinics' pages with a CSP to allow the same.
+  'worker-src': ["'self'", 'blob:'],
 };
 
 /**
@@ -32,21 +40,23 @@ const pageDirectives = {
  * colours in one (widget/theme.ts, a Lit attribute binding).
  */
 export function pageSecurityHeaders(styleHashes: string[] = []) {
-  return helmet({
-    contentSecurityPolicy: {
-      directives: { ...pageDirectives, 'style-src': ["'self'", ...styleHashes], 'style-src-attr': ["'unsafe-inline'"] },
-    },
-  });
+  return fixedHeaders(
+    helmet({
+      contentSecurityPolicy: {
+        directives: { ...pageDirectives, 'style-src': ["'self'", ...styleHashes], 'style-src-attr': ["'unsafe-inline'"] },
+      },
+    }),
+  );
 }
 
 /**
  * `npm run dev` only (WIDGET_DEV_URL): the same, with helmet's default style-src (Vite's
- * client styles its error overlay inline), plus workers from blob: URLs.
- * When the HMR websocket drops (the BFF or Vite restarted), Vite's client waits
+ * client styles its error overlay inline). Workers from blob: URLs, which every page allows,
+ * serve Vite too: when the HMR websocket drops (the BFF or Vite restarted), its client waits
  * for the server in a SharedWorker made from a blob: URL, then reloads the page.
  */
 export const devPageSecurityHeaders = helmet({
   contentSecurityPolicy: {
-    directives: { ...pageDirectives, 'worker-src': ["'self'", 'blob:'] },
+    directives: pageDirectives,
   },
 });

@@ -27,6 +27,8 @@ describe('what the browser receives', () => {
     const page = await context.newPage();
     const pending: Promise<void>[] = [];
     page.on('response', (response) => {
+      // What came over the network: not the blob: script of the widget's Intl warm-up worker, made in the page.
+      if (!/^https?:/.test(response.url())) return;
       pending.push(
         (async () => {
           const body = await response.body().catch(() => Buffer.alloc(0));

@@ -38,6 +38,15 @@ describe('security headers on every BFF answer', () => {
     expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
   });
 
+  it("lets the demo page's widget start its blob: worker (ICU warm-up) and nothing else from blob:", async () => {
+    const res = await fetch(`${stack.bff.baseUrl}/`);
+    await res.arrayBuffer();
+    const csp = res.headers.get('content-security-policy') ?? '';
+
+    expect(csp).toMatch(/(?:^|;)worker-src 'self' blob:(?:;|$)/);
+    expect(csp.split(';').filter((directive) => directive.includes('blob:'))).toHaveLength(1);
+  });
+
   it('answers a rate-limited /api request with the same headers', async () => {
     const limited = await startStack({ bff: { apiRateLimit: { limit: 1, windowMs: 60_000 } } });
     try {
