@@ -1,11 +1,44 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { probeServices } from './test/support/services.js';
+
+// Once per run: one line if a service is down, whose suites then skip (test/support/services.ts).
+const services = await probeServices();
+
+/** What every project shares: each file starts its own servers on ephemeral ports with their own database. */
+const shared = {
+  pool: 'forks',
+  testTimeout: 20_000,
+  hookTimeout: 30_000,
+  provide: { services },
+} satisfies TestProjectInlineConfiguration['test'];
+
+/** Every suite, the server's on SQLite files. */
+export const sqliteProject: TestProjectInlineConfiguration = {
+  test: {
+    ...shared,
+    name: 'sqlite',
+    include: ['test/contract/**/*.test.ts', 'test/server/**/*.test.ts', 'test/bff/**/*.test.ts'],
+  },
+};
+
+/**
+ * The server's suites again, each test server on a PostgreSQL database of its
+ * own (test/server/support/test-database.ts), created and dropped by the test.
+ * Not run when PostgreSQL cannot be reached (unless REQUIRE_SERVICES=1).
+ */
+export const postgresProject: TestProjectInlineConfiguration = {
+  test: {
+    ...shared,
+    name: 'postgres',
+    include: ['test/server/**/*.test.ts'],
+    // The OpenAPI document and its page are generated from contract/ and never touch the database.
+    exclude: [...configDefaults.exclude, 'test/server/docs/**'],
+    env: { TEST_DATABASE: 'postgres' },
+  },
+};
 
 export default defineConfig({
   test: {
-    include: ['test/contract/**/*.test.ts', 'test/server/**/*.test.ts', 'test/bff/**/*.test.ts'],
-    // Each file starts its own server on an ephemeral port with its own SQLite file.
-    pool: 'forks',
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    projects: services.postgres ? [sqliteProject, postgresProject] : [sqliteProject],
   },
 });

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import express, { Router, type Express } from 'express';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../platform/clock.js';
+import type { RedisLink } from '../platform/redis-link.js';
 import { requestLogger } from '../platform/request-logger.js';
 import { notFoundHandler } from '../platform/error-handler.js';
 import {
@@ -20,9 +22,11 @@ import { healthRoutes } from './health/health.routes.js';
 import { ContentCache } from './content/content-cache.js';
 import { contentRoutes } from './content/content.routes.js';
 import { bookingRoutes } from './booking/booking.routes.js';
+import { MemoryDentistMemory, SharedDentistMemory, type DentistMemory } from './booking/dentist-memory.js';
 import { availabilityRoutes } from './availability/availability.routes.js';
 import { ClinicFacts } from './availability/clinic-facts.js';
-import { TakenSlots } from './availability/taken-slots.js';
+import { MemoryTakenSlots, type TakenSlots } from './availability/taken-slots.js';
+import { SharedTakenSlots } from './availability/shared-taken-slots.js';
 import { bffDocsRoutes } from './docs/docs.routes.js';
 import { apiCors } from './http/cors.js';
 import { apiRateLimit, bookingRateLimit, statusRateLimit } from './http/rate-limits.js';
@@ -37,6 +41,8 @@ export interface BffDeps {
   logger: Logger;
   /** Time source for the token manager and cache, injected so tests move time. */
   clock?: Clock;
+  /** REDIS_URL's connection: rate limits, taken slots and "any dentist" re-sends shared by every BFF of the clinic; absent, per process. */
+  redis?: RedisLink;
 }
 
 export interface Bff {
@@ -50,7 +56,7 @@ export interface Bff {
 }
 
 /** Builds the BFF as an Express app; it never listens. */
-export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff {
+export function createBff({ config, logger, clock = systemClock, redis }: BffDeps): Bff {
   const maxBodyBytes = config.upstreamMaxBodyBytes ?? DEFAULT_UPSTREAM_MAX_BODY_BYTES;
   const tokens = new TokenManager({
     upstreamUrl: config.upstreamUrl,
@@ -66,24 +72,31 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
   const readBudget = new ReadBudget({ limit: config.upstreamReadBudget ?? DEFAULT_UPSTREAM_READ_BUDGET, clock });
   const cache = new ContentCache(upstream, { ...config.cache, clock, readBudget });
 
+  // REDIS_URL: one count per limiter, one set of taken slots and one dentist per patient key for every BFF of this clinic.
+  const shared = redis && { redis, keyPrefix: `${clinicNamespace(redis, config.appKey)}rl:` };
+
   const api = Router();
   api.use(apiCors(config.allowedOrigins));
-  api.use(apiRateLimit(config.apiRateLimit));
+  api.use(apiRateLimit(config.apiRateLimit, shared));
   api.use(bffDocsRoutes());
   api.use(contentRoutes(cache, config.cache.ttlMs, config.cache.maxStaleMs));
   const facts = new ClinicFacts(cache, upstream, { ttlMs: config.cache.ttlMs, clock });
   const clinicTimeZone = config.clinicTimeZone ?? DEFAULT_CLINIC_TIMEZONE;
-  const takenSlots = new TakenSlots({ maxSlots: config.availabilityMaxSlots ?? DEFAULT_AVAILABILITY_MAX_SLOTS, timeZone: clinicTimeZone, clock });
+  const learnt = new MemoryTakenSlots({ maxSlots: config.availabilityMaxSlots ?? DEFAULT_AVAILABILITY_MAX_SLOTS, timeZone: clinicTimeZone, clock });
+  const takenSlots: TakenSlots = redis ? new SharedTakenSlots(redis, `${clinicNamespace(redis, config.appKey)}taken:`, learnt) : learnt;
   api.use(availabilityRoutes(facts, takenSlots, clinicTimeZone, clock));
+  const triedDentists = new MemoryDentistMemory(clock);
+  const dentistMemory: DentistMemory = redis ? new SharedDentistMemory(redis, `${clinicNamespace(redis, config.appKey)}dentist:`, triedDentists) : triedDentists;
   api.use(
     bookingRoutes({
       upstream,
       referenceKey: config.referenceKey,
-      bookingRateLimit: bookingRateLimit(config.bookingRateLimit),
-      statusRateLimit: statusRateLimit(config.statusRateLimit ?? DEFAULT_STATUS_RATE_LIMIT),
+      bookingRateLimit: bookingRateLimit(config.bookingRateLimit, shared),
+      statusRateLimit: statusRateLimit(config.statusRateLimit ?? DEFAULT_STATUS_RATE_LIMIT, shared),
       bookingTimeoutMs: config.bookingTimeoutMs ?? DEFAULT_BOOKING_TIMEOUT_MS,
       facts,
       taken: takenSlots,
+      dentistMemory,
       clock,
     }),
   );
@@ -109,4 +122,14 @@ export function createBff({ config, logger, clock = systemClock }: BffDeps): Bff
   app.use(notFoundHandler);
   app.use(bffErrorHandler);
   return { app, tokens, cache, takenSlots, widgetDevProxy };
+}
+
+/**
+ * This clinic's keys in the shared Redis: the BFFs of one clinic (one app key)
+ * share limits and taken slots, and BFFs of other clinics on the same Redis
+ * never meet them (dentist ids of two clinics may coincide). The app key enters
+ * only as a hash, so no key names a credential.
+ */
+function clinicNamespace(redis: RedisLink, appKey: string): string {
+  return `${redis.keyPrefix}bff:${createHash('sha256').update(appKey).digest('hex').slice(0, 16)}:`;
 }

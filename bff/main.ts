@@ -1,21 +1,27 @@
 import { systemClock } from '../platform/clock.js';
 import { createLogger } from '../platform/logger.js';
 import { runMain } from '../platform/run-main.js';
+import { openRedis } from '../platform/redis-link.js';
 import { serve } from '../platform/serve.js';
 import { createBff } from './app.js';
 import { loadBffConfig } from './config.js';
 
 /** Starts the BFF: reads config (one line naming a bad setting), listens, drains on SIGTERM. */
-runMain('BFF', () => {
+runMain('BFF', async () => {
   const config = loadBffConfig();
   const logger = createLogger(config.logLevel);
-  const bff = createBff({ config, logger, clock: systemClock });
+  // REDIS_URL: limits and taken slots shared by every BFF; a Redis down at start is one warning, not a failed start.
+  const redis = await openRedis(config, logger);
+  const bff = createBff({ config, logger, clock: systemClock, redis });
   const server = serve(bff.app, {
     name: 'BFF',
     port: config.port,
     host: config.host,
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
+    onDrained: async () => {
+      await redis?.close();
+    },
   });
   // npm run dev (WIDGET_DEV_URL): Vite's HMR websocket goes through the widget proxy too.
   bff.widgetDevProxy?.attach(server);

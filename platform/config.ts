@@ -13,6 +13,9 @@ export interface RateWindow {
   windowMs: number;
 }
 
+/** What every Redis key starts with when REDIS_KEY_PREFIX is unset. */
+export const DEFAULT_REDIS_KEY_PREFIX = 'clinic-booking:';
+
 /** The settings every service has, with each service's own default port. */
 export function coreSettings(defaultPort: number) {
   return {
@@ -23,6 +26,13 @@ export function coreSettings(defaultPort: number) {
     TRUST_PROXY: z.string().default('false'),
     /** How long SIGTERM waits for in-flight requests. */
     SHUTDOWN_TIMEOUT_MS: positiveIntSetting.default(10_000),
+    /**
+     * Redis shared by every instance of the service (redis:// or rediss://), for
+     * rate limits (and the BFF's taken slots); unset, each process keeps its own in memory.
+     */
+    REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+    /** What every Redis key of this deployment starts with, so deployments may share one Redis. */
+    REDIS_KEY_PREFIX: z.string().min(1).max(100).default(DEFAULT_REDIS_KEY_PREFIX),
   };
 }
 
@@ -41,6 +51,10 @@ export interface CoreConfig {
   logLevel: LogLevel;
   trustProxy: boolean | number | string;
   shutdownTimeoutMs: number;
+  /** REDIS_URL: counters (and the BFF's taken slots) shared through Redis; absent, in memory. */
+  redisUrl?: string;
+  /** REDIS_KEY_PREFIX; optional so configs built in code may leave it at its default. */
+  redisKeyPrefix?: string;
 }
 
 type CoreEnv = z.infer<z.ZodObject<ReturnType<typeof coreSettings>>>;
@@ -52,6 +66,8 @@ export function coreConfig(env: CoreEnv): CoreConfig {
     logLevel: env.LOG_LEVEL,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    redisUrl: env.REDIS_URL,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX,
   };
 }
 

@@ -1,5 +1,6 @@
-import { pino, type DestinationStream, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger, type SerializerFn } from 'pino';
 import { PinoPretty } from 'pino-pretty';
+import { BufferedStdout } from './buffered-stdout.js';
 
 /**
  * Paths pino blanks wherever they appear. Request and response serialisers
@@ -21,22 +22,47 @@ export const REDACTED_PATHS = [
   '*.reference',
 ];
 
+/** How long an exit waits for the buffered lines to be written (a pipe nobody reads must not hold it). */
+export const EXIT_FLUSH_TIMEOUT_MS = 2000;
+
+/**
+ * An Error as it is logged: class, message and stack, nothing else. An error's
+ * other fields may hold what must not be logged (body-parser's raw body, which
+ * can quote a patient's name), so they are left out wherever an error is
+ * logged. A value that is not an Error (already summarised) is kept as it is.
+ */
+const errorSerializer: SerializerFn = (value: unknown) =>
+  value instanceof Error ? { type: value.name, message: value.message, stack: value.stack } : value;
+
 /**
  * Structured JSON logs (pino); never a secret, a token, a patient's name or
  * phone, or a booking reference. When no destination is passed and stdout is
  * a terminal (someone is watching `npm start`), the same lines are printed by
  * pino-pretty instead, after redaction; anywhere else (tests, containers, a
- * pipe to a log shipper) they stay one JSON object per line.
+ * pipe to a log shipper) they stay one JSON object per line, written to
+ * stdout asynchronously in batches (BufferedStdout), and flushed on exit.
  */
 export function createLogger(
   level: string,
   destination?: DestinationStream,
   { isTTY = process.stdout.isTTY === true }: { isTTY?: boolean } = {},
 ): Logger {
-  const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, serializers: { err: errorSerializer } };
   if (destination) return pino(options, destination);
   if (isTTY) return pino(options, prettyTerminal());
-  return pino(options);
+  return pino(options, new BufferedStdout());
+}
+
+/**
+ * Exits with `code` once every line logged so far has been written, or after
+ * EXIT_FLUSH_TIMEOUT_MS if the destination is stuck. The flush at exit itself
+ * is synchronous and skips a write the thread pool has not finished yet; this
+ * waits for it.
+ */
+export function exitAfterLogsFlushed(logger: Logger, code: number): void {
+  const exit = () => process.exit(code);
+  setTimeout(exit, EXIT_FLUSH_TIMEOUT_MS);
+  logger.flush(exit);
 }
 
 /** pino-pretty as a stream in this thread (no worker), writing through process.stdout. */

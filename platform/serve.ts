@@ -2,6 +2,7 @@ import { Server as NetServer } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { exitAfterLogsFlushed } from './logger.js';
 
 export interface ServeOptions {
   /** How the service names itself in its log lines and start-up errors. */
@@ -32,7 +33,8 @@ export const IDLE_GRACE_MS = 2000;
  * busy connection after its answer and no client reuses it; connections idle at
  * the signal are closed after IDLE_GRACE_MS (at most half the shutdown timeout).
  * A timer that does not hold the process open forces the exit if something
- * hangs. Shared by the API server and the BFF.
+ * hangs. Either way the process exits once its buffered log lines are written.
+ * Shared by the API server and the BFF.
  */
 export function serve(app: Express, { name, port, host, logger, shutdownTimeoutMs, onDrained }: ServeOptions): Server {
   const server = app.listen(port, host);
@@ -69,7 +71,7 @@ export function serve(app: Express, { name, port, host, logger, shutdownTimeoutM
     NetServer.prototype.close.call(server, () => {
       void (onDrained?.() ?? Promise.resolve()).then(() => {
         logger.info('stopped');
-        process.exit(0);
+        exitAfterLogsFlushed(logger, 0);
       });
     });
     // In the check phase, right after the poll phase has read every socket: a
@@ -84,7 +86,7 @@ export function serve(app: Express, { name, port, host, logger, shutdownTimeoutM
     }, idleGraceMs).unref();
     setTimeout(() => {
       logger.error('forced exit: requests still open after the shutdown timeout');
-      process.exit(1);
+      exitAfterLogsFlushed(logger, 1);
     }, shutdownTimeoutMs).unref();
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -3,6 +3,7 @@ import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock.js';
+import type { RedisLink } from '../platform/redis-link.js';
 import type { ServerConfig } from './config.js';
 import type { Db } from './db/connection.js';
 import { GroupCommitter } from './db/group-commit.js';
@@ -28,18 +29,21 @@ export interface AppDeps {
   clock: Clock;
   config: Pick<ServerConfig, 'trustProxy' | 'apiRateLimit' | 'tokenRateLimit'>;
   logger: Logger;
+  /** REDIS_URL's connection: rate limits shared by every server instance; absent, each process counts alone. */
+  redis?: RedisLink;
 }
 
 /** Builds the reference /api/v1 server as an Express app; it never listens. */
-export function createApp({ db, clock, config, logger }: AppDeps): Express {
+export function createApp({ db, clock, config, logger, redis }: AppDeps): Express {
   const stores = new Stores(db);
   const auth = new AuthService(stores.keys, stores.tokens, clock);
   const bookings = new BookingService(stores, new GroupCommitter(db), clock);
-  const authenticated = [requireAuth(auth), apiRateLimit(config.apiRateLimit)];
+  const shared = redis && { redis, keyPrefix: `${redis.keyPrefix}server:rl:` };
+  const authenticated = [requireAuth(auth), apiRateLimit(config.apiRateLimit, shared)];
 
   const api = Router();
   api.use(docsRoutes());
-  api.use(authRoutes(auth, tokenRateLimit(config.tokenRateLimit)));
+  api.use(authRoutes(auth, tokenRateLimit(config.tokenRateLimit, shared)));
   api.use('/organization', ...authenticated, organizationRoutes(stores.organizations));
   api.use('/website', ...authenticated, websiteRoutes(stores.websites));
   api.use('/treatments', ...authenticated, treatmentRoutes(stores.treatments));

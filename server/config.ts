@@ -1,10 +1,18 @@
 import { z } from 'zod';
+import { DEFAULT_POOL_SIZE, engineOfUrl } from './db/connection.js';
 import { coreConfig, coreSettings, parseSettings, rateSettings, rateWindow, type CoreConfig, type RateWindow } from '../platform/config.js';
 
 /** The server's settings, read once from the environment; nothing else reads process.env. */
 export const ServerConfigSchema = z.object({
   ...coreSettings(4000),
-  DATABASE_URL: z.string().min(1).default('file:data/clinic.db'),
+  /** `file:` (or a path) for a SQLite file; `postgres://` or `postgresql://` for PostgreSQL. */
+  DATABASE_URL: z
+    .string()
+    .min(1)
+    .default('file:data/clinic.db')
+    .refine((url) => isSupportedDatabaseUrl(url), { message: 'must be a file: path (SQLite) or a postgres:// URL (PostgreSQL)' }),
+  /** PostgreSQL: connections each process keeps at most (SQLite always has one). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(DEFAULT_POOL_SIZE),
   /** FULL fsyncs every commit (survives power loss); NORMAL survives a process kill -9 but not a power cut. */
   SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
   /** Requests allowed per app key in each window on every authenticated endpoint. */
@@ -17,6 +25,7 @@ export const ServerConfigSchema = z.object({
 
 export interface ServerConfig extends CoreConfig {
   databaseUrl: string;
+  databasePoolSize: number;
   sqliteSynchronous: 'FULL' | 'NORMAL';
   apiRateLimit: RateWindow;
   tokenRateLimit: RateWindow;
@@ -29,9 +38,19 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   return {
     ...coreConfig(e),
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     apiRateLimit: rateWindow(e, 'API'),
     tokenRateLimit: rateWindow(e, 'TOKEN'),
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),
   };
+}
+
+function isSupportedDatabaseUrl(url: string): boolean {
+  try {
+    engineOfUrl(url);
+    return true;
+  } catch {
+    return false;
+  }
 }

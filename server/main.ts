@@ -5,18 +5,29 @@ import { serve } from '../platform/serve.js';
 import { createApp } from './app.js';
 import { loadServerConfig } from './config.js';
 import { openDatabase } from './db/connection.js';
+import { openRedis } from '../platform/redis-link.js';
 
 /** Starts the reference server: reads config, opens the database, listens, drains on SIGTERM. */
 runMain('clinic API', async () => {
   const config = loadServerConfig();
   const logger = createLogger(config.logLevel);
-  const db = await openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous });
-  serve(createApp({ db, clock: systemClock, config, logger }), {
+  const db = await openDatabase(config.databaseUrl, {
+    synchronous: config.sqliteSynchronous,
+    poolSize: config.databasePoolSize,
+    // Bookings, the server's only writes that must survive a power cut, all go through group commit.
+    syncInBackground: true,
+  });
+  // REDIS_URL: rate limits shared by every instance; a Redis down at start is one warning, not a failed start.
+  const redis = await openRedis(config, logger);
+  serve(createApp({ db, clock: systemClock, config, logger, redis }), {
     name: 'clinic API',
     port: config.port,
     host: config.host,
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
-    onDrained: () => db.destroy(),
+    onDrained: async () => {
+      await db.destroy();
+      await redis?.close();
+    },
   });
 });

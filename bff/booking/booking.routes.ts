@@ -18,6 +18,7 @@ import { BookingOutcomeUnknown, UpstreamUnavailable } from '../upstream/errors.j
 import type { ClinicFacts } from '../availability/clinic-facts.js';
 import type { TakenSlots } from '../availability/taken-slots.js';
 import { createReference, readReference } from './booking-reference.js';
+import type { DentistMemory } from './dentist-memory.js';
 import {
   BOOKING_PATH,
   BROWSER_BOOKING_MAX_BYTES,
@@ -42,6 +43,8 @@ export interface BookingRoutesOptions {
   facts: ClinicFacts;
   /** What the BFF learns about taken slots from bookings and 409s. */
   taken: TakenSlots;
+  /** The dentist each patient key of an "any dentist" booking tried: per process, or shared through Redis. */
+  dentistMemory: DentistMemory;
   clock: Clock;
 }
 
@@ -54,9 +57,6 @@ const DEPRECATION_HEADERS = {
   Link: `</api${STATUS_LOOKUP_PATH}>; rel="successor-version"`,
 };
 
-/** How long (upstream's replay window) and how many patient keys of "any dentist" bookings are remembered with their dentist. */
-const KEY_MEMORY_TTL_MS = 24 * 3600_000;
-const KEYS_REMEMBERED = 10_000;
 /** Bookings whose dentist and treatment a status lookup can name: the booking horizon, and a bound. */
 const BOOKING_MEMORY_TTL_MS = (LIMITS.bookingHorizonDays + 1) * 24 * 3600_000;
 const BOOKINGS_REMEMBERED = 50_000;
@@ -69,16 +69,8 @@ const BOOKINGS_REMEMBERED = 50_000;
  * what makes a patient book twice.
  */
 export function bookingRoutes(options: BookingRoutesOptions): Router {
-  const { upstream, referenceKey, bookingRateLimit, statusRateLimit, bookingTimeoutMs, facts, taken, clock } = options;
+  const { upstream, referenceKey, bookingRateLimit, statusRateLimit, bookingTimeoutMs, facts, taken, dentistMemory, clock } = options;
   const router = Router();
-  /**
-   * The dentist each patient key of an "any dentist" booking booked (or may
-   * have booked: an unknown outcome, 504). A re-send with that key tries that
-   * dentist first, even though it is known to be taken since (taken by this
-   * very patient), so its derived key replays the booking rather than making
-   * another with the next dentist. Bounded; kept for upstream's replay window.
-   */
-  const dentistByKey = new LRUCache<string, number>({ max: KEYS_REMEMBERED, ttl: KEY_MEMORY_TTL_MS, ttlResolution: 0, perf: { now: () => clock.now().getTime() } });
   /**
    * The dentist and treatment of each booking this BFF made, for its status
    * lookups (the spec's status view has neither). Best known: bounded, in
@@ -130,23 +122,23 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
       // Without the dentist list (upstream failing to answer it) the booking goes as the patient sent it.
       const dentists = await facts.dentistIdsForBooking().catch((): number[] => []);
       if (dentists.length > 0) {
-        // A re-send: the dentist this key booked (or may have) goes first, taken or not.
-        const retry = idempotencyKey === undefined ? undefined : dentistByKey.get(idempotencyKey);
+        // A re-send (through any BFF of the clinic): the dentist this key booked (or may have) goes first, taken or not.
+        const retry = idempotencyKey === undefined ? undefined : await dentistMemory.dentistOf(idempotencyKey);
         const order = retry !== undefined && dentists.includes(retry) ? [retry, ...dentists.filter((id) => id !== retry)] : dentists;
         for (const doctorId of order) {
-          if (doctorId !== retry && taken.isTaken(doctorId, date, time)) continue;
+          if (doctorId !== retry && (await taken.isTaken(doctorId, date, time))) continue;
           const key = idempotencyKey && dentistKey(idempotencyKey, doctorId);
-          const answer = await send({ ...booking, doctor_id: doctorId }, key).catch((error: unknown) => {
-            if (error instanceof BookingOutcomeUnknown && idempotencyKey) dentistByKey.set(idempotencyKey, doctorId);
+          const answer = await send({ ...booking, doctor_id: doctorId }, key).catch(async (error: unknown) => {
+            if (error instanceof BookingOutcomeUnknown && idempotencyKey) await dentistMemory.remember(idempotencyKey, doctorId);
             throw error;
           });
           if (answer.status === 409) {
-            taken.markTaken(doctorId, date, time);
+            await taken.markTaken(doctorId, date, time);
             continue;
           }
           if (answer.status !== 200) return relayError(res, answer);
-          taken.markTaken(doctorId, date, time);
-          if (idempotencyKey) dentistByKey.set(idempotencyKey, doctorId);
+          await taken.markTaken(doctorId, date, time);
+          if (idempotencyKey) await dentistMemory.remember(idempotencyKey, doctorId);
           return answerBooked(res, answer, doctorId, parsed.treatment_id ?? null);
         }
         throw new ApiError('slot_unavailable', 'Every dentist is booked at that time; please choose another time');
@@ -154,7 +146,7 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
     }
 
     const answer = await send(booking, idempotencyKey);
-    if (requested !== null && (answer.status === 200 || answer.status === 409)) taken.markTaken(requested, date, time);
+    if (requested !== null && (answer.status === 200 || answer.status === 409)) await taken.markTaken(requested, date, time);
     if (answer.status !== 200) return relayError(res, answer);
     answerBooked(res, answer, requested, parsed.treatment_id ?? null);
   });

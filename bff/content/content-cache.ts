@@ -110,6 +110,17 @@ export class ContentCache {
     });
   }
 
+  /**
+   * The cached answer for an upstream path while it is fresh (within its TTL),
+   * without a promise or a load: what nearly every request finds. undefined
+   * when it is missing, stale or still loading: get() then decides.
+   */
+  fresh(path: string): CachedAnswer | undefined {
+    // has() is false for a stale entry or one still loading, and drops nothing.
+    const answer = this.cache.has(path) ? this.cache.get(path) : undefined;
+    return answer && this.servable(answer) ? answer : undefined;
+  }
+
   /** The answer for an upstream path, from cache when possible; throws UpstreamUnavailable. */
   async get(path: string, resource: ContentResource): Promise<CachedAnswer> {
     const answer = await this.cache.fetch(path, { context: { resource } });
@@ -138,6 +149,21 @@ export class ContentCache {
    */
   async getCombined(combined: CombinedResource): Promise<CachedAnswer> {
     const parts = await Promise.all(combined.parts.map(({ path, resource }) => this.get(path, resource)));
+    return this.combine(combined, parts);
+  }
+
+  /** getCombined while every part is fresh, without a promise (see fresh()); undefined otherwise. */
+  freshCombined(combined: CombinedResource): CachedAnswer | undefined {
+    const parts: CachedAnswer[] = [];
+    for (const { path } of combined.parts) {
+      const part = this.fresh(path);
+      if (!part) return undefined;
+      parts.push(part);
+    }
+    return this.combine(combined, parts);
+  }
+
+  private combine(combined: CombinedResource, parts: CachedAnswer[]): CachedAnswer {
     const failed = parts.find((part) => part.status !== 200);
     if (failed) return failed;
     const builtFrom = parts.map((part) => part.etag).join(' ');

@@ -1,11 +1,15 @@
-import { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { IdParam } from '../../contract/index.js';
 import { notFound } from '../../contract/errors.js';
 import { ReadBudgetSpent } from '../upstream/read-budget.js';
-import { chooseEncoding } from '../widget-hosting/precompressed.js';
 import type { CachedAnswer, ContentCache } from './content-cache.js';
+import { AnswerHeaders, encodingChooser, setHeaders, varyOnOriginAndEncoding } from './answer-headers.js';
 import { CONTENT_BUNDLE_PATH } from '../../contract/rules/bff-api.js';
+import { RouteTable } from '../../platform/route-table.js';
 import { CONTENT_BUNDLE, DENTISTS, ORGANIZATION, TREATMENTS, WEBSITE, type ContentResource } from './resources.js';
+
+/** A content route: answers the request, at once or through a promise. */
+type ContentRoute = (req: Request, res: Response, params: Record<string, string | undefined>) => void | Promise<void>;
 
 /**
  * GET /api/organization, /api/website, /api/treatments, /api/treatments/:id
@@ -13,57 +17,110 @@ import { CONTENT_BUNDLE, DENTISTS, ORGANIZATION, TREATMENTS, WEBSITE, type Conte
  * cached, with ETag and Cache-Control so browsers and any CDN in front can
  * cache too. A treatment by id comes from
  * the cached list, so no id, known or made up, costs an upstream call.
+ *
+ * The busiest paths of the BFF, so one handler finds the route in one
+ * lookup (RouteTable, matched as Express's router matches: any letter case,
+ * one trailing slash, HEAD as GET) instead of a Router trying a layer per
+ * route; other methods and paths go on to the next handler.
  */
-export function contentRoutes(cache: ContentCache, ttlMs: number, maxStaleMs: number): Router {
+export function contentRoutes(cache: ContentCache, ttlMs: number, maxStaleMs: number): RequestHandler {
   const cacheControl = [
     'public',
     `max-age=${Math.floor(ttlMs / 1000)}`,
     `stale-while-revalidate=${Math.floor(ttlMs / 1000)}`,
     `stale-if-error=${Math.floor(maxStaleMs / 1000)}`,
   ].join(', ');
+  const send = answerSender(new AnswerHeaders(cacheControl));
 
-  const serve = (resource: ContentResource, upstreamPath: (req: Request) => string) => async (req: Request, res: Response) => {
-    send(req, res, await cache.get(upstreamPath(req), resource), cacheControl);
+  // Each route answers at once from a fresh cached copy, and waits for the cache only otherwise.
+  const serve = (resource: ContentResource, upstreamPath: string): ContentRoute => (req, res) =>
+    whenCached(cache.fresh(upstreamPath), () => cache.get(upstreamPath, resource), (answer) => send(req, res, answer));
+
+  const routes = new RouteTable<ContentRoute>([
+    ['/organization', serve(ORGANIZATION, '/organization')],
+    ['/website', serve(WEBSITE, '/website')],
+    ['/treatments', serve(TREATMENTS, '/treatments')],
+    [
+      '/treatments/:id',
+      (req, res, params) => {
+        // An id that is not an escape-decodable number is no treatment either.
+        const id = IdParam.safeParse(params.id);
+        if (!id.success) throw notFound('Treatment');
+        return whenCached(cache.fresh('/treatments'), () => cache.get('/treatments', TREATMENTS), (list) => {
+          const treatment = list.items?.get(id.data);
+          if (!treatment) throw notFound('Treatment');
+          send(req, res, treatment);
+        });
+      },
+    ],
+    ['/dentists', serve(DENTISTS, '/dentists')],
+    [
+      CONTENT_BUNDLE_PATH,
+      (req, res) =>
+        whenCached(cache.freshCombined(CONTENT_BUNDLE), () => cache.getCombined(CONTENT_BUNDLE), (answer) => send(req, res, answer)),
+    ],
+  ]);
+
+  return (req, res, next) => {
+    const route = req.method === 'GET' || req.method === 'HEAD' ? routes.find(req.path) : undefined;
+    if (!route) {
+      next();
+      return;
+    }
+    const fail = (err: unknown) => {
+      retryAfterWhenBudgetSpent(err, res);
+      next(err);
+    };
+    try {
+      route.value(req, res, route.params)?.catch(fail);
+    } catch (err) {
+      fail(err);
+    }
   };
+}
 
-  const router = Router();
-  router.get('/organization', serve(ORGANIZATION, () => '/organization'));
-  router.get('/website', serve(WEBSITE, () => '/website'));
-  router.get('/treatments', serve(TREATMENTS, () => '/treatments'));
-  router.get('/treatments/:id', async (req, res) => {
-    const id = IdParam.safeParse(req.params.id);
-    const treatment = id.success ? await cache.getItem('/treatments', TREATMENTS, id.data) : undefined;
-    if (!treatment) throw notFound('Treatment');
-    send(req, res, treatment, cacheControl);
-  });
-  router.get('/dentists', serve(DENTISTS, () => '/dentists'));
-  router.get(CONTENT_BUNDLE_PATH, async (req, res) => {
-    send(req, res, await cache.getCombined(CONTENT_BUNDLE), cacheControl);
-  });
-  router.use(retryAfterWhenBudgetSpent);
-  return router;
+/**
+ * `use` the cached value at once when there is one, else once `load` has it;
+ * a throw or rejection reaches the caller either way.
+ */
+function whenCached<T>(cached: T | undefined, load: () => Promise<T>, use: (value: T) => void): void | Promise<void> {
+  if (cached !== undefined) {
+    use(cached);
+    return;
+  }
+  return load().then(use);
 }
 
 /** A content miss refused by the read budget is 503 upstream_busy (the error handler); this adds when to retry. */
-const retryAfterWhenBudgetSpent: ErrorRequestHandler = (err, _req, res, next) => {
+function retryAfterWhenBudgetSpent(err: unknown, res: Response): void {
   if (err instanceof ReadBudgetSpent && !res.headersSent) res.set('Retry-After', String(err.retryAfterSeconds));
-  next(err);
-};
+}
 
 /**
  * A cached answer with its ETag and Cache-Control, 304 to a matching
  * If-None-Match, and otherwise in the best coding Accept-Encoding allows
- * among those the cache holds for it (brotli, gzip, or plain).
+ * among those the cache holds for it (brotli, gzip, or plain). The headers of
+ * each answer and coding are made once (AnswerHeaders) and the bytes are
+ * written with Node's own res.end: Express's res.send would work out again,
+ * per request, what the cache entry already knows (type, length, freshness).
+ * A HEAD gets the same headers and no body (Node leaves the body out).
  */
-function send(req: Request, res: Response, answer: CachedAnswer, cacheControl: string): void {
-  res.set({ ETag: answer.etag, 'Cache-Control': cacheControl });
-  res.vary('Origin').vary('Accept-Encoding');
-  if (answer.status === 200 && req.fresh) {
-    res.status(304).end();
-    return;
-  }
-  const coding = chooseEncoding(req.get('accept-encoding'));
-  const encoded = coding === 'identity' ? undefined : answer.encoded[coding];
-  if (coding !== 'identity' && encoded) res.set('Content-Encoding', coding);
-  res.status(answer.status).type('application/json').send(encoded ?? answer.body);
+function answerSender(headers: AnswerHeaders) {
+  const chooseCoding = encodingChooser();
+  return (req: Request, res: Response, answer: CachedAnswer): void => {
+    varyOnOriginAndEncoding(res);
+    // req.fresh compares If-None-Match with the ETag set here; without one there is nothing to compare.
+    if (answer.status === 200 && req.headers['if-none-match'] !== undefined) {
+      setHeaders(res, headers.notModified(answer));
+      if (req.fresh) {
+        res.statusCode = 304;
+        res.end();
+        return;
+      }
+    }
+    const representation = headers.representation(answer, chooseCoding(req.headers['accept-encoding']));
+    setHeaders(res, representation.headers);
+    res.statusCode = answer.status;
+    res.end(representation.body);
+  };
 }

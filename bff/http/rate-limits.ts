@@ -1,16 +1,20 @@
-import { perIpRateLimit, type RateWindow } from '../../platform/rate-limits.js';
+import { perIpRateLimit, type RateWindow, type SharedCounting } from '../../platform/rate-limits.js';
+
+// Each limiter below counts in this process's memory, or with `shared` (REDIS_URL)
+// in Redis across every BFF instance, per instance again while Redis is down.
 
 /** Every /api route, per client IP. */
-export const apiRateLimit = (window: RateWindow) =>
-  perIpRateLimit('api', 'Too many requests; please wait a moment and try again', window);
+export const apiRateLimit = (window: RateWindow, shared?: SharedCounting) =>
+  perIpRateLimit('api', 'Too many requests; please wait a moment and try again', window, { shared });
 
 /**
  * Bookings, per client IP: a much smaller budget against spam. A booking
  * answered 504 (outcome unknown) is given back: the widget re-sends it with the
  * same Idempotency-Key, and one patient's one booking counts once.
  */
-export const bookingRateLimit = (window: RateWindow) =>
+export const bookingRateLimit = (window: RateWindow, shared?: SharedCounting) =>
   perIpRateLimit('booking', 'Too many booking attempts; please wait a few minutes, or call the clinic', window, {
+    shared,
     skipFailedRequests: true,
     requestWasSuccessful: (_req, res) => res.statusCode !== 504,
   });
@@ -19,5 +23,5 @@ export const bookingRateLimit = (window: RateWindow) =>
  * Status lookups, per client IP: a reference carries a 64-bit MAC, and this
  * keeps guessing at 30 tries in 10 minutes (STATUS_RATE_LIMIT), hopeless.
  */
-export const statusRateLimit = (window: RateWindow) =>
-  perIpRateLimit('status', 'Too many status lookups; please wait a few minutes, or call the clinic', window);
+export const statusRateLimit = (window: RateWindow, shared?: SharedCounting) =>
+  perIpRateLimit('status', 'Too many status lookups; please wait a few minutes, or call the clinic', window, { shared });

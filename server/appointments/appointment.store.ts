@@ -1,6 +1,7 @@
 import type { AppointmentStatus, AppointmentStatusView, BookAppointmentRequest } from '../../contract/index.js';
 import type { Db } from '../db/connection.js';
 import type { AppointmentRow } from '../db/schema.js';
+import { UniqueViolation } from '../db/unique-violation.js';
 
 /** A full appointment as the clinic settings area lists it, created_at as an ISO string. */
 export type AppointmentRecord = Omit<AppointmentRow, 'created_at'> & { created_at: string };
@@ -9,8 +10,16 @@ export type AppointmentRecord = Omit<AppointmentRow, 'created_at'> & { created_a
 export class AppointmentStore {
   constructor(private readonly db: Db) {}
 
+  /**
+   * Inserts the appointment; throws UniqueViolation when the dentist already
+   * has a Scheduled appointment then (the index one_scheduled_booking_per_dentist_slot).
+   * ON CONFLICT DO NOTHING rather than the engine's error: on PostgreSQL an
+   * error aborts the whole (sub)transaction, and the refusal must still be
+   * stored under its Idempotency-Key in the same one. A conflicting insert
+   * that is not yet committed is waited for, so the index still decides races.
+   */
   async insert(careId: number, booking: BookAppointmentRequest, status: AppointmentStatus, now: Date): Promise<number> {
-    const { appointment_id } = await this.db
+    const inserted = await this.db
       .insertInto('appointments')
       .values({
         care_id: careId,
@@ -25,9 +34,11 @@ export class AppointmentStore {
         status,
         created_at: now.getTime(),
       })
+      .onConflict((conflict) => conflict.doNothing())
       .returning('appointment_id')
-      .executeTakeFirstOrThrow();
-    return appointment_id;
+      .executeTakeFirst();
+    if (!inserted) throw new UniqueViolation('one_scheduled_booking_per_dentist_slot');
+    return inserted.appointment_id;
   }
 
   /** True when the dentist already has a Scheduled appointment starting then. */

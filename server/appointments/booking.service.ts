@@ -5,6 +5,7 @@ import { addDays, checkOpeningHours, clinicLocalTime, type OpeningHoursVerdict }
 import type { Clock } from '../../platform/clock.js';
 import type { GroupCommitter } from '../db/group-commit.js';
 import type { Stores } from '../db/stores.js';
+import { isUniqueViolation } from '../db/unique-violation.js';
 
 export interface BookingAnswer {
   status: number;
@@ -27,8 +28,11 @@ export class BookingService {
   /**
    * Books in one transaction (shared with bookings that arrive together, see
    * GroupCommitter): the idempotency check, every rule, the insert and the
-   * stored answer commit together or not at all, and the single SQLite writer
-   * serialises concurrent bookings. The answer is given only once committed.
+   * stored answer commit together or not at all. Concurrent bookings of one
+   * slot, in this process or another, are decided by the database: its
+   * unique index takes one, and a concurrent Idempotency-Key waits for the
+   * first (SQLite's single writer; a lock on PostgreSQL). The answer is given
+   * only once committed.
    */
   async book(careId: number, booking: BookAppointmentRequest, idempotencyKey: string | undefined): Promise<BookingAnswer> {
     const now = this.clock.now();
@@ -123,10 +127,6 @@ const invalid = (reason: string) => new ApiError('validation_error', `Invalid re
 
 const slotUnavailable = () =>
   new ApiError('slot_unavailable', 'This dentist is already booked at that date and time; choose another time');
-
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
 
 /**
  * The fingerprint of a booking for Idempotency-Key, from the parsed booking:

@@ -1,4 +1,5 @@
-import type { Db } from '../db/connection.js';
+import { sql } from 'kysely';
+import type { Db, Engine } from '../db/connection.js';
 
 /** How long an Idempotency-Key is remembered, as with Stripe. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -11,9 +12,21 @@ export interface StoredAnswer {
 
 /** The first answer given to each Idempotency-Key of a clinic, kept for 24 hours. */
 export class IdempotencyStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly engine: Engine,
+  ) {}
 
+  /**
+   * The answer stored for this key, if any. Call it inside the transaction
+   * that will save the answer: on PostgreSQL it first takes a transaction lock
+   * on the key, so a concurrent request with the same key (in this process or
+   * another) waits until this transaction ends and then finds its answer,
+   * instead of booking a second time. (On SQLite the write lock, taken at
+   * BEGIN IMMEDIATE, already serialises every booking.)
+   */
   async find(careId: number, key: string, now: Date): Promise<StoredAnswer | undefined> {
+    if (this.engine === 'postgres') await sql`select pg_advisory_xact_lock(${careId}, hashtext(${key}))`.execute(this.db);
     const row = await this.db
       .selectFrom('idempotency_keys')
       .select(['request_hash', 'status_code', 'response_json'])

@@ -1,10 +1,15 @@
 import type { Db } from '../db/connection.js';
 import { centsFromDecimal } from '../money.js';
 import type { ParsedClinicFile } from './clinic-file.js';
+import type { ClinicSnapshots } from './clinic-snapshot.store.js';
 
 /** Clinics as tenants: creation from a clinic file, and what every tenant-scoped rule needs. */
 export class ClinicStore {
-  constructor(private readonly db: Db) {}
+  /** `snapshots`: a transaction's shared reads of the clinic (Stores.within). */
+  constructor(
+    private readonly db: Db,
+    private readonly snapshots?: ClinicSnapshots,
+  ) {}
 
   /** Creates the clinic, its website, treatments and dentists in one transaction. */
   async create(file: ParsedClinicFile, now: Date): Promise<number> {
@@ -46,6 +51,7 @@ export class ClinicStore {
   }
 
   async timezone(careId: number): Promise<string | undefined> {
+    if (this.snapshots) return (await this.snapshots.of(careId))?.timezone;
     const row = await this.db.selectFrom('clinics').select('timezone').where('care_id', '=', careId).executeTakeFirst();
     return row?.timezone;
   }

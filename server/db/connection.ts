@@ -1,46 +1,83 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrate.js';
-import { withStatementCache } from './statement-cache.js';
+import { isPostgresUrl, openPostgres } from './postgres.js';
+import { openSqlite, sqlitePathFromUrl } from './sqlite.js';
 
 export type Db = Kysely<Database>;
 
+/** The database engine behind a DATABASE_URL. */
+export type Engine = 'sqlite' | 'postgres';
+
 export interface OpenOptions {
+  /** SQLite only: FULL fsyncs every commit (survives power loss); NORMAL survives kill -9 only. */
   synchronous?: 'FULL' | 'NORMAL';
+  /** PostgreSQL only: connections kept at most (SQLite has one). */
+  poolSize?: number;
+  /**
+   * SQLite with FULL only: fsync the WAL off the event loop before group
+   * commit answers, instead of inside every COMMIT (see WalSyncer). For the
+   * server, whose durable writes all go through group commit; not the CLI.
+   */
+  syncInBackground?: boolean;
 }
+
+export { sqlitePathFromUrl };
 
 /**
- * Resolves DATABASE_URL to a SQLite file path. Accepts `file:relative/path.db`,
- * `file:/absolute/path.db`, `file::memory:` and a bare path. Other schemes are
- * refused by name: this build ships the SQLite dialect only.
+ * The engine a DATABASE_URL names: `postgres://` and `postgresql://` are
+ * PostgreSQL; `file:` URLs and bare paths are SQLite files; any other scheme
+ * is refused by name rather than taken for a file path.
  */
-export function sqlitePathFromUrl(databaseUrl: string): string {
-  if (databaseUrl === 'file::memory:' || databaseUrl === ':memory:') return ':memory:';
-  if (databaseUrl.startsWith('file://')) return new URL(databaseUrl).pathname;
-  if (databaseUrl.startsWith('file:')) return resolve(databaseUrl.slice('file:'.length));
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl)) {
-    throw new Error(`DATABASE_URL scheme is not supported by this build (SQLite only): ${databaseUrl.split(':')[0]}`);
+export function engineOfUrl(databaseUrl: string): Engine {
+  if (isPostgresUrl(databaseUrl)) return 'postgres';
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl) && !databaseUrl.startsWith('file://')) {
+    throw new Error(
+      `DATABASE_URL scheme is not supported: ${databaseUrl.split(':')[0]} (use file: for SQLite, postgres:// for PostgreSQL)`,
+    );
   }
-  return resolve(databaseUrl);
+  return 'sqlite';
 }
 
-/** Opens (creating if needed) the database, applies pragmas and runs migrations. */
+interface Opened {
+  engine: Engine;
+  /** Connections it may hold at once. */
+  connections: number;
+  /** Resolves once every earlier COMMIT is on disk, when COMMIT itself does not wait for that. */
+  afterCommit?: () => Promise<void>;
+}
+
+/** What this process opened, for the code that must differ by engine (group commit, locks). */
+const opened = new WeakMap<Db, Opened>();
+
+/** The engine behind `db`, as opened by openDatabase; SQLite for a Kysely built elsewhere (tests). */
+export function engineOf(db: Db): Engine {
+  return opened.get(db)?.engine ?? 'sqlite';
+}
+
+/** How many connections `db` may hold at once: its pool's size on PostgreSQL, 1 on SQLite. */
+export function connectionsOf(db: Db): number {
+  return opened.get(db)?.connections ?? 1;
+}
+
+/** What must be awaited after a COMMIT before answering, when the COMMIT does not wait for the disk itself. */
+export function afterCommitOf(db: Db): (() => Promise<void>) | undefined {
+  return opened.get(db)?.afterCommit;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+
+/** Opens (creating the SQLite file if needed) the database DATABASE_URL names and runs the migrations. */
 export async function openDatabase(databaseUrl: string, options: OpenOptions = {}): Promise<Db> {
-  const path = sqlitePathFromUrl(databaseUrl);
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SQLite(path);
-  // WAL: readers never block the writer; with synchronous FULL every commit is
-  // fsynced before the answer, so an acknowledged booking survives kill -9 and power loss.
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const engine = engineOfUrl(databaseUrl);
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+  const { db, afterCommit } =
+    engine === 'postgres'
+      ? { db: openPostgres(databaseUrl, { poolSize }), afterCommit: undefined }
+      : openSqlite(sqlitePathFromUrl(databaseUrl), { synchronous: options.synchronous, syncInBackground: options.syncInBackground });
+  opened.set(db, { engine, connections: engine === 'postgres' ? poolSize : 1, afterCommit });
   try {
-    await migrateToLatest(db as Kysely<unknown>);
+    await migrateToLatest(db as Kysely<unknown>, engine);
   } catch (error) {
     await db.destroy();
     throw error;

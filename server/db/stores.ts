@@ -1,4 +1,4 @@
-import type { Db } from './connection.js';
+import { engineOf, type Db, type Engine } from './connection.js';
 import { KeyStore } from '../auth/key.store.js';
 import { TokenStore } from '../auth/token.store.js';
 import { ClinicStore } from '../clinics/clinic.store.js';
@@ -8,6 +8,7 @@ import { TreatmentStore } from '../treatments/treatment.store.js';
 import { DentistStore } from '../dentists/dentist.store.js';
 import { AppointmentStore } from '../appointments/appointment.store.js';
 import { IdempotencyStore } from '../appointments/idempotency.store.js';
+import { ClinicSnapshots } from '../clinics/clinic-snapshot.store.js';
 
 /**
  * Every store, bound to one connection or transaction. Services receive a
@@ -25,11 +26,20 @@ export class Stores {
   #appointments?: AppointmentStore;
   #idempotency?: IdempotencyStore;
 
-  constructor(readonly db: Db) {}
+  /**
+   * `engine` defaults to the engine `db` was opened with (a transaction's must
+   * be given); `snapshots`, only for a transaction's stores, lets the clinic
+   * and website stores share one read of the clinic.
+   */
+  constructor(
+    readonly db: Db,
+    readonly engine: Engine = engineOf(db),
+    private readonly snapshots?: ClinicSnapshots,
+  ) {}
 
-  /** The same stores, bound to a transaction (or savepoint) instead. */
+  /** The same stores, bound to a transaction instead. */
   within(trx: Db): Stores {
-    return new Stores(trx);
+    return new Stores(trx, this.engine, new ClinicSnapshots(trx));
   }
 
   get keys(): KeyStore {
@@ -41,7 +51,7 @@ export class Stores {
   }
 
   get clinics(): ClinicStore {
-    return (this.#clinics ??= new ClinicStore(this.db));
+    return (this.#clinics ??= new ClinicStore(this.db, this.snapshots));
   }
 
   get organizations(): OrganizationStore {
@@ -49,7 +59,7 @@ export class Stores {
   }
 
   get websites(): WebsiteStore {
-    return (this.#websites ??= new WebsiteStore(this.db));
+    return (this.#websites ??= new WebsiteStore(this.db, this.snapshots));
   }
 
   get treatments(): TreatmentStore {
@@ -65,6 +75,6 @@ export class Stores {
   }
 
   get idempotency(): IdempotencyStore {
-    return (this.#idempotency ??= new IdempotencyStore(this.db));
+    return (this.#idempotency ??= new IdempotencyStore(this.db, this.engine));
   }
 }

@@ -1,5 +1,6 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { sendError } from '../../platform/error-body.js';
+import { RouteTable } from '../../platform/route-table.js';
 
 /** What router 2.3's `listRoutes()` gives for one layer (Express 5's Router; not in @types/express yet). */
 interface ListedRoute {
@@ -43,24 +44,23 @@ export function knownPaths(router: Router): Map<string, string[]> {
  * without a token. Paths that no route answers fall through (404, or 401 under a
  * resource prefix without credentials).
  */
-export function allowedMethods(routes: Router): Router {
-  const guard = Router();
-  for (const [path, methods] of knownPaths(routes)) {
-    if (methods.includes('*')) continue; // .all(): every method is taken
-    const allow = [...methods, 'OPTIONS'].join(', ');
-    const check: RequestHandler = (req, res, next) => {
-      if (methods.includes(req.method)) {
-        next();
-        return;
-      }
-      res.set('Allow', allow);
-      if (req.method === 'OPTIONS') {
-        res.status(204).end();
-        return;
-      }
-      sendError(res, 'method_not_allowed', `${req.method} is not allowed on this path; it takes ${allow}`);
-    };
-    guard.all(path, check);
-  }
-  return guard;
+export function allowedMethods(routes: Router): RequestHandler {
+  const paths = [...knownPaths(routes)].filter(([, methods]) => !methods.includes('*')); // .all(): every method is taken
+  // One lookup per request, where a Router with a layer per known path tried each in turn.
+  const table = new RouteTable(paths);
+  return (req, res, next) => {
+    const found = table.findAll(req.path);
+    if (found.length === 0 || found.some((methods) => methods.includes(req.method))) {
+      next();
+      return;
+    }
+    // Several paths may match one request (none do today): it takes what any of them takes.
+    const allow = [...new Set(found.flat()), 'OPTIONS'].join(', ');
+    res.set('Allow', allow);
+    if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return;
+    }
+    sendError(res, 'method_not_allowed', `${req.method} is not allowed on this path; it takes ${allow}`);
+  };
 }

@@ -1,17 +1,20 @@
 import type { WebsiteSettings, WebsiteSite } from '../../contract/index.js';
 import type { Db } from '../db/connection.js';
+import type { ClinicSnapshots } from '../clinics/clinic-snapshot.store.js';
 
 /** Spec 2.3: the website settings, stored as one validated JSON document per clinic. */
 export class WebsiteStore {
-  constructor(private readonly db: Db) {}
+  /** `snapshots`: a transaction's shared reads of the clinic (Stores.within). */
+  constructor(
+    private readonly db: Db,
+    private readonly snapshots?: ClinicSnapshots,
+  ) {}
 
   async settings(careId: number): Promise<WebsiteSettings | undefined> {
-    const row = await this.db
-      .selectFrom('websites')
-      .select('settings_json')
-      .where('care_id', '=', careId)
-      .executeTakeFirst();
-    return row && (JSON.parse(row.settings_json) as WebsiteSettings);
+    const json = this.snapshots
+      ? (await this.snapshots.of(careId))?.settings_json
+      : (await this.db.selectFrom('websites').select('settings_json').where('care_id', '=', careId).executeTakeFirst())?.settings_json;
+    return json ? (JSON.parse(json) as WebsiteSettings) : undefined;
   }
 
   async site(careId: number): Promise<WebsiteSite | undefined> {

@@ -1,14 +1,19 @@
 import { sql, type Kysely, type Migration } from 'kysely';
+import type { Engine } from '../connection.js';
+import { generatedId } from './generated-id.js';
 
 /**
- * The first schema. Written with Kysely's schema builder, not SQLite SQL, so
- * that a PostgreSQL dialect can run the same migration.
+ * The first schema. Written once with Kysely's schema builder, not in either
+ * engine's SQL, so SQLite and PostgreSQL run the same migration; only the
+ * generated ids differ (`generatedId`).
  */
-export const initial: Migration = {
+export const initial = (engine: Engine): Migration => ({
   async up(db: Kysely<unknown>) {
+    const id = generatedId(engine);
+
     await db.schema
       .createTable('clinics')
-      .addColumn('care_id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('care_id', 'integer', id)
       .addColumn('timezone', 'text', (c) => c.notNull())
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('short_name', 'text', (c) => c.notNull())
@@ -39,7 +44,7 @@ export const initial: Migration = {
 
     await db.schema
       .createTable('treatments')
-      .addColumn('treatment_id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('treatment_id', 'integer', id)
       .addColumn('care_id', 'integer', (c) => c.notNull().references('clinics.care_id').onDelete('cascade'))
       .addColumn('treatment_name', 'text', (c) => c.notNull())
       .addColumn('description', 'text', (c) => c.notNull())
@@ -52,7 +57,7 @@ export const initial: Migration = {
 
     await db.schema
       .createTable('dentists')
-      .addColumn('doctor_id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('doctor_id', 'integer', id)
       .addColumn('care_id', 'integer', (c) => c.notNull().references('clinics.care_id').onDelete('cascade'))
       .addColumn('doctor_name', 'text', (c) => c.notNull())
       .addColumn('specialization', 'text', (c) => c.notNull())
@@ -65,7 +70,7 @@ export const initial: Migration = {
 
     await db.schema
       .createTable('appointments')
-      .addColumn('appointment_id', 'integer', (c) => c.primaryKey().autoIncrement())
+      .addColumn('appointment_id', 'integer', id)
       .addColumn('care_id', 'integer', (c) => c.notNull().references('clinics.care_id').onDelete('cascade'))
       .addColumn('patient_name', 'text', (c) => c.notNull())
       .addColumn('patient_phone', 'text', (c) => c.notNull())
@@ -119,4 +124,4 @@ export const initial: Migration = {
       .execute();
     await db.schema.createIndex('idempotency_keys_by_age').on('idempotency_keys').column('created_at').execute();
   },
-};
+});

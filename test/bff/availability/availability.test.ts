@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AvailabilityResponse, BffBookingResponse } from '../../../contract/bff.js';
 import { ErrorBody } from '../../../contract/index.js';
+import { MemoryTakenSlots } from '../../../bff/availability/taken-slots.js';
 import { TEST_NOW } from '../../server/support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
 import { ManualTime, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
@@ -196,6 +197,12 @@ describe('validation of GET /api/availability', () => {
   });
 });
 
+/** Without REDIS_URL the BFF's taken slots are the in-memory ones, whose size is bounded. */
+function localSlots(bff: RunningBff): MemoryTakenSlots {
+  expect(bff.takenSlots).toBeInstanceOf(MemoryTakenSlots);
+  return bff.takenSlots as MemoryTakenSlots;
+}
+
 describe('how long and how much the BFF remembers', () => {
   it('forgets a taken slot once its time has passed', async () => {
     const clock = new ManualTime(Date.parse(TEST_NOW));
@@ -203,14 +210,14 @@ describe('how long and how much the BFF remembers', () => {
     try {
       const [first] = dentists as [number];
       await booked(validBooking({ doctor_id: first, appointment_time: '13:00' }), {}, bff);
-      expect(bff.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(true);
+      expect(await bff.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(true);
 
       clock.current = Date.parse('2026-11-24T12:59:00Z'); // 12:59 in London (GMT)
-      expect(bff.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(true);
+      expect(await bff.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(true);
       clock.current = Date.parse('2026-11-24T13:00:01Z');
 
-      expect(bff.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(false);
-      expect(bff.takenSlots.size).toBe(0);
+      expect(await bff.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(false);
+      expect(localSlots(bff).size).toBe(0);
     } finally {
       await bff.close();
     }
@@ -223,8 +230,8 @@ describe('how long and how much the BFF remembers', () => {
       const times = ['14:00', '14:15', '14:30', '14:45', '15:00'];
       for (const time of times) await booked(validBooking({ doctor_id: first, appointment_time: time }), {}, bff);
 
-      expect(bff.takenSlots.size).toBe(3);
-      expect(times.map((time) => bff.takenSlots.isTaken(first, TUESDAY, time))).toEqual([false, false, true, true, true]);
+      expect(localSlots(bff).size).toBe(3);
+      expect(await Promise.all(times.map((time) => bff.takenSlots.isTaken(first, TUESDAY, time)))).toEqual([false, false, true, true, true]);
     } finally {
       await bff.close();
     }

@@ -27,7 +27,7 @@ describe('createLogger', () => {
 
   it('writes JSON when stdout is not a terminal', () => {
     const logger = createLogger('info', undefined, { isTTY: false });
-    expect((streamOf(logger) as object).constructor.name).toBe('SonicBoom');
+    expect((streamOf(logger) as object).constructor.name).toBe('BufferedStdout');
   });
 
   it('writes JSON to a destination that was passed, even on a terminal', () => {

@@ -4,6 +4,7 @@ import { createBff, type Bff } from '../../../bff/app.js';
 import { deriveReferenceKey, type BffConfig } from '../../../bff/config.js';
 import type { Clock } from '../../../platform/clock.js';
 import { createLogger } from '../../../platform/logger.js';
+import type { RedisLink } from '../../../platform/redis-link.js';
 import {
   collectLogLines,
   removeDb,
@@ -46,12 +47,13 @@ export async function closeServer(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-/** The real BFF on an ephemeral port in front of `upstreamApi` (…/api/v1). */
+/** The real BFF on an ephemeral port in front of `upstreamApi` (…/api/v1); with `redis`, as under REDIS_URL. */
 export async function startBff(
   upstreamApi: string,
   credentials: { appKey: string; secret: string },
   overrides: Partial<BffConfig> = {},
   clock?: Clock,
+  redis?: RedisLink,
 ): Promise<RunningBff> {
   const { lines: logs, sink } = collectLogLines();
   const config: BffConfig = {
@@ -72,7 +74,7 @@ export async function startBff(
     shutdownTimeoutMs: 1_000,
     ...overrides,
   };
-  const bff = createBff({ config, logger: createLogger('info', sink), ...(clock ? { clock } : {}) });
+  const bff = createBff({ config, logger: createLogger('info', sink), ...(clock ? { clock } : {}), redis });
   const server = createServer(bff.app);
   const baseUrl = await listen(server);
   return { ...bff, baseUrl, api: `${baseUrl}/api`, config, logs, close: () => closeServer(server) };

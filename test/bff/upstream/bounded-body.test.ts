@@ -59,7 +59,9 @@ const expectUnavailable = async (res: Response) => {
 };
 
 describe('an upstream answer over UPSTREAM_MAX_BODY_BYTES', () => {
-  const HUGE = 20 * MiB;
+  // Large enough that reading it whole would grow RSS by well over 100 MiB (a string and its parse),
+  // far past the bound below, which leaves room for garbage-collection timing on a busy machine.
+  const HUGE = 64 * MiB;
   let stub: StubUpstream;
   let bff: RunningBff;
   let streamed: Promise<Streamed> | undefined;
@@ -80,7 +82,7 @@ describe('an upstream answer over UPSTREAM_MAX_BODY_BYTES', () => {
     await stub.close();
   });
 
-  it('answers 502 upstream_unavailable and closes the connection long before the 20 MB streamed body ends', async () => {
+  it('answers 502 upstream_unavailable and closes the connection long before the 64 MiB streamed body ends', async () => {
     // Warm up first (token, code paths), so the RSS compared is this request's alone.
     answer = (_req, res) => void streamHugeJson(res, 2 * MiB, false);
     await (await fetch(`${bff.api}/organization`)).text();
@@ -94,7 +96,7 @@ describe('an upstream answer over UPSTREAM_MAX_BODY_BYTES', () => {
     expect(closedEarly).toBe(true);
     // The cap, plus what the loopback socket buffers held when the BFF hung up.
     expect(written).toBeLessThan(HUGE / 2);
-    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(16 * MiB);
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(32 * MiB);
   });
 
   it('refuses an answer whose Content-Length is over the cap without reading it', async () => {

@@ -16,7 +16,7 @@ const ctx = useTestServer();
 async function revokeWithCli(appKey: string): Promise<void> {
   await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', 'keys', 'revoke', '--key', appKey], {
     cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_URL: `file:${ctx.server.dbPath}` },
+    env: { ...process.env, DATABASE_URL: ctx.server.databaseUrl },
   });
 }
 

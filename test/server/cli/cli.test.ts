@@ -1,26 +1,30 @@
 import { execFile, type ExecFileException } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppointmentStatusResponse, DAY_NAMES, DentistListResponse, OrganizationResponse, TreatmentListResponse, WebsiteResponse } from '../../../contract/index.js';
 import { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';
 import { demoClinic } from '../../../server/demo/demo-clinic.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { AUTH_FAILED, authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
+import { TEST_ENGINE } from '../support/test-database.js';
 import { useTestServer } from '../support/use-test-server.js';
 
 const execFileAsync = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
-// One temporary database for this file, shared by the CLI child processes and the in-process server;
-// its folder (with the clinic files written beside it) goes when the server does.
+// One database for this file (a SQLite file, or a PostgreSQL database: the engine of the run), shared by
+// the CLI child processes and the in-process server; on SQLite it lives in the folder the clinic files are
+// written to, which goes when the server does.
 const tempDir = mkdtempSync(join(tmpdir(), 'clinic-cli-test-'));
 const dbPath = join(tempDir, 'clinic.db');
-const ctx = useTestServer({ dbPath });
+const ctx = useTestServer(TEST_ENGINE === 'sqlite' ? { dbPath } : {});
+afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
 interface CliResult {
   code: number;
@@ -32,7 +36,7 @@ interface CliResult {
 async function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const inherited = { ...process.env };
   delete inherited.PUBLIC_URL;
-  const options = { cwd: repoRoot, env: { ...inherited, DATABASE_URL: `file:${dbPath}`, ...env } };
+  const options = { cwd: repoRoot, env: { ...inherited, DATABASE_URL: ctx.server.databaseUrl, ...env } };
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], options);
     return { code: 0, stdout, stderr };
@@ -156,7 +160,7 @@ describe('keys', () => {
     expect(result.stdout).not.toMatch(/scrypt|secret/i);
   });
 
-  it('never writes the secret to the database file or its WAL in plain text', () => {
+  it.runIf(TEST_ENGINE === 'sqlite')('never writes the secret to the database file or its WAL in plain text', () => {
     const { app_key, app_secret_key } = keyPair();
     const files = [dbPath, `${dbPath}-wal`].filter((path) => existsSync(path));
 
@@ -165,6 +169,18 @@ describe('keys', () => {
     expect(files).toContain(dbPath);
     expect(bytes.some((text) => text.includes(app_key))).toBe(true); // the files do hold the key row
     for (const text of bytes) expect(text).not.toContain(app_secret_key);
+  });
+
+  it.runIf(TEST_ENGINE === 'postgres')('never stores the secret in plain text in any row of any table', async () => {
+    const { app_key, app_secret_key } = keyPair();
+    const tables = await ctx.server.db.introspection.getTables();
+
+    const rows = await Promise.all(
+      tables.map(async (table) => JSON.stringify((await sql`select * from ${sql.table(table.name)}`.execute(ctx.server.db)).rows)),
+    );
+
+    expect(rows.join('\n')).toContain(app_key); // the tables do hold the key row
+    expect(rows.join('\n')).not.toContain(app_secret_key);
   });
 
   it('gives a key pair the server accepts until keys revoke, after which the exchange answers 401', async () => {

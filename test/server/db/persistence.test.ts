@@ -1,74 +1,50 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../server/db/connection.js';
-import { ClinicStore } from '../../../server/clinics/clinic.store.js';
-import { ClinicFile } from '../../../server/clinics/clinic-file.js';
-import { AuthService } from '../../../server/auth/auth.service.js';
-import { KeyStore } from '../../../server/auth/key.store.js';
-import { TokenStore } from '../../../server/auth/token.store.js';
-import { systemClock } from '../../../platform/clock.js';
 import { BookAppointmentResponse } from '../../../contract/index.js';
-import { clinicFixture } from '../support/clinic-fixture.js';
 import { nextWeekdayInLondon } from '../support/future-slot.js';
-import { startServerProcess, type ServerProcess } from '../support/server-process.js';
-import {
-  authenticatedCaller,
-  removeDb,
-  seedClinic,
-  startTestServer,
-  tempDbPath,
-  validBooking,
-} from '../support/test-server.js';
+import { startServerProcess } from '../support/server-process.js';
+import { appointmentIdsIn, authHeaders, seedDatabase, type SeededKeys } from '../support/seed-database.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { authenticatedCaller, seedClinic, startTestServer, validBooking } from '../support/test-server.js';
+
+// Every test here runs on the engine of the run: a SQLite file, or a PostgreSQL database.
 
 describe('persistence', () => {
-  it('keeps clinics, keys and appointments across a restart on the same file', async () => {
-    const first = await startTestServer();
-    const clinic = await seedClinic(first);
-    const caller = await authenticatedCaller(first, clinic);
-    const booked = BookAppointmentResponse.parse(await (await caller.post('/appointments/book', validBooking())).json());
-    await first.close();
+  it('keeps clinics, keys and appointments across a restart on the same database', async () => {
+    const database = await createTestDatabase();
+    try {
+      const first = await startTestServer({ database });
+      const clinic = await seedClinic(first);
+      const caller = await authenticatedCaller(first, clinic);
+      const booked = BookAppointmentResponse.parse(await (await caller.post('/appointments/book', validBooking())).json());
+      await first.close();
 
-    const second = await startTestServer({ dbPath: first.dbPath });
-    const res = await fetch(`${second.api}/appointments/status/${booked.data.appointment_id}`, { headers: caller.headers });
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as { data: unknown }).data).toMatchObject({ status: 'Scheduled', name: 'Jane Doe' });
-    await second.close();
-    removeDb(first.dbPath);
+      const second = await startTestServer({ database });
+      const res = await fetch(`${second.api}/appointments/status/${booked.data.appointment_id}`, { headers: caller.headers });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: unknown }).data).toMatchObject({ status: 'Scheduled', name: 'Jane Doe' });
+      await second.close();
+    } finally {
+      await database.remove();
+    }
   });
 });
 
-describe('the server process', () => {
-  const dbPath = tempDbPath();
+// Each test starts a server process: time for a slow start on a busy machine.
+describe('the server process', { timeout: 60_000 }, () => {
   const date = nextWeekdayInLondon();
-  let keys: { app_key: string; app_secret_key: string };
+  let database: TestDatabase;
+  let keys: SeededKeys;
 
   beforeAll(async () => {
-    const db = await openDatabase(`file:${dbPath}`);
-    const careId = await new ClinicStore(db).create(ClinicFile.parse(clinicFixture()), new Date());
-    keys = await new AuthService(new KeyStore(db), new TokenStore(db), systemClock).createKeyPair(careId);
-    await db.destroy();
-  });
-  afterAll(() => removeDb(dbPath));
-
-  async function headersFor(server: ServerProcess): Promise<Record<string, string>> {
-    const res = await fetch(`${server.api}/granttoken`, {
-      method: 'POST',
-      headers: { 'x-app-key': keys.app_key, 'x-app-secret-key': keys.app_secret_key },
-    });
-    const { access_token } = (await res.json()) as { access_token: string };
-    return { 'x-app-key': keys.app_key, authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
-  }
-
-  async function appointmentsOnDisk(): Promise<{ appointment_id: number; patient_name: string }[]> {
-    const db = await openDatabase(`file:${dbPath}`);
-    const rows = await db.selectFrom('appointments').select(['appointment_id', 'patient_name']).execute();
-    await db.destroy();
-    return rows;
-  }
+    database = await createTestDatabase();
+    keys = await seedDatabase(database.url);
+  }, 60_000);
+  afterAll(() => database?.remove());
 
   it('loses no acknowledged booking when killed with SIGKILL', async () => {
-    const server = await startServerProcess({ DATABASE_URL: `file:${dbPath}` });
-    const headers = await headersFor(server);
+    const server = await startServerProcess({ DATABASE_URL: database.url });
+    const headers = await authHeaders(server.api, keys);
     const acknowledged: number[] = [];
     for (let i = 0; i < 25; i++) {
       const body = JSON.stringify(validBooking({ appointment_date: date, appointment_time: '10:00', patient_name: `Kill Test ${i}` }));
@@ -80,14 +56,54 @@ describe('the server process', () => {
     server.child.kill('SIGKILL');
     expect((await server.exited).signal).toBe('SIGKILL');
 
-    const onDisk = (await appointmentsOnDisk()).map((row) => row.appointment_id);
-    for (const id of acknowledged) expect(onDisk).toContain(id);
+    const stored = await appointmentIdsIn(database.url);
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+  });
+
+  // 16 clients booking without pause; SIGKILL once 60 bookings are acknowledged, with others in flight.
+  it('loses no acknowledged booking when killed with SIGKILL in the middle of a burst', { timeout: 60_000 }, async () => {
+    const server = await startServerProcess({ DATABASE_URL: database.url, API_RATE_LIMIT: '100000' });
+    const headers = await authHeaders(server.api, keys);
+    const acknowledged: number[] = [];
+    let unanswered = 0;
+    let killed = false;
+    const client = async (n: number) => {
+      // Bounded whatever the timing: at most 100 bookings per client.
+      for (let round = 0; round < 100; round++) {
+        // No doctor: any number of bookings fit the same opening hours.
+        const body = JSON.stringify(validBooking({ appointment_date: date, appointment_time: '11:00', patient_name: `Burst ${n}-${round}` }));
+        let status: number;
+        let text: string;
+        try {
+          const res = await fetch(`${server.api}/appointments/book`, { method: 'POST', headers, body });
+          status = res.status;
+          text = await res.text();
+        } catch (error) {
+          if (!killed) throw error;
+          unanswered++; // the process died before this answer arrived: the client knows nothing was promised
+          return;
+        }
+        expect(status, text).toBe(200);
+        acknowledged.push(BookAppointmentResponse.parse(JSON.parse(text)).data.appointment_id);
+        if (!killed && acknowledged.length >= 60) {
+          killed = true;
+          server.child.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 16 }, (_, n) => client(n)));
+    expect((await server.exited).signal).toBe('SIGKILL');
+
+    expect(killed).toBe(true);
+    expect(unanswered).toBeGreaterThan(0); // bookings were in flight when it died
+    const stored = await appointmentIdsIn(database.url);
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
   });
 
   it('finishes an in-flight booking on SIGTERM, then exits 0', async () => {
-    const server = await startServerProcess({ DATABASE_URL: `file:${dbPath}` });
-    const headers = await headersFor(server);
-    const body = JSON.stringify(validBooking({ appointment_date: date, appointment_time: '11:00', patient_name: 'Drain Test' }));
+    const server = await startServerProcess({ DATABASE_URL: database.url });
+    const headers = await authHeaders(server.api, keys);
+    const body = JSON.stringify(validBooking({ appointment_date: date, appointment_time: '12:00', patient_name: 'Drain Test' }));
     const url = new URL(`${server.api}/appointments/book`);
 
     // Send the headers and half the body, signal, then send the rest.
@@ -109,14 +125,14 @@ describe('the server process', () => {
     expect(status).toBe(200);
     expect((await server.exited).code).toBe(0);
     const id = BookAppointmentResponse.parse(JSON.parse(text)).data.appointment_id;
-    expect((await appointmentsOnDisk()).map((row) => row.appointment_id)).toContain(id);
+    expect(await appointmentIdsIn(database.url)).toContain(id);
     expect(server.output()).toContain('draining');
   });
 
   it('refuses to start with one clear line when the port is taken', async () => {
-    const holder = await startServerProcess({ DATABASE_URL: `file:${dbPath}` });
+    const holder = await startServerProcess({ DATABASE_URL: database.url });
     const port = new URL(holder.api).port;
-    const second = startServerProcess({ DATABASE_URL: `file:${dbPath}`, PORT: port });
+    const second = startServerProcess({ DATABASE_URL: database.url, PORT: port });
     await expect(second).rejects.toThrow(/port \d+ is already in use/);
     holder.child.kill('SIGTERM');
     await holder.exited;

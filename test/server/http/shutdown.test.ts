@@ -1,17 +1,11 @@
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../server/db/connection.js';
-import { ClinicStore } from '../../../server/clinics/clinic.store.js';
-import { ClinicFile } from '../../../server/clinics/clinic-file.js';
-import { AuthService } from '../../../server/auth/auth.service.js';
-import { KeyStore } from '../../../server/auth/key.store.js';
-import { TokenStore } from '../../../server/auth/token.store.js';
-import { systemClock } from '../../../platform/clock.js';
 import { BookAppointmentResponse } from '../../../contract/index.js';
-import { clinicFixture } from '../support/clinic-fixture.js';
 import { nextWeekdayInLondon } from '../support/future-slot.js';
 import { startServerProcess } from '../support/server-process.js';
-import { removeDb, tempDbPath, validBooking } from '../support/test-server.js';
+import { appointmentIdsIn, seedDatabase, type SeededKeys } from '../support/seed-database.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { validBooking } from '../support/test-server.js';
 
 const CLIENTS = 64;
 /** Bookings each client sends at most: bounds the test whatever the timing. */
@@ -46,21 +40,20 @@ function send(agent: Agent, url: URL, method: string, headers: Record<string, st
 }
 
 describe('SIGTERM during a burst of bookings on keep-alive connections', () => {
-  const dbPath = tempDbPath();
   const date = nextWeekdayInLondon();
-  let keys: { app_key: string; app_secret_key: string };
+  // The engine of the run: a SQLite file, or a PostgreSQL database.
+  let database: TestDatabase;
+  let keys: SeededKeys;
 
   beforeAll(async () => {
-    const db = await openDatabase(`file:${dbPath}`);
-    const careId = await new ClinicStore(db).create(ClinicFile.parse(clinicFixture()), new Date());
-    keys = await new AuthService(new KeyStore(db), new TokenStore(db), systemClock).createKeyPair(careId);
-    await db.destroy();
+    database = await createTestDatabase();
+    keys = await seedDatabase(database.url);
   });
-  afterAll(() => removeDb(dbPath));
+  afterAll(() => database?.remove());
 
   // A process start, 64 connections and at most 64 × 12 bookings: bounded, with room for a busy machine.
   it('resets no keep-alive connection, closes idle ones, stores every booking it answered 200, and exits 0', { timeout: 60_000 }, async () => {
-    const server = await startServerProcess({ DATABASE_URL: `file:${dbPath}`, API_RATE_LIMIT: '100000' });
+    const server = await startServerProcess({ DATABASE_URL: database.url, API_RATE_LIMIT: '100000' });
     const grant = await fetch(`${server.api}/granttoken`, {
       method: 'POST',
       headers: { 'x-app-key': keys.app_key, 'x-app-secret-key': keys.app_secret_key },
@@ -118,9 +111,7 @@ describe('SIGTERM during a burst of bookings on keep-alive connections', () => {
     expect({ idleSockets, idleLeft }).toEqual({ idleSockets: IDLE_CONNECTIONS, idleLeft: 0 });
 
     const acknowledged = answers.map((answer) => BookAppointmentResponse.parse(JSON.parse(answer.body)).data.appointment_id);
-    const db = await openDatabase(`file:${dbPath}`);
-    const stored = new Set((await db.selectFrom('appointments').select('appointment_id').execute()).map((row) => row.appointment_id));
-    await db.destroy();
+    const stored = await appointmentIdsIn(database.url);
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
   });
 });

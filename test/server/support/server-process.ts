@@ -29,7 +29,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 15_000);
+    // Generous: on a busy machine, with other test files starting processes too, tsx takes a while.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
     const onData = () => {
       const match = /"port":(\d+)/.exec(output);
       if (match) {

@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createApp } from '../../../server/app.js';
 import type { Clock } from '../../../platform/clock.js';
@@ -15,13 +12,18 @@ import { KeyStore } from '../../../server/auth/key.store.js';
 import { TokenStore } from '../../../server/auth/token.store.js';
 import { clinicFixture } from './clinic-fixture.js';
 import { FakeClock, TEST_NOW } from './fake-clock.js';
+import { createTestDatabase, removeSqliteFolder, sqliteTestDatabase, type TestDatabase } from './test-database.js';
+
+export { tempDbPath } from './test-database.js';
 
 export interface TestServerOptions {
   clock?: Clock;
   apiRateLimit?: { limit: number; windowMs: number };
   tokenRateLimit?: { limit: number; windowMs: number };
-  /** Reuse a database file (e.g. to restart on the same data). */
+  /** Run on this SQLite file (e.g. to restart on the same data), whatever TEST_DATABASE says. */
   dbPath?: string;
+  /** Run on this database (e.g. to restart on the same data); close() leaves it, the caller removes it. */
+  database?: TestDatabase;
   /** Listen on this port (e.g. to restart where the BFF expects it); default ephemeral. */
   port?: number;
 }
@@ -30,6 +32,11 @@ export interface TestServer {
   baseUrl: string;
   api: string;
   db: Db;
+  /** The database it runs on: its own unless one was given. */
+  database: TestDatabase;
+  /** DATABASE_URL for a process (the CLI, a second server) that must see the same data. */
+  databaseUrl: string;
+  /** For removeDb(): the SQLite file's path, or on PostgreSQL the database's URL. */
   dbPath: string;
   clock: Clock;
   /** Every log line the server wrote. */
@@ -49,15 +56,21 @@ export function collectLogLines(): { lines: string[]; sink: Writable } {
   return { lines, sink };
 }
 
-/** A temporary folder for one test file's SQLite database. */
-export function tempDbPath(): string {
-  return join(mkdtempSync(join(tmpdir(), 'clinic-test-')), 'clinic.db');
-}
-
-/** The real app on 127.0.0.1 with an ephemeral port and a real SQLite file. */
+/**
+ * The real app on 127.0.0.1 with an ephemeral port and a real database: its
+ * own SQLite file, or with TEST_DATABASE=postgres its own PostgreSQL database,
+ * which close() drops.
+ */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dbPath = options.dbPath ?? tempDbPath();
-  const db = await openDatabase(`file:${dbPath}`);
+  const owned = !options.database && !options.dbPath;
+  const database = options.database ?? (options.dbPath ? sqliteTestDatabase(options.dbPath) : await createTestDatabase());
+  let db: Db;
+  try {
+    db = await openDatabase(database.url);
+  } catch (error) {
+    if (owned && database.engine === 'postgres') await database.remove();
+    throw error;
+  }
   const clock = options.clock ?? new FakeClock(TEST_NOW);
   const { lines: logs, sink } = collectLogLines();
   const app = createApp({
@@ -80,19 +93,28 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     baseUrl,
     api: `${baseUrl}/api/v1`,
     db,
-    dbPath,
+    database,
+    databaseUrl: database.url,
+    dbPath: database.location,
     clock,
     logs,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.destroy();
+      if (owned && database.engine === 'postgres') await database.remove();
     },
   };
 }
 
+/**
+ * Removes a test server's SQLite database folder (`server.dbPath`). A
+ * PostgreSQL database the server made was dropped by close(); one given to it
+ * is removed with `database.remove()`, so a URL here is left alone.
+ */
 export function removeDb(dbPath: string): void {
-  rmSync(join(dbPath, '..'), { recursive: true, force: true });
+  if (/^postgres(ql)?:\/\//.test(dbPath)) return;
+  removeSqliteFolder(dbPath);
 }
 
 export interface SeededClinic {

@@ -22,8 +22,9 @@ export type TestServerHandle<T extends object> = { readonly server: TestServer }
 
 /**
  * A fresh server for the enclosing describe block (or the whole file): started
- * in beforeAll, then closed and its database folder removed in afterAll (also
- * for a `dbPath` the caller chose, so give it a folder of its own).
+ * in beforeAll, then closed and its database removed in afterAll: its SQLite
+ * folder (also for a `dbPath` the caller chose, so give it a folder of its
+ * own), or with TEST_DATABASE=postgres its PostgreSQL database, dropped by close().
  *
  * Read the handle's fields inside tests and hooks: they exist once beforeAll
  * has run, and reading one earlier (while tests are being collected) throws.

@@ -1,0 +1,116 @@
+import type { ServerResponse } from 'node:http';
+import { chooseEncoding, type Coding } from '../widget-hosting/precompressed.js';
+import type { CachedAnswer } from './content-cache.js';
+
+/** One header, as res.setHeader takes it. */
+type Header = readonly [name: string, value: string];
+
+/** What a cached answer sends in one coding: its headers and its bytes. */
+export interface Representation {
+  readonly headers: readonly Header[];
+  readonly body: Buffer;
+}
+
+/** Everything a cached answer can send, worked out once per cache entry. */
+interface Prepared {
+  /** The headers a 304 carries: ETag, Cache-Control (Vary is set apart). */
+  readonly notModified: readonly Header[];
+  readonly byCoding: Partial<Record<Coding, Representation>>;
+}
+
+const CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** Caches of the content differ by the requesting site (CORS) and by coding. */
+export const CONTENT_VARY = 'Origin, Accept-Encoding';
+
+/**
+ * The headers of each cached answer, in each coding it is kept in, made the
+ * first time the answer is sent and kept beside it (a WeakMap, so they go
+ * when the cache drops the answer): a request for a cached answer only sets
+ * them, instead of working out its Content-Type, Content-Length, Vary and
+ * coding again through Express's res.set / res.vary / res.type / res.send.
+ */
+export class AnswerHeaders {
+  private readonly prepared = new WeakMap<CachedAnswer, Prepared>();
+
+  constructor(private readonly cacheControl: string) {}
+
+  /** The headers of a 304 for this answer (ETag and Cache-Control). */
+  notModified(answer: CachedAnswer): readonly Header[] {
+    return this.of(answer).notModified;
+  }
+
+  /** The bytes and headers to send for this answer in `coding`, or in plain bytes when it is not kept in that coding. */
+  representation(answer: CachedAnswer, coding: Coding): Representation {
+    const { byCoding } = this.of(answer);
+    return byCoding[coding] ?? byCoding.identity!;
+  }
+
+  private of(answer: CachedAnswer): Prepared {
+    let prepared = this.prepared.get(answer);
+    if (!prepared) {
+      prepared = this.prepare(answer);
+      this.prepared.set(answer, prepared);
+    }
+    return prepared;
+  }
+
+  private prepare(answer: CachedAnswer): Prepared {
+    const common: Header[] = [
+      ['ETag', answer.etag],
+      ['Cache-Control', this.cacheControl],
+    ];
+    const representation = (body: Buffer, coding?: Coding): Representation => ({
+      headers: [
+        ...common,
+        ['Content-Type', CONTENT_TYPE],
+        ['Content-Length', String(body.length)],
+        ...(coding ? [['Content-Encoding', coding] as const] : []),
+      ],
+      body,
+    });
+    const byCoding: Partial<Record<Coding, Representation>> = { identity: representation(answer.body) };
+    for (const coding of ['br', 'gzip'] as const) {
+      const encoded = answer.encoded[coding];
+      if (encoded) byCoding[coding] = representation(encoded, coding);
+    }
+    return { notModified: common, byCoding };
+  }
+}
+
+/** Sets each header on the response. */
+export function setHeaders(res: ServerResponse, headers: readonly Header[]): void {
+  for (const [name, value] of headers) res.setHeader(name, value);
+}
+
+/**
+ * Vary: Origin, Accept-Encoding. When nothing or only CORS's `Origin` was set
+ * before (every request so far), one setHeader; anything else is merged.
+ */
+export function varyOnOriginAndEncoding(res: ServerResponse & { vary(field: string): unknown }): void {
+  const current = res.getHeader('Vary');
+  if (current === undefined || current === 'Origin') res.setHeader('Vary', CONTENT_VARY);
+  else {
+    res.vary('Origin');
+    res.vary('Accept-Encoding');
+  }
+}
+
+/** Distinct Accept-Encoding values remembered: browsers send a handful; anything past this is parsed each time. */
+const KNOWN_ACCEPT_ENCODINGS = 64;
+
+/**
+ * chooseEncoding, remembered per Accept-Encoding value: the few values
+ * browsers send ("gzip, deflate, br, zstd") are parsed once, not per request.
+ */
+export function encodingChooser(): (acceptEncoding: string | undefined) => Coding {
+  const known = new Map<string | undefined, Coding>();
+  return (acceptEncoding) => {
+    let coding = known.get(acceptEncoding);
+    if (coding === undefined) {
+      coding = chooseEncoding(acceptEncoding);
+      if (known.size < KNOWN_ACCEPT_ENCODINGS) known.set(acceptEncoding, coding);
+    }
+    return coding;
+  };
+}

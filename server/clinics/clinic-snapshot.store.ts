@@ -1,0 +1,33 @@
+import type { Db } from '../db/connection.js';
+
+export interface ClinicSnapshot {
+  timezone: string;
+  /** The website settings JSON; null when the clinic has none. */
+  settings_json: string | null;
+}
+
+/**
+ * A clinic's time zone and website settings read in one query, once per
+ * transaction: a booking needs both, and on PostgreSQL each query is a round
+ * trip. Made only for the stores of one transaction (Stores.within), so
+ * nothing is kept beyond it.
+ */
+export class ClinicSnapshots {
+  readonly #read = new Map<number, Promise<ClinicSnapshot | undefined>>();
+
+  constructor(private readonly db: Db) {}
+
+  of(careId: number): Promise<ClinicSnapshot | undefined> {
+    let snapshot = this.#read.get(careId);
+    if (!snapshot) {
+      snapshot = this.db
+        .selectFrom('clinics as c')
+        .leftJoin('websites as w', 'w.care_id', 'c.care_id')
+        .select(['c.timezone', 'w.settings_json'])
+        .where('c.care_id', '=', careId)
+        .executeTakeFirst();
+      this.#read.set(careId, snapshot);
+    }
+    return snapshot;
+  }
+}

@@ -1,0 +1,62 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
+import { withStatementCache } from './statement-cache.js';
+import { WalSyncer } from './wal-sync.js';
+
+export interface SqliteOptions {
+  /** FULL: every commit is on disk before it is answered (survives power loss); NORMAL survives kill -9 but not a power cut. */
+  synchronous?: 'FULL' | 'NORMAL';
+  /**
+   * With FULL: SQLite runs with synchronous=NORMAL and the WAL is fsynced off
+   * the event loop instead (WalSyncer), by whoever calls `afterCommit` before
+   * answering: the server's group commit. Only for a process whose durable
+   * writes all go through it; the CLI keeps SQLite's own FULL.
+   */
+  syncInBackground?: boolean;
+}
+
+export interface OpenedSqlite {
+  db: Kysely<Database>;
+  /** Set when commits are made durable in the background: resolves once every earlier COMMIT is on disk. */
+  afterCommit?: () => Promise<void>;
+}
+
+/**
+ * How long a write waits for another process's write lock (a second server, or
+ * the CLI beside the server) before SQLite gives up with SQLITE_BUSY. Commits
+ * take milliseconds, so a wait this long means something is stuck.
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Resolves DATABASE_URL to a SQLite file path. Accepts `file:relative/path.db`,
+ * `file:/absolute/path.db`, `file://` URLs, `file::memory:` and a bare path.
+ */
+export function sqlitePathFromUrl(databaseUrl: string): string {
+  if (databaseUrl === 'file::memory:' || databaseUrl === ':memory:') return ':memory:';
+  if (databaseUrl.startsWith('file://')) return new URL(databaseUrl).pathname;
+  if (databaseUrl.startsWith('file:')) return resolve(databaseUrl.slice('file:'.length));
+  return resolve(databaseUrl);
+}
+
+/** Opens (creating if needed) the SQLite file with the pragmas every process on it must share. */
+export function openSqlite(path: string, options: SqliteOptions = {}): OpenedSqlite {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  const full = (options.synchronous ?? 'FULL') === 'FULL';
+  const inBackground = full && options.syncInBackground === true && path !== ':memory:';
+  // WAL: readers never block the writer. With FULL every commit is on disk before it is
+  // answered (fsynced by SQLite inside COMMIT, or by WalSyncer before the answer), so an
+  // acknowledged booking survives kill -9 and power loss.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma(`synchronous = ${full && !inBackground ? 'FULL' : 'NORMAL'}`);
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  if (!inBackground) return { db };
+  const syncer = new WalSyncer(path);
+  return { db, afterCommit: () => syncer.sync() };
+}

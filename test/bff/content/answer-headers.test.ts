@@ -1,0 +1,105 @@
+import { request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { MIN_COMPRESSED_BYTES } from '../../../bff/content/content-cache.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../support/bff-harness.js';
+import { rawGet, type RawAnswer } from './raw-get.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack.close();
+});
+
+/** A HEAD with exactly these headers, and the bytes that came after its head (there must be none). */
+function rawHead(url: string, headers: Record<string, string>): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'HEAD', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const CACHE_CONTROL = /^public, max-age=\d+, stale-while-revalidate=\d+, stale-if-error=\d+$/;
+
+describe('a cached content answer, sent with the headers made for its cache entry', () => {
+  it.each([
+    ['plain', {}, undefined],
+    ['brotli', { 'accept-encoding': 'br' }, 'br'],
+    ['gzip', { 'accept-encoding': 'gzip' }, 'gzip'],
+  ])('in %s: JSON type, its own length, ETag, Cache-Control, Vary and its coding', async (_name, headers, coding) => {
+    for (const path of ['/website', '/content', '/treatments', '/treatments/1']) {
+      const plain = await rawGet(`${stack.bff.api}${path}`, {});
+      const answer = await rawGet(`${stack.bff.api}${path}`, headers);
+      expect(answer.status, path).toBe(200);
+      expect(answer.headers['content-type'], path).toBe('application/json; charset=utf-8');
+      expect(answer.headers['content-length'], path).toBe(String(answer.body.length));
+      expect(answer.headers.etag, path).toMatch(/^"[\w-]+"$/);
+      expect(answer.headers['cache-control'], path).toMatch(CACHE_CONTROL);
+      expect(answer.headers.vary, path).toBe('Origin, Accept-Encoding');
+      // A small answer is kept in plain bytes only.
+      const expected = plain.body.length >= MIN_COMPRESSED_BYTES ? coding : undefined;
+      expect(answer.headers['content-encoding'], path).toBe(expected);
+      const decoded = expected === 'br' ? brotliDecompressSync(answer.body) : expected === 'gzip' ? gunzipSync(answer.body) : answer.body;
+      expect(decoded.equals(plain.body), path).toBe(true);
+    }
+  });
+
+  it('answers HEAD with the same headers as GET and no body', async () => {
+    for (const headers of [{}, { 'accept-encoding': 'br' }] as Record<string, string>[]) {
+      const get = await rawGet(`${stack.bff.api}/treatments`, headers);
+      const head = await rawHead(`${stack.bff.api}/treatments`, headers);
+
+      expect(head.status).toBe(200);
+      expect(head.body.length).toBe(0);
+      for (const name of ['content-type', 'content-length', 'content-encoding', 'etag', 'cache-control', 'vary']) {
+        expect(head.headers[name], name).toEqual(get.headers[name]);
+      }
+    }
+  });
+
+  it('answers a matching If-None-Match with a bare 304: ETag, Cache-Control and Vary, no type, length or body', async () => {
+    const first = await rawGet(`${stack.bff.api}/content`, { 'accept-encoding': 'gzip' });
+    const again = await rawGet(`${stack.bff.api}/content`, { 'accept-encoding': 'gzip', 'if-none-match': `W/${String(first.headers.etag)}` });
+
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.headers['cache-control']).toBe(first.headers['cache-control']);
+    expect(again.headers.vary).toBe('Origin, Accept-Encoding');
+    expect(again.headers['content-type']).toBeUndefined();
+    expect(again.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('answers an If-None-Match that does not match, or asks for no-cache, in full', async () => {
+    const first = await rawGet(`${stack.bff.api}/website`, {});
+    const other = await rawGet(`${stack.bff.api}/website`, { 'if-none-match': '"not-this-one"' });
+    const noCache = await rawGet(`${stack.bff.api}/website`, { 'if-none-match': String(first.headers.etag), 'cache-control': 'no-cache' });
+
+    for (const answer of [other, noCache]) {
+      expect(answer.status).toBe(200);
+      expect(answer.body.equals(first.body)).toBe(true);
+      expect(answer.headers['content-length']).toBe(String(first.body.length));
+    }
+  });
+
+  it('keeps Vary: Origin once for an allowed origin, beside Accept-Encoding', async () => {
+    const answer = await rawGet(`${stack.bff.api}/treatments`, { origin: 'https://clinic.example' });
+
+    expect(answer.headers['access-control-allow-origin']).toBe('https://clinic.example');
+    expect(answer.headers.vary).toBe('Origin, Accept-Encoding');
+  });
+
+  it('answers a 404 of the cache (an unknown treatment) with its error body, not cached by the browser as a 200', async () => {
+    const answer = await rawGet(`${stack.bff.api}/treatments/999999`, {});
+
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body.toString())).toMatchObject({ success: false, error_code: 'not_found' });
+  });
+});

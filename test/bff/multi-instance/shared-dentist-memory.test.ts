@@ -1,0 +1,166 @@
+import { createServer, request, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BffBookingResponse } from '../../../contract/bff.js';
+import { ErrorBody } from '../../../contract/index.js';
+import type { RedisLink } from '../../../platform/redis-link.js';
+import { KEY_MEMORY_TTL_MS } from '../../../bff/booking/dentist-memory.js';
+import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
+import { closeServer, listen, ManualTime, startBff, type RunningBff } from '../support/bff-harness.js';
+import { serviceAvailable } from '../../support/service-available.js';
+import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
+
+/**
+ * Two BFFs of one clinic behind one load balancer, on one Redis (REDIS_URL),
+ * in front of the real reference server: an "any dentist" booking re-sent with
+ * the same Idempotency-Key is the same booking whichever BFF the re-send
+ * reaches, though the dentist it booked is known taken by both (shared taken
+ * slots): the BFF that did not make the first try still tries that dentist
+ * first, and its derived key replays the booking instead of booking the next
+ * dentist.
+ */
+
+type Inspector = Awaited<ReturnType<typeof inspector>>;
+
+const book = (bff: RunningBff, body: unknown, key?: string) =>
+  fetch(`${bff.api}/appointments/book`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+    body: JSON.stringify(body),
+  });
+
+/**
+ * Forwards everything to the reference server at once; can hold the server's
+ * answer to the next booking (the server has committed it), so the BFF times
+ * out and answers 504 booking_outcome_unknown.
+ */
+async function holdingProxy(upstreamApi: string) {
+  let holdNextMs = 0;
+  let answered: () => void = () => undefined;
+  const timers = new Set<NodeJS.Timeout>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const hold = req.url?.endsWith('/appointments/book') ? holdNextMs : 0;
+      if (hold > 0) holdNextMs = 0;
+      const done = hold > 0 ? answered : () => undefined;
+      const target = new URL(`${upstreamApi}${req.url!.replace(/^\/api\/v1/, '')}`);
+      const forwarded = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (upstreamRes) => {
+        const body: Buffer[] = [];
+        upstreamRes.on('data', (chunk: Buffer) => body.push(chunk));
+        upstreamRes.on('end', () => {
+          done();
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            if (res.destroyed) return;
+            res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+            res.end(Buffer.concat(body));
+          }, hold);
+          timers.add(timer);
+        });
+      });
+      forwarded.on('error', () => res.destroy());
+      forwarded.end(Buffer.concat(chunks));
+    });
+  });
+  const base = await listen(server);
+  return {
+    api: `${base}/api/v1`,
+    /** Holds the server's answer to the next booking `ms`; resolves once the server has answered it. */
+    holdNextBookingAnswer(ms: number): Promise<void> {
+      holdNextMs = ms;
+      return new Promise((resolve) => (answered = resolve));
+    },
+    async close() {
+      for (const timer of timers) clearTimeout(timer);
+      await closeServer(server);
+    },
+  };
+}
+
+describe.runIf(serviceAvailable('redis'))('an "any dentist" booking re-sent through the other BFF', () => {
+  const prefix = testKeyPrefix('bff-dentist-memory');
+  let upstream: TestServer;
+  let clinic: SeededClinic;
+  let proxy: Awaited<ReturnType<typeof holdingProxy>>;
+  const links: RedisLink[] = [];
+  let a: RunningBff;
+  let b: RunningBff;
+  let dentists: number[];
+  let redis: Inspector;
+
+  beforeAll(async () => {
+    upstream = await startTestServer();
+    clinic = await seedClinic(upstream);
+    proxy = await holdingProxy(upstream.api);
+    for (let i = 0; i < 2; i++) links.push(await openLink(prefix));
+    [a, b] = (await Promise.all(
+      links.map((link) => startBff(proxy.api, clinic, { bookingTimeoutMs: 400 }, new ManualTime(Date.parse(TEST_NOW)), link)),
+    )) as [RunningBff, RunningBff];
+    dentists = ((await (await fetch(`${a.api}/dentists`)).json()) as { data: { doctor_id: number }[] }).data.map((d) => d.doctor_id);
+    redis = await inspector();
+  });
+  afterAll(async () => {
+    await Promise.all([a, b].map((bff) => bff.close()));
+    await Promise.all(links.map((link) => link.close()));
+    await proxy.close();
+    await upstream.close();
+    removeDb(upstream.dbPath);
+    await redis.cleanUp(prefix);
+    await redis.close();
+  });
+
+  const appointmentsOf = (patient: string) =>
+    upstream.db.selectFrom('appointments').select(['appointment_id', 'doctor_id', 'appointment_time']).where('patient_name', '=', patient).execute();
+
+  it('answers the re-send with the same appointment (replayed), and upstream holds one appointment for the patient', async () => {
+    const [first] = dentists as [number];
+    const booking = validBooking({ patient_name: 'Resent Elsewhere', appointment_time: '10:00' });
+    const made = await book(a, booking, 'resent-elsewhere-key');
+    expect(made.status).toBe(200);
+    const original = BffBookingResponse.parse(await made.json()).data;
+    expect(original.doctor_id).toBe(first);
+
+    const resent = await book(b, booking, 'resent-elsewhere-key');
+
+    expect(resent.status).toBe(200);
+    expect(await appointmentsOf('Resent Elsewhere')).toEqual([{ appointment_id: original.appointment_id, doctor_id: first, appointment_time: '10:00' }]);
+    expect(BffBookingResponse.parse(await resent.json()).data).toEqual(original);
+    expect(resent.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('after a 504 on one BFF, and the slot learnt taken meanwhile, gives the re-send on the other the booking the 504 hid', async () => {
+    const [first] = dentists as [number];
+    const booking = validBooking({ patient_name: 'Unknown Outcome', appointment_time: '10:30' });
+    const committed = proxy.holdNextBookingAnswer(1_500);
+    const unknown = await book(a, booking, 'unknown-outcome-key');
+    expect(unknown.status).toBe(504);
+    expect(ErrorBody.parse(await unknown.json()).error_code).toBe('booking_outcome_unknown');
+    await committed;
+    // Another patient asks for that dentist at that time: upstream's 409 marks the slot taken for both BFFs.
+    expect((await book(b, validBooking({ patient_name: 'Someone Else', appointment_time: '10:30', doctor_id: first }))).status).toBe(409);
+
+    const resent = await book(b, booking, 'unknown-outcome-key');
+
+    expect(resent.status).toBe(200);
+    const { appointment_id, doctor_id } = BffBookingResponse.parse(await resent.json()).data;
+    expect(await appointmentsOf('Unknown Outcome')).toEqual([{ appointment_id, doctor_id: first, appointment_time: '10:30' }]);
+    expect(doctor_id).toBe(first);
+    expect(resent.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it("keeps in Redis, under the clinic's namespace, only a hash of each patient key and its dentist's id, for KEY_MEMORY_TTL_MS", async () => {
+    const keys = (await redis.keys(prefix)).filter((key) => key.includes(':dentist:'));
+
+    expect(keys).toHaveLength(2);
+    for (const key of keys) {
+      expect(key).toMatch(/^test:.+:bff:[0-9a-f]{16}:dentist:[A-Za-z0-9_-]{43}$/);
+      expect(key).not.toMatch(/resent-elsewhere|unknown-outcome/);
+      expect(Number(await redis.get(key))).toBe(dentists[0]);
+      const ttl = await redis.pttl(key);
+      expect(ttl).toBeGreaterThan(KEY_MEMORY_TTL_MS - 60_000);
+      expect(ttl).toBeLessThanOrEqual(KEY_MEMORY_TTL_MS);
+    }
+  });
+});

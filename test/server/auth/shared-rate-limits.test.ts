@@ -1,0 +1,122 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../../server/app.js';
+import { loadServerConfig } from '../../../server/config.js';
+import { openDatabase, type Db } from '../../../server/db/connection.js';
+import { ClinicStore } from '../../../server/clinics/clinic.store.js';
+import { ClinicFile } from '../../../server/clinics/clinic-file.js';
+import { AuthService } from '../../../server/auth/auth.service.js';
+import { KeyStore } from '../../../server/auth/key.store.js';
+import { TokenStore } from '../../../server/auth/token.store.js';
+import { createLogger } from '../../../platform/logger.js';
+import type { RedisLink } from '../../../platform/redis-link.js';
+import { clinicFixture } from '../support/clinic-fixture.js';
+import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
+import { serviceAvailable } from '../../support/service-available.js';
+import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
+
+describe('the Redis settings of the server', () => {
+  it('keeps counts in memory when REDIS_URL is unset, under clinic-booking: when it is set', () => {
+    expect(loadServerConfig({}).redisUrl).toBeUndefined();
+    const config = loadServerConfig({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.redisKeyPrefix).toBe('clinic-booking:');
+  });
+
+  it('refuses a REDIS_URL that is not redis:// or rediss://, naming it and never printing it', () => {
+    const attempt = () => loadServerConfig({ REDIS_URL: 'http://user:pa55word@cache:6379' });
+    expect(attempt).toThrow('REDIS_URL');
+    expect(attempt).not.toThrow('pa55word');
+  });
+});
+
+/**
+ * Two server instances in this process, each with its own connection to the
+ * shared Redis (as two processes would have), on one database: the per-key API
+ * budget and the per-IP /granttoken budget are each one count across both.
+ */
+describe.runIf(serviceAvailable('redis'))(`rate limits shared through Redis (REDIS_URL), on ${TEST_ENGINE}`, () => {
+  const prefix = testKeyPrefix('server-shared-limits');
+  const clock = new FakeClock(TEST_NOW);
+  let database: TestDatabase;
+  let db: Db;
+  let links: RedisLink[];
+  let instances: { api: string; server: Server }[];
+  let clinic: { appKey: string; secret: string; token: string };
+  let redis: Awaited<ReturnType<typeof inspector>>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    db = await openDatabase(database.url);
+    const careId = await new ClinicStore(db).create(ClinicFile.parse(clinicFixture()), clock.now());
+    const auth = new AuthService(new KeyStore(db), new TokenStore(db), clock);
+    const keys = await auth.createKeyPair(careId);
+    // A token issued without HTTP, so the /granttoken budget starts untouched.
+    const { access_token } = await auth.grantToken(keys.app_key, keys.app_secret_key);
+    clinic = { appKey: keys.app_key, secret: keys.app_secret_key, token: access_token };
+    links = [await openLink(prefix), await openLink(prefix)];
+    instances = await Promise.all(links.map((link) => startInstance(db, link)));
+    redis = await inspector();
+  });
+  afterAll(async () => {
+    await Promise.all(instances.map(({ server }) => close(server)));
+    await Promise.all(links.map((link) => link.close()));
+    await redis.cleanUp(prefix);
+    await redis.close();
+    await db.destroy();
+    await database.remove();
+  });
+
+  async function startInstance(database: Db, link: RedisLink) {
+    const app = createApp({
+      db: database,
+      clock,
+      logger: createLogger('silent'),
+      redis: link,
+      config: { trustProxy: false, apiRateLimit: { limit: 4, windowMs: 60_000 }, tokenRateLimit: { limit: 3, windowMs: 60_000 } },
+    });
+    const server: Server = await new Promise((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    return { server, api: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1` };
+  }
+
+  const exchange = (api: string, secret: string) =>
+    fetch(`${api}/granttoken`, { method: 'POST', headers: { 'x-app-key': clinic.appKey, 'x-app-secret-key': secret } });
+
+  it('counts /granttoken per IP across instances: 2 on one and 1 on the other spend a budget of 3', async () => {
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    expect((await exchange(a.api, clinic.secret)).status).toBe(200);
+    expect((await exchange(a.api, 'guess')).status).toBe(401);
+    expect((await exchange(b.api, clinic.secret)).status).toBe(200);
+
+    const refused = await exchange(b.api, clinic.secret);
+
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ success: false, error_code: 'rate_limited' });
+    expect(refused.headers.get('ratelimit-policy')).toMatch(/q=3/);
+    expect((await exchange(a.api, clinic.secret)).status).toBe(429);
+    expect(await redis.get(`${prefix}server:rl:granttoken:127.0.0.1`)).toBe('5');
+  });
+
+  it('counts each app key across instances: the fifth request, on either, is 429 with Retry-After', async () => {
+    const get = (api: string) => fetch(`${api}/dentists`, { headers: { 'x-app-key': clinic.appKey, authorization: `Bearer ${clinic.token}` } });
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    const statuses = [await get(a.api), await get(b.api), await get(a.api), await get(b.api)].map((res) => res.status);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+
+    const onA = await get(a.api);
+    const onB = await get(b.api);
+
+    expect([onA.status, onB.status]).toEqual([429, 429]);
+    expect(Number(onB.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await redis.get(`${prefix}server:rl:api:${clinic.appKey}`)).toBe('6');
+  });
+});
+
+async function close(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}

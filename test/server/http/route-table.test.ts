@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { RouteTable } from '../../../platform/route-table.js';
+
+describe('RouteTable', () => {
+  const table = new RouteTable([
+    ['/v1.0/items', 'list'],
+    ['/v1.0/items/:id', 'item'],
+    ['/v1.0/items/:id/parts/:part', 'part'],
+  ]);
+
+  it('finds a literal path in any letter case, with or without one trailing slash', () => {
+    for (const path of ['/v1.0/items', '/V1.0/ITEMS', '/v1.0/items/']) expect(table.find(path), path).toEqual({ value: 'list', params: {} });
+    for (const path of ['/v1.0/items//', '/v1x0/items', '/v1.0/itemsx']) expect(table.find(path), path).toBeUndefined();
+  });
+
+  it('matches a parameter as one segment, decoded, and a dot as a dot', () => {
+    expect(table.find('/v1.0/items/a%20b/')).toEqual({ value: 'item', params: { id: 'a b' } });
+    expect(table.find('/V1.0/Items/7/parts/x')).toEqual({ value: 'part', params: { id: '7', part: 'x' } });
+    for (const path of ['/v1x0/items/7', '/v1.0/items//', '/v1.0/items/7/8']) expect(table.find(path), path).toBeUndefined();
+  });
+
+  it('gives a parameter that is not a valid escape as undefined rather than throwing', () => {
+    expect(table.find('/v1.0/items/%E0')).toEqual({ value: 'item', params: { id: undefined } });
+  });
+
+  it('finds every route a path matches', () => {
+    const overlapping = new RouteTable([
+      ['/a/:x', 1],
+      ['/a/b', 2],
+      ['/:y/b', 3],
+    ]);
+    expect(overlapping.find('/a/b')).toEqual({ value: 2, params: {} });
+    expect(overlapping.findAll('/a/b')).toEqual([2, 1, 3]);
+  });
+
+  it('refuses a path with a pattern it cannot match as the router does', () => {
+    expect(() => new RouteTable([['/files/*rest', 1]])).toThrow(/only the router can match/);
+    expect(() => new RouteTable([['/items{/:id}', 1]])).toThrow(/only the router can match/);
+  });
+});

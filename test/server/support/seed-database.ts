@@ -1,0 +1,53 @@
+import { openDatabase } from '../../../server/db/connection.js';
+import { ClinicStore } from '../../../server/clinics/clinic.store.js';
+import { ClinicFile } from '../../../server/clinics/clinic-file.js';
+import { AuthService } from '../../../server/auth/auth.service.js';
+import { KeyStore } from '../../../server/auth/key.store.js';
+import { TokenStore } from '../../../server/auth/token.store.js';
+import { systemClock } from '../../../platform/clock.js';
+import { clinicFixture } from './clinic-fixture.js';
+
+export interface SeededKeys {
+  careId: number;
+  /** The fixture's dentists, in id order. */
+  doctorIds: number[];
+  app_key: string;
+  app_secret_key: string;
+}
+
+/**
+ * Creates the fixture clinic and a key pair in the database at `databaseUrl`
+ * (migrating it first), for tests that run the server as a process of its own.
+ */
+export async function seedDatabase(databaseUrl: string): Promise<SeededKeys> {
+  const db = await openDatabase(databaseUrl);
+  try {
+    const careId = await new ClinicStore(db).create(ClinicFile.parse(clinicFixture()), new Date());
+    const keys = await new AuthService(new KeyStore(db), new TokenStore(db), systemClock).createKeyPair(careId);
+    const dentists = await db.selectFrom('dentists').select('doctor_id').where('care_id', '=', careId).orderBy('doctor_id').execute();
+    return { careId, doctorIds: dentists.map((row) => row.doctor_id), ...keys };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The ids of every appointment in the database at `databaseUrl`, read through a connection of its own. */
+export async function appointmentIdsIn(databaseUrl: string): Promise<Set<number>> {
+  const db = await openDatabase(databaseUrl);
+  try {
+    return new Set((await db.selectFrom('appointments').select('appointment_id').execute()).map((row) => row.appointment_id));
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** POST /granttoken on `api`; the headers of an authenticated JSON request. */
+export async function authHeaders(api: string, keys: Pick<SeededKeys, 'app_key' | 'app_secret_key'>): Promise<Record<string, string>> {
+  const res = await fetch(`${api}/granttoken`, {
+    method: 'POST',
+    headers: { 'x-app-key': keys.app_key, 'x-app-secret-key': keys.app_secret_key },
+  });
+  if (res.status !== 200) throw new Error(`granttoken answered ${res.status}`);
+  const { access_token } = (await res.json()) as { access_token: string };
+  return { 'x-app-key': keys.app_key, authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Engine } from '../../../server/db/connection.js';
+import { SERVICES } from '../../support/services.js';
+
+/**
+ * The engine the server tests run on: SQLite unless TEST_DATABASE=postgres,
+ * which vitest.config.ts sets for its PostgreSQL project (the same test files,
+ * run again).
+ */
+export const TEST_ENGINE: Engine = process.env.TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** One test's own database: a SQLite file in a fresh folder, or a fresh PostgreSQL database. */
+export interface TestDatabase {
+  engine: Engine;
+  /** What DATABASE_URL would say to reach it. */
+  url: string;
+  /**
+   * Where it lives, for removeDb(): the SQLite file's path, or on PostgreSQL
+   * the database's URL.
+   */
+  location: string;
+  /** Deletes it (the folder, or DROP DATABASE … WITH (FORCE)); safe to call twice. */
+  remove(): Promise<void>;
+}
+
+/** A temporary folder for one test file's SQLite database. */
+export function tempDbPath(): string {
+  return join(mkdtempSync(join(tmpdir(), 'clinic-test-')), 'clinic.db');
+}
+
+/** A SQLite database at `path` (a new temporary one unless given). */
+export function sqliteTestDatabase(path = tempDbPath()): TestDatabase {
+  if (path.includes('://')) throw new Error(`not a SQLite file path: ${path} (give a PostgreSQL database as \`database\`)`);
+  return {
+    engine: 'sqlite',
+    url: `file:${path}`,
+    location: path,
+    remove: async () => removeSqliteFolder(path),
+  };
+}
+
+/** Removes the folder of a SQLite test database (the file, its -wal and -shm, anything beside them). */
+export function removeSqliteFolder(dbPath: string): void {
+  rmSync(join(dbPath, '..'), { recursive: true, force: true });
+}
+
+/** Runs one statement on the server's `postgres` maintenance database. */
+async function onMaintenanceDatabase(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: SERVICES.postgres.url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A new, empty PostgreSQL database named clinic_test_<random> on the test
+ * server (TEST_POSTGRES_URL, by default postgres://postgres@127.0.0.1:5432/postgres).
+ */
+export async function postgresTestDatabase(): Promise<TestDatabase> {
+  const name = `clinic_test_${randomBytes(6).toString('hex')}`;
+  await onMaintenanceDatabase(`create database ${name}`);
+  const url = new URL(SERVICES.postgres.url);
+  url.pathname = `/${name}`;
+  let removed: Promise<void> | undefined;
+  return {
+    engine: 'postgres',
+    url: url.href,
+    location: url.href,
+    // FORCE ends any connection still open (a server process killed with -9 leaves some).
+    remove: () => (removed ??= onMaintenanceDatabase(`drop database if exists ${name} with (force)`)),
+  };
+}
+
+/** A fresh database of the engine the tests run on (TEST_ENGINE unless told). */
+export function createTestDatabase(engine: Engine = TEST_ENGINE): Promise<TestDatabase> {
+  return engine === 'postgres' ? postgresTestDatabase() : Promise.resolve(sqliteTestDatabase());
+}
