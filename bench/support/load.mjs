@@ -45,6 +45,39 @@ export async function runPhase(
   return summarise(title, result);
 }
 
+/**
+ * Phases measured in turns instead of one after the other: after a warm-up of each, every phase's
+ * `durationSeconds` is cut into `slices` slices, run round-robin (A B C A B C ...). Other work on the
+ * machine (a test run that starts or ends) then weighs on every phase alike, so their shares of one
+ * another mean what they say; one after the other, a phase that happened to run during a busy spell
+ * came out a quarter lower. Latency percentiles are over all the slices of a phase (autocannon's
+ * histograms, merged); throughput is its answers over its measured seconds.
+ */
+export async function runInterleaved(
+  phases,
+  { warmupSeconds = LOAD.warmupSeconds, durationSeconds = LOAD.durationSeconds, slices = 5 } = {},
+) {
+  const sliceSeconds = durationSeconds / slices;
+  process.stdout.write(`  ${phases.map(({ title }) => title).join(', ')}: warm-up ${warmupSeconds} s each, ` +
+    `then ${slices} turns of ${sliceSeconds} s each, measuring ${durationSeconds} s per phase ... `);
+  assertAllRunning();
+  for (const { options } of phases) await autocannon({ ...options, duration: warmupSeconds });
+  const runs = phases.map(() => []);
+  for (let slice = 0; slice < slices; slice++) {
+    for (const [index, { options }] of phases.entries()) {
+      runs[index].push(await autocannon({ ...options, duration: sliceSeconds, skipAggregateResult: true }));
+      assertAllRunning();
+    }
+  }
+  process.stdout.write('done\n');
+  return phases.map(({ title, options }, index) => {
+    const merged = autocannon.aggregateResult(runs[index], { ...options, title });
+    const answered = runs[index].reduce((sum, run) => sum + run.totalCompletedRequests, 0);
+    const seconds = runs[index].reduce((sum, run) => sum + run.duration, 0);
+    return summarise(title, { ...merged, requests: { average: answered / seconds, total: answered } });
+  });
+}
+
 /** autocannon ignores `duration` when `amount` is set, so the time bound is a stop() timer. */
 async function runAmount(options, maxSeconds) {
   const instance = autocannon(options);
