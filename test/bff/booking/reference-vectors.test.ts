@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js';
+import { validBooking } from '../../server/support/test-server.js';
+import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+
+/**
+ * References already in patients' hands must keep naming the same booking
+ * after any upgrade of the BFF: fixed test vectors, made with the secret
+ * below, for both formats. A change to how a reference is derived (key
+ * derivation, permutation, MAC, symbols) fails here even when it would still
+ * read back its own references.
+ */
+const SECRET = 'vector-secret-0123456789';
+const SHORT_VECTORS = [
+  [1, '3WBG-AZ8S-STM7-K8JQ-X961'],
+  [123, '339V-WN7Q-YGPT-M7Z3-AQYK'],
+  [4_294_967_295, '35CW-DF5N-Q2QK-9RTF-GD6D'],
+] as const;
+/** Legacy references carry a random IV, so each one is a vector of its own: these were issued for ids 123 and 2^32 + 5. */
+const LEGACY_VECTORS = [
+  [123, 'Szg6wJ7FoF4sCo5J7KyOP4jyCM0YI9vyA5vKp2iX6i_KYjFtRP_edQ'],
+  [4_294_967_301, 'Y_bkznhyZsaFkrbHgi3oNMRQpxFezsX4r_BonC1a1pOw2J07mCPGVQ'],
+] as const;
+
+let stub: StubUpstream;
+let bff: RunningBff;
+let bookedId: number;
+
+beforeAll(async () => {
+  stub = await startStubUpstream((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify({ access_token: 'stub-token-vectors-0123456789', expires_in: 3600 }));
+    if (req.url === '/api/v1/appointments/book') {
+      return void res.end(JSON.stringify({ success: true, message: 'Appointment booked successfully', data: { appointment_id: bookedId } }));
+    }
+    const id = /^\/api\/v1\/appointments\/status\/(\d+)$/.exec(req.url)?.[1];
+    res.end(JSON.stringify({ success: true, message: 'ok', data: { status: 'Scheduled', name: `Patient ${id}`, date: '2026-11-24', time: '10:00' } }));
+  });
+  bff = await startBff(stub.api, { appKey: 'ck_vectors', secret: SECRET });
+});
+afterAll(async () => {
+  await bff.close();
+  await stub.close();
+});
+beforeEach(() => {
+  stub.requests.length = 0;
+});
+
+const statusPaths = () => stub.requests.filter((req) => req.url.startsWith('/api/v1/appointments/status/')).map((req) => req.url);
+
+async function lookUp(reference: string): Promise<BffStatusResponse> {
+  const res = await fetch(`${bff.api}/appointments/status`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ reference }),
+  });
+  expect(res.status).toBe(200);
+  return BffStatusResponse.parse(await res.json());
+}
+
+describe('a booking through the BFF', () => {
+  it.each(SHORT_VECTORS)('answers appointment %d with the reference %s', async (id, reference) => {
+    bookedId = id;
+
+    const res = await fetch(`${bff.api}/appointments/book`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(validBooking({ doctor_id: 1 })),
+    });
+
+    expect(res.status).toBe(200);
+    expect(BffBookingResponse.parse(await res.json()).data).toMatchObject({ appointment_id: id, reference });
+  });
+});
+
+describe('POST /api/appointments/status', () => {
+  it.each([...SHORT_VECTORS, ...LEGACY_VECTORS])('reads appointment %d from the reference %s issued before', async (id, reference) => {
+    const status = await lookUp(reference);
+
+    expect(statusPaths()).toEqual([`/api/v1/appointments/status/${id}`]);
+    expect(status.data.name).toBe(`Patient ${id}`);
+  });
+});
+
+describe('a reference that is not exactly as issued', () => {
+  const [, legacy] = LEGACY_VECTORS[0];
+  const [, short] = SHORT_VECTORS[1];
+
+  it.each([
+    // Base64url's last character carries 4 bits nothing reads: Q and R decode alike, and only Q was issued.
+    ['a legacy one spelled with other spare bits in its last character', `${legacy.slice(0, -1)}R`],
+    // In its MAC (the last 16 bytes): the id inside still decrypts, so only the MAC can refuse it.
+    ['a legacy one with a character of its MAC changed', `${legacy.slice(0, 40)}${legacy[40] === 'A' ? 'B' : 'A'}${legacy.slice(41)}`],
+    ['a short one with a 0 put before it', `0${short}`],
+  ])('answers 404 for %s, without asking upstream', async (_case, reference) => {
+    const res = await fetch(`${bff.api}/appointments/status`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ reference }),
+    });
+
+    expect(res.status).toBe(404);
+    expect(statusPaths()).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../support/bff-harness.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack.close();
+});
+
+const send = async (method: string, path: string) => {
+  const res = await fetch(`${stack.bff.api}${path}`, { method });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as { success: boolean; error_code?: string; message?: string }) : undefined };
+};
+
+describe('the content paths, spelled as the router would take them', () => {
+  it.each([
+    ['/treatments'],
+    ['/TREATMENTS'],
+    ['/treatments/'],
+    ['/Content'],
+    ['/content/'],
+    ['/treatments/1'],
+    ['/Treatments/1/'],
+    ['/treatments/%31'],
+  ])('GET %s answers 200', async (path) => {
+    expect(await send('GET', path)).toMatchObject({ status: 200, body: { success: true } });
+  });
+
+  it('answers HEAD as GET, without a body', async () => {
+    expect(await send('HEAD', '/website')).toEqual({ status: 200, body: undefined });
+  });
+
+  it.each([
+    ['/treatments/999999'],
+    ['/treatments/1.0'],
+    ['/treatments/abc'],
+    ['/treatments/%E0'],
+  ])('GET %s, no treatment, answers 404 Treatment not found', async (path) => {
+    expect(await send('GET', path)).toEqual({ status: 404, body: { success: false, message: 'Treatment not found', error_code: 'not_found' } });
+  });
+
+  it.each([
+    ['GET', '/treatments//1'],
+    ['GET', '/treatments/1/more'],
+    ['GET', '/treatmentsx'],
+    ['POST', '/treatments'],
+    ['DELETE', '/content'],
+  ])('%s %s, no content route, answers 404 Route not found', async (method, path) => {
+    expect(await send(method, path)).toEqual({ status: 404, body: { success: false, message: 'Route not found', error_code: 'not_found' } });
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { BookAppointmentResponse } from '../../../contract/index.js';
+import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
+import { useTestServer } from '../support/use-test-server.js';
+
+/** An Idempotency-Key is remembered for 24 hours (booking.test.ts shows it forgotten after them). */
+const clock = new FakeClock(TEST_NOW);
+const ctx = useTestServer({ clock, setup: async (server) => ({ clinic: await seedClinic(server) }) });
+
+describe('POST /appointments/book with an Idempotency-Key', () => {
+  it('still replays the first answer a minute before 24 hours have passed', async () => {
+    const body = validBooking({ appointment_date: '2026-12-01', appointment_time: '10:00' });
+    const first = await (await authenticatedCaller(ctx.server, ctx.clinic)).post('/appointments/book', body, { 'idempotency-key': 'day-long' });
+    const booked = BookAppointmentResponse.parse(await first.json());
+    clock.advance(24 * 3600_000 - 60_000);
+
+    // A new token: the first one expired after an hour.
+    const again = await (await authenticatedCaller(ctx.server, ctx.clinic)).post('/appointments/book', body, { 'idempotency-key': 'day-long' });
+
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(BookAppointmentResponse.parse(await again.json())).toEqual(booked);
+  });
+});

@@ -1,0 +1,70 @@
+import { randomBytes, scrypt } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { KeyStore } from '../../../server/auth/key.store.js';
+import { INVALID_KEY_OR_SECRET, seedClinic } from '../support/test-server.js';
+import { useTestServer } from '../support/use-test-server.js';
+
+/**
+ * POST /granttoken checks the secret against the scrypt hash stored for the
+ * key, `scrypt$N$r$p$salt$hash`, whatever cost it was made at; a stored hash
+ * that is not of that form never matches, even for the right secret, and
+ * never turns the answer into a 500.
+ */
+const ctx = useTestServer({ setup: async (server) => ({ clinic: await seedClinic(server) }) });
+
+const SECRET = 'cs_the-right-secret-for-this-test';
+
+function scryptHash(secret: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(secret, salt, 32, { N, r, p, maxmem: 256 * N * r + 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key))),
+  );
+}
+
+/** `scrypt$N$r$p$salt$hash` for SECRET, each part as given or computed. */
+async function storedHash({ scheme = 'scrypt', N = 2 ** 15, r = 8, p = 1, salt = randomBytes(32) } = {}): Promise<string[]> {
+  const hash = await scryptHash(SECRET, salt, N, r, p);
+  return [scheme, String(N), String(r), String(p), salt.toString('base64url'), hash.toString('base64url')];
+}
+
+let keyCount = 0;
+
+/** A key of the test clinic whose stored hash is `secretHash`; answers the exchange for it with SECRET. */
+async function exchangeWithStoredHash(secretHash: string): Promise<Response> {
+  const appKey = `ck_stored_${keyCount++}`;
+  await new KeyStore(ctx.server.db).insert(ctx.clinic.careId, appKey, secretHash, ctx.server.clock.now());
+  return fetch(`${ctx.server.api}/granttoken`, { method: 'POST', headers: { 'x-app-key': appKey, 'x-app-secret-key': SECRET } });
+}
+
+describe('POST /granttoken against the stored hash of a key', () => {
+  it('accepts the right secret for a hash of the stored form (the control for the cases below)', async () => {
+    const res = await exchangeWithStoredHash((await storedHash()).join('$'));
+
+    expect(res.status).toBe(200);
+  });
+
+  // Raising the cost later must not lock out the keys issued before; here a hash made at four times today's.
+  it('reads the cost from the hash, so a key hashed at a higher cost than today’s still works', async () => {
+    const res = await exchangeWithStoredHash((await storedHash({ N: 2 ** 17 })).join('$'));
+
+    expect(res.status).toBe(200);
+  });
+
+  it.each([
+    ['another scheme', async () => (await storedHash({ scheme: 'bcrypt' })).join('$')],
+    ['no hash part', async () => (await storedHash()).slice(0, 5).join('$')],
+    ['no salt or hash part', async () => (await storedHash()).slice(0, 4).join('$')],
+    ['no p, salt or hash part', async () => (await storedHash()).slice(0, 3).join('$')],
+    ['no r, p, salt or hash part', async () => (await storedHash()).slice(0, 2).join('$')],
+    ['the scheme alone', async () => 'scrypt'],
+    ['an empty salt', async () => (await storedHash({ salt: Buffer.alloc(0) })).join('$')],
+    ['a hash cut to 16 bytes', async () => {
+      const parts = await storedHash();
+      return [...parts.slice(0, 5), Buffer.from(parts[5]!, 'base64url').subarray(0, 16).toString('base64url')].join('$');
+    }],
+  ])('answers 401 invalid_key, never 200 or 500, for a stored hash with %s', async (_case, secretHash) => {
+    const res = await exchangeWithStoredHash(await secretHash());
+
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual(INVALID_KEY_OR_SECRET);
+  });
+});
