@@ -16,9 +16,15 @@ function loggedDatabase(database: TestDatabase, statements: string[]): Db {
   return new Kysely({ dialect, log: (event) => void statements.push(event.query.sql.toLowerCase()) }) as unknown as Db;
 }
 
-/** Waits (turn by turn of the event loop, at most 10,000) until `condition` holds. */
-async function until(condition: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 10_000 && !condition(); turn++) await new Promise((resolve) => setImmediate(resolve));
+/**
+ * Waits, turn by turn of the event loop, until `condition` holds: for at most
+ * 10 seconds, not a number of turns, since a turn spent waiting on the database
+ * lasts a few microseconds (the faster the machine, the fewer), while a commit
+ * on a busy PostgreSQL can take far longer than 10,000 of them.
+ */
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition() && performance.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
   if (!condition()) throw new Error('the condition never held');
 }
 
