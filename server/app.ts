@@ -1,6 +1,6 @@
-import compression from 'compression';
 import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
+import { fixedHeaders } from '../platform/fixed-headers.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
@@ -21,6 +21,7 @@ import { docsRoutes } from './docs/docs.routes.js';
 import { demoImageRoutes } from './demo/demo-images.routes.js';
 import { apiRateLimit, tokenRateLimit } from './auth/rate-limits.js';
 import { allowedMethods } from './http/allowed-methods.js';
+import { compressionWhenAccepted } from './http/compression.js';
 import { errorHandler, notFoundHandler } from '../platform/error-handler.js';
 import { requestLogger } from '../platform/request-logger.js';
 
@@ -55,14 +56,15 @@ export function createApp({ db, clock, config, logger, redis }: AppDeps): Expres
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.use(requestLogger(logger));
-  // br, gzip or deflate answers over 1 KB for clients that accept one: the docs page's
-  // Swagger UI bundle (1.7 MB), the OpenAPI document, long lists. Small JSON stays as is.
-  app.use(compression({ threshold: 1024 }));
+  app.use(compressionWhenAccepted());
   app.use(
-    helmet({
-      // Demo pictures are embedded by clinic sites on other origins.
-      crossOriginResourcePolicy: { policy: 'same-site' },
-    }),
+    // helmet's header set, worked out once at start-up: none of it depends on the request.
+    fixedHeaders(
+      helmet({
+        // Demo pictures are embedded by clinic sites on other origins.
+        crossOriginResourcePolicy: { policy: 'same-site' },
+      }),
+    ),
   );
 
   const routes = Router();

@@ -1,4 +1,5 @@
-import type { Db } from '../db/connection.js';
+import { unchangedReadsOf, type Db } from '../db/connection.js';
+import type { UnchangedReads } from '../db/unchanged-reads.js';
 
 export interface TokenOwner {
   appKey: string;
@@ -7,7 +8,11 @@ export interface TokenOwner {
 
 /** Access tokens, stored by SHA-256 only, each tied to the key it was issued to. */
 export class TokenStore {
-  constructor(private readonly db: Db) {}
+  readonly #reads: UnchangedReads | undefined;
+
+  constructor(private readonly db: Db) {
+    this.#reads = unchangedReadsOf(db);
+  }
 
   async insert(tokenHash: string, appKey: string, expiresAt: Date): Promise<void> {
     await this.db
@@ -18,19 +23,26 @@ export class TokenStore {
 
   /**
    * The clinic a token acts for, when the token exists, was issued to this
-   * same app key, has not expired and its key is not revoked.
+   * same app key, has not expired and its key is not revoked. Asked on every
+   * authenticated request, so the answer is kept while the database is
+   * unchanged (a revocation is a change); expiry is checked on each call.
    */
   async findOwner(tokenHash: string, appKey: string, now: Date): Promise<TokenOwner | undefined> {
+    const load = () => this.#findUnrevoked(tokenHash, appKey);
+    const token = await (this.#reads ? this.#reads.read(`token:${tokenHash}:${appKey}`, load) : load());
+    return token && token.expiresAt > now.getTime() ? token.owner : undefined;
+  }
+
+  async #findUnrevoked(tokenHash: string, appKey: string): Promise<{ owner: TokenOwner; expiresAt: number } | undefined> {
     const row = await this.db
       .selectFrom('access_tokens as t')
       .innerJoin('api_keys as k', 'k.app_key', 't.app_key')
-      .select(['k.app_key', 'k.care_id'])
+      .select(['k.app_key', 'k.care_id', 't.expires_at'])
       .where('t.token_hash', '=', tokenHash)
       .where('t.app_key', '=', appKey)
-      .where('t.expires_at', '>', now.getTime())
       .where('k.revoked_at', 'is', null)
       .executeTakeFirst();
-    return row && { appKey: row.app_key, careId: row.care_id };
+    return row && { owner: { appKey: row.app_key, careId: row.care_id }, expiresAt: Number(row.expires_at) };
   }
 
   async deleteExpired(now: Date): Promise<void> {

@@ -3,6 +3,7 @@ import type { Database } from './schema.js';
 import { migrateToLatest } from './migrate.js';
 import { isPostgresUrl, openPostgres } from './postgres.js';
 import { openSqlite, sqlitePathFromUrl } from './sqlite.js';
+import type { UnchangedReads } from './unchanged-reads.js';
 
 export type Db = Kysely<Database>;
 
@@ -45,6 +46,8 @@ interface Opened {
   connections: number;
   /** Resolves once every earlier COMMIT is on disk, when COMMIT itself does not wait for that. */
   afterCommit?: () => Promise<void>;
+  /** SQLite: reads answered from memory while the file is unchanged (PostgreSQL tells no such thing as cheaply). */
+  unchangedReads?: UnchangedReads;
 }
 
 /** What this process opened, for the code that must differ by engine (group commit, locks). */
@@ -60,6 +63,14 @@ export function connectionsOf(db: Db): number {
   return opened.get(db)?.connections ?? 1;
 }
 
+/**
+ * The hot reads' cache of a database openDatabase opened on SQLite; none on
+ * PostgreSQL, for a transaction, or for a Kysely built elsewhere.
+ */
+export function unchangedReadsOf(db: Db): UnchangedReads | undefined {
+  return opened.get(db)?.unchangedReads;
+}
+
 /** What must be awaited after a COMMIT before answering, when the COMMIT does not wait for the disk itself. */
 export function afterCommitOf(db: Db): (() => Promise<void>) | undefined {
   return opened.get(db)?.afterCommit;
@@ -71,11 +82,11 @@ export const DEFAULT_POOL_SIZE = 10;
 export async function openDatabase(databaseUrl: string, options: OpenOptions = {}): Promise<Db> {
   const engine = engineOfUrl(databaseUrl);
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
-  const { db, afterCommit } =
+  const { db, afterCommit, unchangedReads } =
     engine === 'postgres'
-      ? { db: openPostgres(databaseUrl, { poolSize }), afterCommit: undefined }
+      ? { db: openPostgres(databaseUrl, { poolSize }), afterCommit: undefined, unchangedReads: undefined }
       : openSqlite(sqlitePathFromUrl(databaseUrl), { synchronous: options.synchronous, syncInBackground: options.syncInBackground });
-  opened.set(db, { engine, connections: engine === 'postgres' ? poolSize : 1, afterCommit });
+  opened.set(db, { engine, connections: engine === 'postgres' ? poolSize : 1, afterCommit, unchangedReads });
   try {
     await migrateToLatest(db as Kysely<unknown>, engine);
   } catch (error) {

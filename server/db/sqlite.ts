@@ -5,6 +5,7 @@ import { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import { withStatementCache } from './statement-cache.js';
+import { DatabaseChanges, UnchangedReads } from './unchanged-reads.js';
 import { WalSyncer } from './wal-sync.js';
 
 export interface SqliteOptions {
@@ -23,6 +24,8 @@ export interface OpenedSqlite {
   db: Kysely<Database>;
   /** Set when commits are made durable in the background: resolves once every earlier COMMIT is on disk. */
   afterCommit?: () => Promise<void>;
+  /** Reads answered from memory while nothing in the file has changed, by this process or another. */
+  unchangedReads: UnchangedReads;
 }
 
 /**
@@ -55,8 +58,11 @@ export function openSqlite(path: string, options: SqliteOptions = {}): OpenedSql
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(`synchronous = ${full && !inBackground ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
-  if (!inBackground) return { db };
+  const changes = new DatabaseChanges(sqlite.prepare<[], number>('PRAGMA data_version').pluck());
+  const statements = withStatementCache(sqlite, { onWrite: () => changes.noteWrite() });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
+  const unchangedReads = new UnchangedReads(changes);
+  if (!inBackground) return { db, unchangedReads };
   const syncer = new WalSyncer(path);
-  return { db, afterCommit: () => syncer.sync() };
+  return { db, afterCommit: () => syncer.sync(), unchangedReads };
 }

@@ -7,19 +7,46 @@ import type { SqliteDatabase } from 'kysely';
  * same query shape, so statements are kept by text and reused (SQLite
  * re-prepares one itself if the schema changes). Bounded: the oldest is
  * dropped once `max` distinct texts are held.
+ *
+ * `onWrite` is called before every run of a statement that is not read-only
+ * (SQLite's own verdict: INSERT, UPDATE, DELETE, with or without RETURNING,
+ * BEGIN, COMMIT, DDL), for all of them Kysely runs on this connection
+ * (DatabaseChanges).
  */
-export function withStatementCache(sqlite: SqliteHandle, max = 512): SqliteDatabase {
+export function withStatementCache(sqlite: SqliteHandle, { max = 512, onWrite }: { max?: number; onWrite?: () => void } = {}): SqliteDatabase {
   const statements = new Map<string, Statement>();
   return {
     close: () => sqlite.close(),
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (!statement) {
-        statement = sqlite.prepare(sql);
+        statement = noteWrites(sqlite.prepare(sql), onWrite);
         if (statements.size >= max) statements.delete(statements.keys().next().value!);
         statements.set(sql, statement);
       }
       return statement;
     },
   };
+}
+
+/** A writing statement as Kysely's driver uses it (`reader`, then `all`, `run` or `iterate`), telling `onWrite` first. */
+function noteWrites(statement: Statement, onWrite: (() => void) | undefined): Statement {
+  if (!onWrite || statement.readonly) return statement;
+  const writer: Pick<Statement, 'reader' | 'readonly' | 'all' | 'run' | 'iterate'> = {
+    reader: statement.reader,
+    readonly: false,
+    all: (...parameters: unknown[]) => {
+      onWrite();
+      return statement.all(...parameters);
+    },
+    run: (...parameters: unknown[]) => {
+      onWrite();
+      return statement.run(...parameters);
+    },
+    iterate: (...parameters: unknown[]) => {
+      onWrite();
+      return statement.iterate(...parameters);
+    },
+  };
+  return writer as Statement;
 }

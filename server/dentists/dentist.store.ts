@@ -1,12 +1,22 @@
 import type { Dentist } from '../../contract/index.js';
-import type { Db } from '../db/connection.js';
+import { unchangedReadsOf, type Db } from '../db/connection.js';
+import type { UnchangedReads } from '../db/unchanged-reads.js';
 import { decimalFromCents } from '../money.js';
 
 /** Spec 2.5: the clinic's dentists. */
 export class DentistStore {
-  constructor(private readonly db: Db) {}
+  readonly #reads: UnchangedReads | undefined;
 
-  async list(careId: number): Promise<Dentist[]> {
+  constructor(private readonly db: Db) {
+    this.#reads = unchangedReadsOf(db);
+  }
+
+  /** Kept while the database is unchanged (see UnchangedReads): read-only for the caller. */
+  list(careId: number): Promise<Dentist[]> {
+    return this.#reads ? this.#reads.read(`dentists:${careId}`, () => this.#list(careId)) : this.#list(careId);
+  }
+
+  async #list(careId: number): Promise<Dentist[]> {
     const rows = await this.db
       .selectFrom('dentists')
       .selectAll()

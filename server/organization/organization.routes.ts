@@ -3,6 +3,7 @@ import type { OrganizationResponse } from '../../contract/index.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
 import { notFound } from '../../contract/errors.js';
 import type { OrganizationStore } from './organization.store.js';
+import { sendJson } from '../../platform/send-json.js';
 
 /** GET /organization (spec 2.2). */
 export function organizationRoutes(organizations: OrganizationStore): Router {
@@ -11,7 +12,7 @@ export function organizationRoutes(organizations: OrganizationStore): Router {
     const data = await organizations.find(authenticatedClinic(res).careId);
     if (!data) throw notFound('Organization');
     const body: OrganizationResponse = { success: true, message: 'Organization retrieved successfully', data };
-    res.json(body);
+    sendJson(res, body);
   });
   return router;
 }

@@ -3,6 +3,7 @@ import type { WebsiteResponse } from '../../contract/index.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
 import { notFound } from '../../contract/errors.js';
 import type { WebsiteStore } from './website.store.js';
+import { sendJson } from '../../platform/send-json.js';
 
 /** GET /website (spec 2.3): answers `site`, not `data`, as the spec says. */
 export function websiteRoutes(websites: WebsiteStore): Router {
@@ -11,7 +12,7 @@ export function websiteRoutes(websites: WebsiteStore): Router {
     const site = await websites.site(authenticatedClinic(res).careId);
     if (!site) throw notFound('Website');
     const body: WebsiteResponse = { success: true, site };
-    res.json(body);
+    sendJson(res, body);
   });
   return router;
 }
