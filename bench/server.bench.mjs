@@ -14,9 +14,10 @@
 //   5. Express 5 with no middleware, as a third child process (bench/support/express-server.mjs), one
 //      route GET /api/v1/treatments answering the same bytes and content-type: what Express alone
 //      reaches here (a reference, not a target);
-//   6. autocannon, 10 connections, pipelining 1, 10 s per phase after a discarded 2 s warm-up:
-//      bare GET, Express GET, authenticated GET /api/v1/treatments, authenticated POST
-//      /api/v1/appointments/book;
+//   6. autocannon, 10 connections, pipelining 1: bare GET, Express GET and authenticated GET
+//      /api/v1/treatments in turns (a 2 s warm-up each, then five 2 s slices each, 10 s per phase), so a
+//      busy spell weighs on all three alike; then authenticated POST /api/v1/appointments/book, 10 s
+//      after a discarded 2 s warm-up;
 //   6b. the bookings again on PostgreSQL: a fresh database clinic_bench_<random> (dropped at the end),
 //      seeded by the compiled CLI, a second compiled server on it (DATABASE_URL=postgres://…), the same
 //      booking phase. Both booking phases are durable: SQLite with synchronous=FULL (unless
@@ -47,6 +48,7 @@ import {
   printExpressCeiling,
   printReferenceShares,
   printResultsTable,
+  runInterleaved,
   runPhase,
   shareOf,
   warnIfMachineIsBusy,
@@ -239,12 +241,12 @@ async function runBenchmark() {
   await warnIfMachineIsBusy();
   console.log('');
 
-  const bare = await runPhase('bare node:http GET', loadOptions(`http://${HOST}:${barePort}${TREATMENTS_PATH}`));
-  const express = await runPhase(
-    'Express 5, no middleware (same bytes)',
-    loadOptions(`http://${HOST}:${expressPort}${TREATMENTS_PATH}`),
-  );
-  const get = await runPhase('GET /treatments', loadOptions(`${baseUrl}${TREATMENTS_PATH}`, { headers: authHeaders }));
+  // In turns (five slices each), as bench:bff does: a busy spell of the machine weighs on all three alike.
+  const [bare, express, get] = await runInterleaved([
+    { title: 'bare node:http GET', options: loadOptions(`http://${HOST}:${barePort}${TREATMENTS_PATH}`) },
+    { title: 'Express 5, no middleware (same bytes)', options: loadOptions(`http://${HOST}:${expressPort}${TREATMENTS_PATH}`) },
+    { title: 'GET /treatments', options: loadOptions(`${baseUrl}${TREATMENTS_PATH}`, { headers: authHeaders }) },
+  ]);
   const book = await runBookingPhase(`POST /appointments/book, SQLite (${synchronous === 'FULL (default)' ? 'FULL' : synchronous})`, baseUrl, authHeaders, appointmentDate);
   const postgres = await runPostgresBookings(appointmentDate);
 

@@ -78,8 +78,9 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   const api = Router();
   api.use(apiCors(config.allowedOrigins));
   api.use(apiRateLimit(config.apiRateLimit, shared));
-  api.use(bffDocsRoutes());
+  // The content first: the busiest paths, answered without passing through the docs router.
   api.use(contentRoutes(cache, config.cache.ttlMs, config.cache.maxStaleMs));
+  api.use(bffDocsRoutes());
   const facts = new ClinicFacts(cache, upstream, { ttlMs: config.cache.ttlMs, clock });
   const clinicTimeZone = config.clinicTimeZone ?? DEFAULT_CLINIC_TIMEZONE;
   const learnt = new MemoryTakenSlots({ maxSlots: config.availabilityMaxSlots ?? DEFAULT_AVAILABILITY_MAX_SLOTS, timeZone: clinicTimeZone, clock });
