@@ -43,13 +43,16 @@ export function createApp({ db, clock, config, logger, redis }: AppDeps): Expres
   const authenticated = [requireAuth(auth), apiRateLimit(config.apiRateLimit, shared)];
 
   const api = Router();
-  api.use(docsRoutes());
+  // Credentials, then the per-key limit, once for every resource prefix (one layer each, not one per resource).
+  api.use(['/organization', '/website', '/treatments', '/dentists', '/appointments'], ...authenticated);
+  api.use('/organization', organizationRoutes(stores.organizations));
+  api.use('/website', websiteRoutes(stores.websites));
+  api.use('/treatments', treatmentRoutes(stores.treatments));
+  api.use('/dentists', dentistRoutes(stores.dentists));
+  api.use('/appointments', appointmentRoutes(bookings, stores.appointments));
+  // After the resources, so their requests, the busiest, pass no router of these on the way.
   api.use(authRoutes(auth, tokenRateLimit(config.tokenRateLimit, shared)));
-  api.use('/organization', ...authenticated, organizationRoutes(stores.organizations));
-  api.use('/website', ...authenticated, websiteRoutes(stores.websites));
-  api.use('/treatments', ...authenticated, treatmentRoutes(stores.treatments));
-  api.use('/dentists', ...authenticated, dentistRoutes(stores.dentists));
-  api.use('/appointments', ...authenticated, appointmentRoutes(bookings, stores.appointments));
+  api.use(docsRoutes());
 
   const app = express();
   app.disable('x-powered-by');
