@@ -22,13 +22,25 @@ export class RedisTimeout extends Error {
  * only covers the wait before a command is written, never the wait for its
  * reply, so a Redis that stopped answering would hold the request forever.
  * A reply that comes late is dropped.
+ *
+ * The verdict waits for the I/O of the turn in which the timer fires: when
+ * this process itself was busy past the deadline (a long synchronous task, a
+ * starved CPU), the reply that arrived meanwhile is read first and wins, so
+ * Redis is not counted down for this process's own stall. Timers run before
+ * the poll phase reads sockets; setImmediate runs after it.
  */
 function answerWithin<T>(reply: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let verdict: NodeJS.Immediate | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new RedisTimeout()), REDIS_COMMAND_TIMEOUT_MS);
+    timer = setTimeout(() => {
+      verdict = setImmediate(() => reject(new RedisTimeout()));
+    }, REDIS_COMMAND_TIMEOUT_MS);
   });
-  return Promise.race([reply, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([reply, timeout]).finally(() => {
+    clearTimeout(timer);
+    clearImmediate(verdict);
+  });
 }
 
 /** A command not sent because Redis is counted down: the caller uses its in-memory fallback. */

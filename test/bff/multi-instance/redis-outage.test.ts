@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { AvailabilityResponse } from '../../../contract/bff.js';
 import { ErrorBody } from '../../../contract/index.js';
 import { createLogger } from '../../../platform/logger.js';
-import type { RedisLink } from '../../../platform/redis-link.js';
+import { REDIS_COMMAND_TIMEOUT_MS, type RedisLink } from '../../../platform/redis-link.js';
 import { TEST_NOW } from '../../server/support/fake-clock.js';
 import { collectLogLines, removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
 import { ManualTime, startBff, type RunningBff } from '../support/bff-harness.js';
@@ -147,4 +147,31 @@ describe.runIf(serviceAvailable('redis'))('a Redis outage under REDIS_URL', () =
     expect(logged(WARNING)).toHaveLength(1);
     expect(logged(BACK)).toHaveLength(1);
   });
+
+  it('does not count Redis down when this process itself stalls past the deadline while the reply is on its way', async () => {
+    redis = await ownRedis();
+    await redis.start();
+    const { lines, sink } = collectLogLines();
+    linkLogs = lines;
+    link = await openLink(prefix, createLogger('info', sink), redis.url);
+
+    // The command goes out (node-redis writes it before the check phase); then this process is busy for
+    // longer than REDIS_COMMAND_TIMEOUT_MS, as a starved CPU or a long synchronous task would keep it,
+    // while Redis answers at once. The reply waits unread in the socket until the stall ends.
+    const answer = link.send<string>(['PING']);
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        const until = Date.now() + REDIS_COMMAND_TIMEOUT_MS + 300;
+        while (Date.now() < until) {
+          // busy: nothing else runs
+        }
+        resolve();
+      }),
+    );
+
+    await expect(answer).resolves.toBe('PONG');
+    expect(link.available).toBe(true);
+    expect(logged(WARNING)).toEqual([]);
+  });
 });
+
