@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_MEMORY_TTL_MS, MemoryDentistMemory, SharedDentistMemory } from '../../../bff/booking/dentist-memory.js';
 import { createLogger } from '../../../platform/logger.js';
@@ -75,6 +76,21 @@ describe.runIf(serviceAvailable('redis'))('the dentist memory shared through Red
 
     expect(await a.dentistOf('moved-on-key')).toBe(2);
   });
+
+  it.each([['0'], ['-3'], ['1.5'], ['seven'], ['9007199254740993']])(
+    "answers this BFF's own entry when Redis holds %s for the key, which names no dentist",
+    async (stored) => {
+      const link = await openLink(prefix);
+      links.push(link);
+      const memory = new SharedDentistMemory(link, `${prefix}dentist:`, new MemoryDentistMemory());
+      await memory.remember('garbled-key', 5);
+      // sha256('garbled-key'), base64url: the entry another writer spoilt.
+      const key = `${prefix}dentist:${createHash('sha256').update('garbled-key').digest('base64url')}`;
+      await link.send(['SET', key, stored]);
+
+      expect(await memory.dentistOf('garbled-key')).toBe(5);
+    },
+  );
 
   it('stores the SHA-256 of the key (base64url) and the dentist id, nothing else, for KEY_MEMORY_TTL_MS', async () => {
     const memory = await bffMemory();

@@ -80,6 +80,14 @@ describe('a booking reference', () => {
     expect(readReference(issued, key)).toBe(2 ** 32);
   });
 
+  it('names no appointment when it seals id 0 (ids start at 1) or, in the 54-character form, an id past 2^53', () => {
+    const key = stack.bff.config.referenceKey;
+
+    expect(readReference(createReference(0, key), key)).toBeUndefined();
+    expect(readReference(createLegacyReference(0, key), key)).toBeUndefined();
+    expect(readReference(createLegacyReference(2 ** 60, key), key)).toBeUndefined();
+  });
+
   it('is normalised the same way the widget does: case, dashes, spaces and look-alikes', () => {
     expect(normaliseReference(' k7qf-2m9x pa4t-z3rw-8hnc ')).toBe('K7QF2M9XPA4TZ3RW8HNC');
     expect(normaliseReference('IL0O')).toBe('1100');
