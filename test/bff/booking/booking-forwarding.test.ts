@@ -99,6 +99,10 @@ async function booked(body: Record<string, unknown>, key?: string): Promise<BffB
 const lookUp = (reference: string) =>
   fetch(`${bff.api}/appointments/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reference }) });
 
+/** What the BFF logged as the upstream's failure (`upstream` of each "upstream unavailable" warning). */
+const upstreamWarnings = () =>
+  bff.logs.map((line) => JSON.parse(line) as { msg?: string; upstream?: string }).filter((line) => line.msg === 'upstream unavailable').map((line) => line.upstream);
+
 const forwardedKeys = () => stub.requests.filter((req) => req.url === '/api/v1/appointments/book').map((req) => req.headers['idempotency-key']);
 
 async function expectError(res: Response, status: number, code: string): Promise<ErrorBody> {
@@ -146,6 +150,7 @@ describe('a booking with a dentist named', () => {
     upstream.bookingAnswer = bookingAnswer;
 
     await expectError(await book(validBooking({ doctor_id: 1 })), 502, 'upstream_unavailable');
+    expect(upstreamWarnings()).toEqual(['server_error']);
   });
 });
 
@@ -197,6 +202,45 @@ describe('a booking for any dentist', () => {
   });
 });
 
+describe('a re-sent booking for any dentist', () => {
+  it('moves on from the dentist the key booked to the others, each once, when that dentist now refuses', async () => {
+    upstream.dentists = [1, 2, 3];
+    upstream.busy = [1];
+    expect((await booked(validBooking(), 'moved-1')).doctor_id).toBe(2);
+    upstream.busy = [1, 2];
+
+    const again = await booked(validBooking(), 'moved-1');
+
+    expect(again.doctor_id).toBe(3);
+    expect(forwardedKeys()).toEqual(['moved-1:doctor-1', 'moved-1:doctor-2', 'moved-1:doctor-2', 'moved-1:doctor-3']);
+  });
+
+  it('goes to the listed dentists when the one the key booked is no longer listed', async () => {
+    upstream.dentists = [2];
+    await booked(validBooking(), 'left-1');
+    upstream.dentists = [1, 3];
+    time.advance(61_000); // past the dentist list's cache time
+
+    const again = await booked(validBooking(), 'left-1');
+
+    expect(again.doctor_id).toBe(1);
+    expect(forwardedKeys()).toEqual(['left-1:doctor-2', 'left-1:doctor-1']);
+  });
+
+  it('does not send a re-send first to a dentist whose try surely failed (upstream 500)', async () => {
+    upstream.dentists = [1];
+    upstream.bookingAnswer = { status: 500, body: { success: false, message: 'down', error_code: 'internal_error' } };
+    await expectError(await book(validBooking(), 'failed-1'), 502, 'upstream_unavailable');
+    upstream.bookingAnswer = undefined;
+    upstream.dentists = [2, 1];
+    time.advance(61_000);
+
+    const again = await booked(validBooking(), 'failed-1');
+
+    expect(again.doctor_id).toBe(2);
+  });
+});
+
 describe('POST /api/appointments/status', () => {
   it('relays an upstream refusal it knows, and answers 502 for an answer that does not match the contract', async () => {
     const { reference } = await booked(validBooking({ doctor_id: 1 }));
@@ -206,6 +250,7 @@ describe('POST /api/appointments/status', () => {
     upstream.statusAnswer = { status: 200, body: { success: true, message: 'ok', data: { status: 'Lost' } } };
 
     await expectError(await lookUp(reference), 502, 'upstream_unavailable');
+    expect(upstreamWarnings()).toEqual(['server_error']);
   });
 
   it('names the dentist and treatment of a booking for as long as a booking can lie ahead (366 days), then no more', async () => {
