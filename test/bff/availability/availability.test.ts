@@ -130,6 +130,15 @@ describe('what the BFF learns about taken slots', () => {
     await expectError(res, 409, 'slot_unavailable');
     expect((await slotsOf(`date=${TUESDAY}&doctor_id=${first}`))['11:15']).toBe('taken');
   });
+
+  it('leaves a slot open when upstream refuses the booking for another reason (400, an unknown treatment)', async () => {
+    const [first] = dentists as [number];
+
+    const res = await book(validBooking({ doctor_id: first, appointment_time: '11:30', treatment_id: 999_999 }));
+
+    await expectError(res, 400, 'validation_error', 'treatment_id');
+    expect((await slotsOf(`date=${TUESDAY}&doctor_id=${first}`))['11:30']).toBe('open');
+  });
 });
 
 describe('a booking for any dentist (no doctor_id)', () => {
