@@ -49,6 +49,16 @@ describe('POST /granttoken against the stored hash of a key', () => {
     expect(res.status).toBe(200);
   });
 
+  // The memory scrypt may use follows the hash's own N and r: a small N, and a large r (block size).
+  it.each([
+    ['N = 2^10, r = 1', { N: 2 ** 10, r: 1 }],
+    ['N = 2^10, r = 32', { N: 2 ** 10, r: 32 }],
+  ])('accepts the right secret for a hash made with %s', async (_case, cost) => {
+    const res = await exchangeWithStoredHash((await storedHash(cost)).join('$'));
+
+    expect(res.status).toBe(200);
+  });
+
   it.each([
     ['another scheme', async () => (await storedHash({ scheme: 'bcrypt' })).join('$')],
     ['no hash part', async () => (await storedHash()).slice(0, 5).join('$')],
