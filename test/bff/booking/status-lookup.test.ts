@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
 import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js';
@@ -86,6 +87,27 @@ describe('a booking reference', () => {
     expect(readReference(createReference(0, key), key)).toBeUndefined();
     expect(readReference(createLegacyReference(0, key), key)).toBeUndefined();
     expect(readReference(createLegacyReference(2 ** 60, key), key)).toBeUndefined();
+  });
+
+  it('names no appointment in a format marker other than version 1, even with a MAC made by the key', () => {
+    const key = stack.bff.config.referenceKey;
+    const symbols = createReference(appointmentId, key).replaceAll('-', '');
+    const value = [...symbols].reduce((sum, symbol) => (sum << 5n) | BigInt(REFERENCE_ALPHABET.indexOf(symbol)), 0n);
+    const cipher = Number((value >> 64n) & 0xffffffffn);
+    // The same ciphertext under another marker, with the MAC the key gives that marker (booking-reference.ts, shortMac).
+    const macKey = createHmac('sha256', key).update('booking-reference-short-mac').digest();
+    const sealed = (marker: number) => {
+      const message = Buffer.alloc(5);
+      message.writeUInt8(marker, 0);
+      message.writeUInt32BE(cipher, 1);
+      let next = (BigInt(marker) << 96n) | (BigInt(cipher) << 64n) | createHmac('sha256', macKey).update(message).digest().readBigUInt64BE(0);
+      let text = '';
+      for (let i = 0; i < 20; i++, next >>= 5n) text = REFERENCE_ALPHABET[Number(next & 31n)]! + text;
+      return text;
+    };
+
+    expect(sealed(1)).toBe(symbols);
+    expect(readReference(sealed(2), key)).toBeUndefined();
   });
 
   it('is normalised the same way the widget does: case, dashes, spaces and look-alikes', () => {

@@ -160,6 +160,17 @@ describe('a failed exchange', () => {
     expect(error).toMatchObject({ reason, message: `token exchange answered ${status}` });
   });
 
+  it('answered 204, with no body at all, is UpstreamUnavailable(auth), naming the status', async () => {
+    stub.handle((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+
+    const error = await failureOf(manager());
+
+    expect(error).toMatchObject({ reason: 'auth', message: 'token exchange answered 204' });
+  });
+
   it('backs off 0.5 s, 1 s, 2 s … after each failure, failing fast meanwhile without calling upstream', async () => {
     stub.handle(answering(500));
     const tokens = manager();
