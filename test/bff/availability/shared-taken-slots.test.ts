@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AvailabilityResponse } from '../../../contract/bff.js';
+import { AvailabilityResponse, BffBookingResponse } from '../../../contract/bff.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
 import { TEST_NOW } from '../../server/support/fake-clock.js';
 import { grantToken, removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
@@ -116,5 +116,18 @@ describe.runIf(serviceAvailable('redis'))('taken slots shared through Redis', ()
 
     expect(await b.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(true);
     expect(await other.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(false);
+  });
+
+  it('books for any dentist without an Idempotency-Key, and the other BFF shows that dentist taken', async () => {
+    const res = await fetch(`${a.api}/appointments/book`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(validBooking({ appointment_time: '13:30' })),
+    });
+
+    expect(res.status).toBe(200);
+    const { doctor_id } = BffBookingResponse.parse(await res.json()).data;
+    expect(doctor_id).toEqual(expect.any(Number));
+    expect((await slotsOf(b, doctor_id as number))['13:30']).toBe('taken');
   });
 });
