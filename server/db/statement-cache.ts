@@ -8,10 +8,10 @@ import type { SqliteDatabase } from 'kysely';
  * re-prepares one itself if the schema changes). Bounded: the oldest is
  * dropped once `max` distinct texts are held.
  *
- * `onWrite` is called before every run of a statement that is not read-only
- * (SQLite's own verdict: INSERT, UPDATE, DELETE, with or without RETURNING,
- * BEGIN, COMMIT, DDL), for all of them Kysely runs on this connection
- * (DatabaseChanges).
+ * `onWrite` is called before every run of a statement that is not read-only,
+ * by SQLite's own verdict: INSERT, UPDATE and DELETE, with or without
+ * RETURNING, and DDL. BEGIN and COMMIT count as read-only there; the writes
+ * between them are what counts (DatabaseChanges).
  */
 export function withStatementCache(sqlite: SqliteHandle, { max = 512, onWrite }: { max?: number; onWrite?: () => void } = {}): SqliteDatabase {
   const statements = new Map<string, Statement>();

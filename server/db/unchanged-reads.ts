@@ -4,8 +4,8 @@ import { LRUCache } from 'lru-cache';
 /**
  * Whether a SQLite database may have changed since an earlier moment, as a
  * number that grows with every change: a write through this process's
- * connection (counted by `noteWrite`, which the statement cache calls for
- * every statement that writes, BEGIN and COMMIT included) or a commit by any
+ * connection (counted by `noteWrite`, which the statement cache calls before
+ * every statement that writes, so before its COMMIT) or a commit by any
  * other connection, another server process or the CLI (SQLite's own
  * `PRAGMA data_version`, which changes exactly then, read on every call).
  */
@@ -39,7 +39,9 @@ const MAX_ENTRIES = 10_000;
  * anywhere drops them all, so a revoked key or an edited treatment is seen by
  * the very next request, from any process. The generation is taken before the
  * query runs, so a write that lands while it runs leaves the entry already
- * outdated rather than wrongly current. Callers must treat the values as
+ * outdated rather than wrongly current; and a query waits for the one
+ * connection while a transaction holds it, so it never reads a write before
+ * that write's COMMIT. Callers must treat the values as
  * read-only: they are shared by every request until the next change.
  */
 export class UnchangedReads {
