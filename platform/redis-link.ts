@@ -140,6 +140,16 @@ export class RedisLink {
     }
   }
 
+  /**
+   * send(), or `fallback` when Redis is counted down or this command failed
+   * (the link logs an outage once): for callers that have an answer of their
+   * own in memory and never fail a request for Redis.
+   */
+  async sendOr<T, F>(args: string[], fallback: F): Promise<T | F> {
+    if (!this.up) return fallback;
+    return this.send<T>(args).catch(() => fallback);
+  }
+
   /** Closes the connection (on shutdown, after the last request). */
   async close(): Promise<void> {
     this.closed = true;

@@ -37,40 +37,47 @@ export class SharedRateStore implements Store {
     this.memory.init(options);
   }
 
-  async increment(key: string): Promise<IncrementResponse> {
-    if (this.redis.available) {
-      try {
+  increment(key: string): Promise<IncrementResponse> {
+    return this.inRedisElseMemory(
+      async () => {
         await this.loadScripts();
-        return await this.redisStore.increment(key);
-      } catch {
-        // Redis failed this request (and the link logged it once): this instance counts it.
-      }
-    }
-    return this.memory.increment(key);
+        return this.redisStore.increment(key);
+      },
+      () => this.memory.increment(key),
+    );
   }
 
   /** Gives a hit back (skipFailedRequests): to Redis while it is available, else to memory. */
-  async decrement(key: string): Promise<void> {
-    if (this.redis.available) {
-      try {
-        return await this.redisStore.decrement(key);
-      } catch {
-        // As in increment.
-      }
-    }
-    return this.memory.decrement(key);
+  decrement(key: string): Promise<void> {
+    return this.inRedisElseMemory(
+      () => this.redisStore.decrement(key),
+      () => this.memory.decrement(key),
+    );
   }
 
-  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+  get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    return this.inRedisElseMemory(
+      async () => {
+        await this.loadScripts();
+        return this.redisStore.get(key);
+      },
+      () => this.memory.get(key),
+    );
+  }
+
+  /**
+   * `inRedis` while Redis is available; `inMemory` while it is not, or when
+   * Redis failed this request (the link logged it once): this instance counts it.
+   */
+  private async inRedisElseMemory<T>(inRedis: () => Promise<T>, inMemory: () => Promise<T>): Promise<T> {
     if (this.redis.available) {
       try {
-        await this.loadScripts();
-        return await this.redisStore.get(key);
+        return await inRedis();
       } catch {
-        // As in increment.
+        // Counted below, in memory.
       }
     }
-    return this.memory.get(key);
+    return inMemory();
   }
 
   async resetKey(key: string): Promise<void> {

@@ -42,21 +42,20 @@ export class SharedTakenSlots implements TakenSlots {
   async markTaken(doctorId: number, date: string, time: string): Promise<void> {
     await this.local.markTaken(doctorId, date, time);
     const ttl = Math.ceil(this.local.msUntil(date, time));
-    if (ttl <= 0 || !this.redis.available) return;
-    await this.redis.send(['EVAL', MARK_TAKEN, '1', this.dayKey(doctorId, date), time, String(ttl)]).catch(() => undefined);
+    if (ttl <= 0) return;
+    await this.redis.sendOr(['EVAL', MARK_TAKEN, '1', this.dayKey(doctorId, date), time, String(ttl)], undefined);
   }
 
   async isTaken(doctorId: number, date: string, time: string): Promise<boolean> {
     if (this.local.has(doctorId, date, time)) return true;
-    if (!this.redis.available) return false;
-    return (await this.redis.send<number>(['SISMEMBER', this.dayKey(doctorId, date), time]).catch(() => 0)) === 1;
+    return (await this.redis.sendOr<number, 0>(['SISMEMBER', this.dayKey(doctorId, date), time], 0)) === 1;
   }
 
   async takenOn(date: string, doctorIds: readonly number[]): Promise<TakenOnDate> {
     const known = await this.local.takenOn(date);
-    if (!this.redis.available || doctorIds.length === 0) return known;
+    if (doctorIds.length === 0) return known;
     const keys = doctorIds.map((doctorId) => this.dayKey(doctorId, date));
-    const days = await this.redis.send<string[][]>(['EVAL', MEMBERS_OF_EACH, String(keys.length), ...keys]).catch(() => undefined);
+    const days = await this.redis.sendOr<string[][], undefined>(['EVAL', MEMBERS_OF_EACH, String(keys.length), ...keys], undefined);
     if (!days) return known;
     const shared = new Map(doctorIds.map((doctorId, index) => [doctorId, new Set(days[index])]));
     return (doctorId, time) => known(doctorId, time) || shared.get(doctorId)?.has(time) === true;

@@ -72,15 +72,14 @@ export class SharedDentistMemory implements DentistMemory {
   ) {}
 
   async dentistOf(patientKey: string): Promise<number | undefined> {
-    const stored = this.redis.available ? await this.redis.send<string | null>(['GET', this.keyOf(patientKey)]).catch(() => null) : null;
+    const stored = await this.redis.sendOr<string | null, null>(['GET', this.keyOf(patientKey)], null);
     const doctorId = Number(stored);
     return stored !== null && Number.isSafeInteger(doctorId) && doctorId > 0 ? doctorId : this.local.dentistOf(patientKey);
   }
 
   async remember(patientKey: string, doctorId: number): Promise<void> {
     await this.local.remember(patientKey, doctorId);
-    if (!this.redis.available) return;
-    await this.redis.send(['SET', this.keyOf(patientKey), String(doctorId), 'PX', String(KEY_MEMORY_TTL_MS)]).catch(() => undefined);
+    await this.redis.sendOr(['SET', this.keyOf(patientKey), String(doctorId), 'PX', String(KEY_MEMORY_TTL_MS)], undefined);
   }
 
   private keyOf(patientKey: string): string {
