@@ -8,33 +8,14 @@ import {
   WebsiteResponse,
 } from '../../../contract/index.js';
 import { DEFAULT_THEME, LIMITS } from '../../../contract/rules/index.js';
-import { clinicFixture } from '../../server/support/clinic-fixture.js';
 import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { validUpstreamBodies, type Json } from '../support/upstream-bodies.js';
 
 /**
  * One bad field never sinks a resource: each kind of field an upstream other
  * than the reference server may get wrong falls back on its own, and the rest
  * of the resource is served. Only an answer that cannot be repaired is a 502.
  */
-
-type Json = Record<string, unknown>;
-
-/** Contract-valid upstream bodies for every content path, fresh for each test to spoil. */
-function validBodies(): Record<string, Json> {
-  const clinic = clinicFixture('Fallback Dental');
-  const treatments = clinic.treatments.filter((t) => t.active !== false).map(({ active: _active, ...t }, i) => ({ treatment_id: i + 1, ...t }));
-  return {
-    '/api/v1/website': { success: true, site: { care_id: 1, ...clinic.website } },
-    '/api/v1/organization': {
-      success: true,
-      message: 'Organization retrieved',
-      data: { care_id: 1, ...clinic.organization, statistics: { total_users: 1, total_patients: 0, total_appointments: 0, total_doctors: 2 } },
-    },
-    '/api/v1/treatments': { success: true, data: treatments },
-    '/api/v1/treatments/1': { success: true, data: treatments[0]! },
-    '/api/v1/dentists': { success: true, data: clinic.dentists.map((d, i) => ({ doctor_id: i + 1, ...d })) },
-  };
-}
 
 let stub: StubUpstream;
 let bff: RunningBff;
@@ -55,7 +36,7 @@ afterAll(async () => {
 // A fresh BFF (and so an empty cache) for each test.
 beforeEach(async () => {
   await bff?.close();
-  bodies = validBodies();
+  bodies = validUpstreamBodies('Fallback Dental');
   bff = await startBff(stub.api, { appKey: `ck_fallback_${credentialsCounter++}`, secret: 'fallback-secret-0123456789' });
 });
 

@@ -1,30 +1,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody, TreatmentListResponse, WebsiteResponse } from '../../../contract/index.js';
 import { DEFAULT_THEME, LIMITS } from '../../../contract/rules/index.js';
-import { clinicFixture } from '../../server/support/clinic-fixture.js';
 import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { validUpstreamBodies, type Json } from '../support/upstream-bodies.js';
 
 /**
  * The repairs of an upstream answer (bff/content/parse-upstream.ts) at their
  * edges, through GET /api/*: which field is repaired how, and when an answer
  * is refused whole. field-fallback.test.ts has the everyday cases.
  */
-
-type Json = Record<string, unknown>;
-
-function upstreamBodies(): Record<string, Json> {
-  const clinic = clinicFixture('Repair Dental');
-  const treatments = clinic.treatments.filter((t) => t.active !== false).map(({ active: _active, ...t }, i) => ({ treatment_id: i + 1, ...t }));
-  return {
-    '/api/v1/website': { success: true, site: { care_id: 1, ...clinic.website } },
-    '/api/v1/organization': {
-      success: true,
-      message: 'Organization retrieved',
-      data: { care_id: 1, ...clinic.organization, statistics: { total_users: 1, total_patients: 0, total_appointments: 0, total_doctors: 2 } },
-    },
-    '/api/v1/treatments': { success: true, data: treatments },
-  };
-}
 
 let stub: StubUpstream;
 let bodies: Record<string, Json>;
@@ -48,7 +32,7 @@ afterAll(async () => {
 
 /** A fresh BFF (so an empty cache) over the upstream bodies as `spoil` leaves them. */
 async function get(path: string, spoil: (bodies: Record<string, Json>) => void): Promise<Response> {
-  bodies = upstreamBodies();
+  bodies = validUpstreamBodies('Repair Dental');
   spoil(bodies);
   bff = await startBff(stub.api, { appKey: `ck_repairs_${bffCount++}`, secret: 'repairs-secret-0123456789' });
   return fetch(`${bff.api}${path}`);
