@@ -7,6 +7,12 @@ import type { KeyStore } from './key.store.js';
 import { decoySecretHash, hashSecret, verifySecret } from './secret-hash.js';
 import type { TokenOwner, TokenStore } from './token.store.js';
 
+/** A new key pair as `clinic keys create` prints it: the secret is shown this once and stored only hashed. */
+export interface ApiKeyPair {
+  app_key: string;
+  app_secret_key: string;
+}
+
 /** Spec part 5: key pairs, the token exchange and the check of every later request. */
 export class AuthService {
   constructor(
@@ -16,7 +22,7 @@ export class AuthService {
   ) {}
 
   /** Creates a key pair for a clinic; the secret is returned once and stored only hashed. */
-  async createKeyPair(careId: number): Promise<{ app_key: string; app_secret_key: string }> {
+  async createKeyPair(careId: number): Promise<ApiKeyPair> {
     const appKey = newAppKey();
     const secret = newAppSecret();
     await this.keys.insert(careId, appKey, await hashSecret(secret), this.clock.now());

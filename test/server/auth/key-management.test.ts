@@ -3,6 +3,8 @@ import { CliError, parseCommand } from '../../../server/cli/commands.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
 import { authenticatedCaller, grantToken, INVALID_TOKEN, seedClinic, type SeededClinic } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
+import type { ApiKeyPair } from '../../../server/auth/auth.service.js';
+import type { ApiKeySummary } from '../../../server/auth/key.store.js';
 
 /**
  * The clinic settings area's "API Access" (spec 5.1) as the `clinic keys`
@@ -14,23 +16,13 @@ const ctx = useTestServer({ clock, setup: async (server) => ({ clinic: await see
 
 const clinic = (...argv: string[]) => parseCommand(argv)({ db: ctx.server.db, clock, publicUrl: 'http://127.0.0.1:1' });
 
-interface KeyPair {
-  app_key: string;
-  app_secret_key: string;
-}
-interface KeySummary {
-  app_key: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-const keysOf = async (careId: number) => (await clinic('keys', 'list', '--clinic', String(careId))) as KeySummary[];
-const exchange = (pair: KeyPair) =>
+const keysOf = async (careId: number) => (await clinic('keys', 'list', '--clinic', String(careId))) as ApiKeySummary[];
+const exchange = (pair: ApiKeyPair) =>
   fetch(`${ctx.server.api}/granttoken`, { method: 'POST', headers: { 'x-app-key': pair.app_key, 'x-app-secret-key': pair.app_secret_key } });
 
 describe('clinic keys create', () => {
   it('answers a key ck_ + 128 bits in hex and a secret cs_ + 256 bits in base64url, which exchange for a token', async () => {
-    const pair = (await clinic('keys', 'create', '--clinic', String(ctx.clinic.careId))) as KeyPair;
+    const pair = (await clinic('keys', 'create', '--clinic', String(ctx.clinic.careId))) as ApiKeyPair;
 
     expect(pair.app_key).toMatch(/^ck_[0-9a-f]{32}$/);
     expect(pair.app_secret_key).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
@@ -44,7 +36,7 @@ describe('clinic keys list', () => {
     const { careId, appKey: first } = await seedClinic(ctx.server);
     clock.advance(60_000);
     const secondCreatedAt = clock.now().toISOString();
-    const second = (await clinic('keys', 'create', '--clinic', String(careId))) as KeyPair;
+    const second = (await clinic('keys', 'create', '--clinic', String(careId))) as ApiKeyPair;
     clock.advance(60_000);
     await clinic('keys', 'revoke', '--key', first);
 
@@ -61,8 +53,8 @@ describe('clinic keys list', () => {
 describe('clinic keys revoke', () => {
   it('stops the tokens of that key only: another key of the same clinic keeps working', async () => {
     const careId = ctx.clinic.careId;
-    const kept = (await clinic('keys', 'create', '--clinic', String(careId))) as KeyPair;
-    const revoked = (await clinic('keys', 'create', '--clinic', String(careId))) as KeyPair;
+    const kept = (await clinic('keys', 'create', '--clinic', String(careId))) as ApiKeyPair;
+    const revoked = (await clinic('keys', 'create', '--clinic', String(careId))) as ApiKeyPair;
     const keptCaller = await authenticatedCaller(ctx.server, { careId, appKey: kept.app_key, secret: kept.app_secret_key });
     const revokedCaller = await authenticatedCaller(ctx.server, { careId, appKey: revoked.app_key, secret: revoked.app_secret_key });
 

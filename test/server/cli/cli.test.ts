@@ -14,6 +14,8 @@ import { clinicFixture } from '../support/clinic-fixture.js';
 import { AUTH_FAILED, authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
 import { TEST_ENGINE } from '../support/test-database.js';
 import { useTestServer } from '../support/use-test-server.js';
+import type { ApiKeyPair } from '../../../server/auth/auth.service.js';
+import type { ApiKeySummary } from '../../../server/auth/key.store.js';
 
 const execFileAsync = promisify(execFile);
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -75,17 +77,6 @@ function writeClinicFile(name: string, content: unknown): string {
   return path;
 }
 
-interface KeyPair {
-  app_key: string;
-  app_secret_key: string;
-}
-
-interface KeySummary {
-  app_key: string;
-  created_at: string;
-  revoked_at: string | null;
-}
-
 describe('clinic create', () => {
   it('prints exactly {"care_id": N} and a new care_id on each call', async () => {
     const file = writeClinicFile('clinic.json', clinicFixture());
@@ -136,7 +127,7 @@ describe('keys', () => {
     created = await cli(['keys', 'create', '--clinic', String(careId)]);
   });
 
-  const keyPair = () => printed<KeyPair>(created);
+  const keyPair = () => printed<ApiKeyPair>(created);
 
   it('keys create prints exactly {app_key, app_secret_key}', () => {
     const pair = keyPair();
@@ -153,7 +144,7 @@ describe('keys', () => {
 
     const result = await cli(['keys', 'list', '--clinic', String(careId)]);
 
-    const keys = printed<KeySummary[]>(result);
+    const keys = printed<ApiKeySummary[]>(result);
     expect(keys).toEqual([{ app_key, created_at: expect.any(String), revoked_at: null }]);
     expect(new Date(keys[0]!.created_at).toISOString()).toBe(keys[0]!.created_at);
     expect(result.stdout).not.toContain(app_secret_key);
