@@ -29,10 +29,14 @@ export const EXIT_FLUSH_TIMEOUT_MS = 2000;
  * An Error as it is logged: class, message and stack, nothing else. An error's
  * other fields may hold what must not be logged (body-parser's raw body, which
  * can quote a patient's name), so they are left out wherever an error is
- * logged. A value that is not an Error (already summarised) is kept as it is.
+ * logged.
  */
-const errorSerializer: SerializerFn = (value: unknown) =>
-  value instanceof Error ? { type: value.name, message: value.message, stack: value.stack } : value;
+export function loggedError(error: Error): { type: string; message: string; stack?: string } {
+  return { type: error.name, message: error.message, stack: error.stack };
+}
+
+/** `err` fields through loggedError; a value that is not an Error (already summarised) is kept as it is. */
+const errorSerializer: SerializerFn = (value: unknown) => (value instanceof Error ? loggedError(value) : value);
 
 /**
  * Structured JSON logs (pino); never a secret, a token, a patient's name or

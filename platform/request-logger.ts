@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Level, Logger } from 'pino';
 import { STATUS_PATH } from '../contract/rules/bff-api.js';
+import { loggedError } from './logger.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -63,10 +64,9 @@ function levelFor(req: IncomingMessage, statusCode: number, err: unknown): Level
   return 'info';
 }
 
-/** An error as it is logged: class, message and stack only (a body-parser error carries the raw body). */
+/** An error as it is logged (loggedError); something thrown that is no Error, by its type and text. */
 function serialiseError(err: unknown): { type: string; message: string; stack?: string } {
-  if (err instanceof Error) return { type: err.name, message: err.message, stack: err.stack };
-  return { type: typeof err, message: String(err) };
+  return err instanceof Error ? loggedError(err) : { type: typeof err, message: String(err) };
 }
 
 /** What a request line says about the request: its id, method and logged path. */
