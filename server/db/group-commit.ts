@@ -1,4 +1,5 @@
 import { afterCommitOf, connectionsOf, engineOf, type Db } from './connection.js';
+import { errorCodeOf } from './error-code.js';
 import { isTransient } from './transient-errors.js';
 
 interface Unit {
@@ -100,14 +101,13 @@ export class GroupCommitter {
     }
   }
 
-  /** Queues the units again (after this transaction ends) or rejects each with its error. */
-  private retryOrReject(failed: { unit: Unit; error: unknown }[]): void {
-    for (const { unit, error } of failed) {
-      unit.attempts++;
-      if (isTransient(error) && unit.attempts < this.options.maxAttempts) this.queue.push(unit);
-      else unit.reject(error);
-    }
+  /** Queues the unit again (after this transaction ends) while its error is transient and attempts remain, or rejects it. */
+  private retryOrReject(unit: Unit, error: unknown): void {
+    unit.attempts++;
+    if (isTransient(error) && unit.attempts < this.options.maxAttempts) this.queue.push(unit);
+    else unit.reject(error);
   }
+
 
   /**
    * Commits the units together; if one of them throws, the transaction is
@@ -166,7 +166,7 @@ export class GroupCommitter {
       await trx.commit().execute();
     } catch (error) {
       await trx?.rollback().execute().catch(() => undefined);
-      this.retryOrReject([{ unit, error }]);
+      this.retryOrReject(unit, error);
       return;
     }
     this.acknowledge([unit], [value]);
@@ -180,7 +180,7 @@ export class GroupCommitter {
  * on the way, after which a COMMIT may or may not have happened.
  */
 function refusedByTheDatabase(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return false;
+  const code = errorCodeOf(error);
+  if (code === undefined) return false;
   return code.startsWith('SQLITE_') || (/^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08'));
 }

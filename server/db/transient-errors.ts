@@ -1,3 +1,5 @@
+import { errorCodeOf } from './error-code.js';
+
 /**
  * PostgreSQL's SQLSTATEs for a transaction that failed only because of
  * another one running at the same time: serialization_failure and
@@ -12,7 +14,7 @@ const POSTGRES_TRANSIENT = new Set(['40001', '40P01']);
  * lock for longer than the busy timeout.
  */
 export function isTransient(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return false;
+  const code = errorCodeOf(error);
+  if (code === undefined) return false;
   return POSTGRES_TRANSIENT.has(code) || code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_');
 }

@@ -1,3 +1,5 @@
+import { errorCodeOf } from './error-code.js';
+
 /**
  * A write the database refused because a unique index or key already holds
  * the value, from either engine. Stores that avoid the engine's error (an
@@ -18,6 +20,6 @@ const UNIQUE_VIOLATION_CODES = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONS
 /** True when `error` is a unique-constraint refusal from SQLite, PostgreSQL or a store (UniqueViolation). */
 export function isUniqueViolation(error: unknown): boolean {
   if (error instanceof UniqueViolation) return true;
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && UNIQUE_VIOLATION_CODES.has(code);
+  const code = errorCodeOf(error);
+  return code !== undefined && UNIQUE_VIOLATION_CODES.has(code);
 }
