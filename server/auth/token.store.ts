@@ -1,5 +1,5 @@
-import { unchangedReadsOf, type Db } from '../db/connection.js';
-import type { UnchangedReads } from '../db/unchanged-reads.js';
+import { hotReadsOf, type Db } from '../db/connection.js';
+import type { HotReads } from '../db/unchanged-reads.js';
 
 export interface TokenOwner {
   appKey: string;
@@ -8,10 +8,10 @@ export interface TokenOwner {
 
 /** Access tokens, stored by SHA-256 only, each tied to the key it was issued to. */
 export class TokenStore {
-  readonly #reads: UnchangedReads | undefined;
+  readonly #reads: HotReads;
 
   constructor(private readonly db: Db) {
-    this.#reads = unchangedReadsOf(db);
+    this.#reads = hotReadsOf(db);
   }
 
   async insert(tokenHash: string, appKey: string, expiresAt: Date): Promise<void> {
@@ -28,8 +28,7 @@ export class TokenStore {
    * unchanged (a revocation is a change); expiry is checked on each call.
    */
   async findOwner(tokenHash: string, appKey: string, now: Date): Promise<TokenOwner | undefined> {
-    const load = () => this.#findUnrevoked(tokenHash, appKey);
-    const token = await (this.#reads ? this.#reads.read(`token:${tokenHash}:${appKey}`, load) : load());
+    const token = await this.#reads.read(`token:${tokenHash}:${appKey}`, () => this.#findUnrevoked(tokenHash, appKey));
     return token && token.expiresAt > now.getTime() ? token.owner : undefined;
   }
 

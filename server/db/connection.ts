@@ -3,7 +3,7 @@ import type { Database } from './schema.js';
 import { migrateToLatest } from './migrate.js';
 import { isPostgresUrl, openPostgres } from './postgres.js';
 import { openSqlite, sqlitePathFromUrl } from './sqlite.js';
-import type { UnchangedReads } from './unchanged-reads.js';
+import { ALWAYS_QUERY, type HotReads, type UnchangedReads } from './unchanged-reads.js';
 
 export type Db = Kysely<Database>;
 
@@ -64,11 +64,12 @@ export function connectionsOf(db: Db): number {
 }
 
 /**
- * The hot reads' cache of a database openDatabase opened on SQLite; none on
- * PostgreSQL, for a transaction, or for a Kysely built elsewhere.
+ * How the stores of `db` make their hot reads: kept while the file is
+ * unchanged for a database openDatabase opened on SQLite; queried every time
+ * on PostgreSQL, in a transaction, or for a Kysely built elsewhere.
  */
-export function unchangedReadsOf(db: Db): UnchangedReads | undefined {
-  return opened.get(db)?.unchangedReads;
+export function hotReadsOf(db: Db): HotReads {
+  return opened.get(db)?.unchangedReads ?? ALWAYS_QUERY;
 }
 
 /** What must be awaited after a COMMIT before answering, when the COMMIT does not wait for the disk itself. */

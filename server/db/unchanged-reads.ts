@@ -29,6 +29,14 @@ export class DatabaseChanges {
   }
 }
 
+/** How a store makes its hot reads: kept while the database is unchanged (UnchangedReads), or queried each time. */
+export interface HotReads {
+  read<T>(key: string, load: () => Promise<T>): Promise<T>;
+}
+
+/** Every read queries: PostgreSQL, a transaction's stores, or a Kysely built elsewhere. */
+export const ALWAYS_QUERY: HotReads = { read: (_key, load) => load() };
+
 /** Entries kept at most: tokens and per-clinic lists; the least recently used go first. */
 const MAX_ENTRIES = 10_000;
 
@@ -44,7 +52,7 @@ const MAX_ENTRIES = 10_000;
  * that write's COMMIT. Callers must treat the values as
  * read-only: they are shared by every request until the next change.
  */
-export class UnchangedReads {
+export class UnchangedReads implements HotReads {
   readonly #entries = new LRUCache<string, { generation: number; value: unknown }>({ max: MAX_ENTRIES });
 
   constructor(private readonly changes: DatabaseChanges) {}

@@ -1,19 +1,19 @@
 import type { Dentist } from '../../contract/index.js';
-import { unchangedReadsOf, type Db } from '../db/connection.js';
-import type { UnchangedReads } from '../db/unchanged-reads.js';
+import { hotReadsOf, type Db } from '../db/connection.js';
+import type { HotReads } from '../db/unchanged-reads.js';
 import { decimalFromCents } from '../money.js';
 
 /** Spec 2.5: the clinic's dentists. */
 export class DentistStore {
-  readonly #reads: UnchangedReads | undefined;
+  readonly #reads: HotReads;
 
   constructor(private readonly db: Db) {
-    this.#reads = unchangedReadsOf(db);
+    this.#reads = hotReadsOf(db);
   }
 
   /** Kept while the database is unchanged (see UnchangedReads): read-only for the caller. */
   list(careId: number): Promise<Dentist[]> {
-    return this.#reads ? this.#reads.read(`dentists:${careId}`, () => this.#list(careId)) : this.#list(careId);
+    return this.#reads.read(`dentists:${careId}`, () => this.#list(careId));
   }
 
   async #list(careId: number): Promise<Dentist[]> {

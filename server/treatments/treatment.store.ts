@@ -1,6 +1,6 @@
 import type { Treatment } from '../../contract/index.js';
-import { unchangedReadsOf, type Db } from '../db/connection.js';
-import type { UnchangedReads } from '../db/unchanged-reads.js';
+import { hotReadsOf, type Db } from '../db/connection.js';
+import type { HotReads } from '../db/unchanged-reads.js';
 import type { TreatmentRow } from '../db/schema.js';
 import { decimalFromCents } from '../money.js';
 
@@ -15,15 +15,15 @@ const toTreatment = (row: TreatmentRow): Treatment => ({
 
 /** Spec 2.4: only the clinic's active treatments exist for the API. */
 export class TreatmentStore {
-  readonly #reads: UnchangedReads | undefined;
+  readonly #reads: HotReads;
 
   constructor(private readonly db: Db) {
-    this.#reads = unchangedReadsOf(db);
+    this.#reads = hotReadsOf(db);
   }
 
   /** Kept while the database is unchanged (see UnchangedReads): read-only for the caller. */
   listActive(careId: number): Promise<Treatment[]> {
-    return this.#reads ? this.#reads.read(`treatments:${careId}`, () => this.#listActive(careId)) : this.#listActive(careId);
+    return this.#reads.read(`treatments:${careId}`, () => this.#listActive(careId));
   }
 
   async #listActive(careId: number): Promise<Treatment[]> {
