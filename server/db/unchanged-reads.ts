@@ -1,41 +1,68 @@
 import type { Statement } from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 
+/** Writes through any connection of this process (noteWrite): each DatabaseChanges counts them all. */
+let writesInThisProcess = 0;
+
 /**
  * Whether a SQLite database may have changed since an earlier moment, as a
- * number that grows with every change: a write through this process's
- * connection (counted by `noteWrite`, which the statement cache calls before
+ * number that grows with every change: a write through any of this process's
+ * connections (counted by `noteWrite`, which the statement cache calls before
  * every statement that writes, so before its COMMIT) or a commit by any
  * other connection, another server process or the CLI (SQLite's own
- * `PRAGMA data_version`, which changes exactly then, read on every call).
+ * `PRAGMA data_version`, which changes exactly then).
+ *
+ * `current` reads data_version; `currentAsOfThisTurn` trusts a reading
+ * already taken in this turn of the event loop, and takes one otherwise.
+ * Every authenticated request begins with a `current` (its token's owner), so
+ * a read later in the same request sees every commit made before the request
+ * arrived, from any process, without a second read transaction.
  */
 export class DatabaseChanges {
-  #generation = 0;
+  #otherCommits = 0;
   #lastDataVersion: number | undefined;
+  #readThisTurn = false;
+  readonly #turnEnded = () => {
+    this.#readThisTurn = false;
+  };
 
   constructor(private readonly dataVersion: Statement<[], number>) {}
 
   noteWrite(): void {
-    this.#generation++;
+    writesInThisProcess++;
   }
 
   current(): number {
     const dataVersion = this.dataVersion.get();
     if (dataVersion !== this.#lastDataVersion) {
       this.#lastDataVersion = dataVersion;
-      this.#generation++;
+      this.#otherCommits++;
     }
-    return this.#generation;
+    if (!this.#readThisTurn) {
+      this.#readThisTurn = true;
+      setImmediate(this.#turnEnded).unref();
+    }
+    return this.#otherCommits + writesInThisProcess;
+  }
+
+  currentAsOfThisTurn(): number {
+    return this.#readThisTurn ? this.#otherCommits + writesInThisProcess : this.current();
   }
 }
 
-/** How a store makes its hot reads: kept while the database is unchanged (UnchangedReads), or queried each time. */
+/**
+ * How a store makes its hot reads: kept while the database is unchanged
+ * (UnchangedReads), or queried each time. `read` looks for changes first;
+ * `readAsOfThisTurn` trusts a look already taken in this turn of the event
+ * loop: for the reads of a request after its token's owner.
+ */
 export interface HotReads {
   read<T>(key: string, load: () => Promise<T>): Promise<T>;
+  readAsOfThisTurn<T>(key: string, load: () => Promise<T>): Promise<T>;
 }
 
 /** Every read queries: PostgreSQL, a transaction's stores, or a Kysely built elsewhere. */
-export const ALWAYS_QUERY: HotReads = { read: (_key, load) => load() };
+export const ALWAYS_QUERY: HotReads = { read: (_key, load) => load(), readAsOfThisTurn: (_key, load) => load() };
 
 /** Entries kept at most: tokens and per-clinic lists; the least recently used go first. */
 const MAX_ENTRIES = 10_000;
@@ -45,7 +72,8 @@ const MAX_ENTRIES = 10_000;
  * since they were made (DatabaseChanges): the hot reads of every
  * authenticated request, a token's owner and a clinic's lists. Any write
  * anywhere drops them all, so a revoked key or an edited treatment is seen by
- * the very next request, from any process. The generation is taken before the
+ * the very next request, from any process (a request's token lookup uses
+ * `read`, its lists `readAsOfThisTurn`). The generation is taken before the
  * query runs, so a write that lands while it runs leaves the entry already
  * outdated rather than wrongly current; and a query waits for the one
  * connection while a transaction holds it, so it never reads a write before
@@ -57,8 +85,15 @@ export class UnchangedReads implements HotReads {
 
   constructor(private readonly changes: DatabaseChanges) {}
 
-  async read<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const generation = this.changes.current();
+  read<T>(key: string, load: () => Promise<T>): Promise<T> {
+    return this.#readAt(this.changes.current(), key, load);
+  }
+
+  readAsOfThisTurn<T>(key: string, load: () => Promise<T>): Promise<T> {
+    return this.#readAt(this.changes.currentAsOfThisTurn(), key, load);
+  }
+
+  async #readAt<T>(generation: number, key: string, load: () => Promise<T>): Promise<T> {
     const entry = this.#entries.get(key);
     if (entry?.generation === generation) return entry.value as T;
     const value = await load();

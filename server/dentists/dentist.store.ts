@@ -11,9 +11,12 @@ export class DentistStore {
     this.#reads = hotReadsOf(db);
   }
 
-  /** Kept while the database is unchanged (see UnchangedReads): read-only for the caller. */
+  /**
+   * Kept while the database is unchanged (see UnchangedReads), as of the look
+   * the request's token lookup took in this turn: read-only for the caller.
+   */
   list(careId: number): Promise<Dentist[]> {
-    return this.#reads.read(`dentists:${careId}`, () => this.#list(careId));
+    return this.#reads.readAsOfThisTurn(`dentists:${careId}`, () => this.#list(careId));
   }
 
   async #list(careId: number): Promise<Dentist[]> {

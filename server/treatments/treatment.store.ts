@@ -21,9 +21,12 @@ export class TreatmentStore {
     this.#reads = hotReadsOf(db);
   }
 
-  /** Kept while the database is unchanged (see UnchangedReads): read-only for the caller. */
+  /**
+   * Kept while the database is unchanged (see UnchangedReads), as of the look
+   * the request's token lookup took in this turn: read-only for the caller.
+   */
   listActive(careId: number): Promise<Treatment[]> {
-    return this.#reads.read(`treatments:${careId}`, () => this.#listActive(careId));
+    return this.#reads.readAsOfThisTurn(`treatments:${careId}`, () => this.#listActive(careId));
   }
 
   async #listActive(careId: number): Promise<Treatment[]> {
