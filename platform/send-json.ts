@@ -16,3 +16,27 @@ export function sendJson(res: ServerResponse, body: unknown, statusCode = 200): 
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
 }
+
+/**
+ * A sender of JSON bodies built from values kept across requests (a clinic's
+ * lists, kept while the database is unchanged): each value's body is
+ * serialised once, on its first answer, and its bytes are sent as they are
+ * after that, with the headers of sendJson. Keyed by the value itself in a
+ * WeakMap, so the bytes go when the value does; the value must not change
+ * (UnchangedReads already requires that of its callers). Serialising the
+ * treatment list took about 4 µs of each authenticated GET.
+ */
+export function jsonSentOnce<T extends object>(bodyOf: (value: T) => unknown): (res: ServerResponse, value: T) => void {
+  const serialised = new WeakMap<T, Buffer>();
+  return (res, value) => {
+    let bytes = serialised.get(value);
+    if (!bytes) {
+      bytes = Buffer.from(JSON.stringify(bodyOf(value)));
+      serialised.set(value, bytes);
+    }
+    res.statusCode = 200;
+    res.setHeader('Content-Type', JSON_TYPE);
+    res.setHeader('Content-Length', bytes.length);
+    res.end(bytes);
+  };
+}

@@ -1,20 +1,18 @@
 import { Router } from 'express';
-import { TreatmentPathParams, type TreatmentListResponse, type TreatmentResponse } from '../../contract/index.js';
+import { TreatmentPathParams, type Treatment, type TreatmentListResponse, type TreatmentResponse } from '../../contract/index.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
 import { notFound } from '../../contract/errors.js';
 import { parseParams } from '../../platform/validation.js';
-import { sendJson } from '../../platform/send-json.js';
+import { jsonSentOnce, sendJson } from '../../platform/send-json.js';
 import type { TreatmentStore } from './treatment.store.js';
 
 /** GET /treatments and GET /treatments/{id} (spec 2.4). */
 export function treatmentRoutes(treatments: TreatmentStore): Router {
   const router = Router();
+  // The list is kept while the database is unchanged, so its answer is serialised once.
+  const sendList = jsonSentOnce((data: Treatment[]): TreatmentListResponse => ({ success: true, data }));
   router.get('/', async (_req, res) => {
-    const body: TreatmentListResponse = {
-      success: true,
-      data: await treatments.listActive(authenticatedClinic(res).careId),
-    };
-    sendJson(res, body);
+    sendList(res, await treatments.listActive(authenticatedClinic(res).careId));
   });
   router.get('/:id', async (req, res) => {
     const { id } = parseParams(TreatmentPathParams, req.params, 'Treatment');
