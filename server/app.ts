@@ -20,7 +20,7 @@ import { appointmentRoutes } from './appointments/appointments.routes.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { demoImageRoutes } from './demo/demo-images.routes.js';
 import { apiRateLimit, tokenRateLimit } from './auth/rate-limits.js';
-import { allowedMethods } from './http/allowed-methods.js';
+import { AllowedMethods } from './http/allowed-methods.js';
 import { compressionWhenAccepted } from './http/compression.js';
 import { errorHandler, notFoundHandler } from '../platform/error-handler.js';
 import { requestLogger } from '../platform/request-logger.js';
@@ -70,15 +70,15 @@ export function createApp({ db, clock, config, logger, redis }: AppDeps): Expres
     ),
   );
 
-  const routes = Router();
-  routes.get('/healthz', (_req, res) => {
+  // 405 and OPTIONS for every path the routes below answer, before any credential check.
+  const allowedMethods = new AllowedMethods();
+  app.use(allowedMethods.check);
+  app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  routes.use('/api/v1', api);
-  routes.use('/assets/demo', demoImageRoutes());
-  // 405 and OPTIONS for every path the routes answer, before any credential check.
-  app.use(allowedMethods(routes));
-  app.use(routes);
+  app.use('/api/v1', api);
+  app.use('/assets/demo', demoImageRoutes());
+  allowedMethods.learnFrom(app.router);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

@@ -43,13 +43,23 @@ export function knownPaths(router: Router): Map<string, string[]> {
  * takes is public (the OpenAPI document lists them), and a client learns it
  * without a token. Paths that no route answers fall through (404, or 401 under a
  * resource prefix without credentials).
+ *
+ * `check` goes in front of the routes; `learnFrom` reads them once they are
+ * all mounted (the app's own router: the routes sit on the app itself, one
+ * router fewer on every request's way than under a router of their own).
  */
-export function allowedMethods(routes: Router): RequestHandler {
-  const paths = [...knownPaths(routes)].filter(([, methods]) => !methods.includes('*')); // .all(): every method is taken
-  // One lookup per request, where a Router with a layer per known path tried each in turn.
-  const table = new RouteTable(paths);
-  return (req, res, next) => {
-    const found = table.findAll(req.path);
+export class AllowedMethods {
+  #table: RouteTable<string[]> | undefined;
+
+  learnFrom(routes: Router): void {
+    const paths = [...knownPaths(routes)].filter(([, methods]) => !methods.includes('*')); // .all(): every method is taken
+    // One lookup per request, where a Router with a layer per known path tried each in turn.
+    this.#table = new RouteTable(paths);
+  }
+
+  readonly check: RequestHandler = (req, res, next) => {
+    if (!this.#table) throw new Error('AllowedMethods: learnFrom(routes) was never called');
+    const found = this.#table.findAll(req.path);
     if (found.length === 0 || found.some((methods) => methods.includes(req.method))) {
       next();
       return;
