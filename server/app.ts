@@ -11,12 +11,12 @@ import { Stores } from './db/stores.js';
 import { AuthService } from './auth/auth.service.js';
 import { requireAuth } from './auth/require-auth.js';
 import { authRoutes } from './auth/auth.routes.js';
-import { organizationRoutes } from './organization/organization.routes.js';
-import { websiteRoutes } from './website/website.routes.js';
-import { treatmentRoutes } from './treatments/treatments.routes.js';
-import { dentistRoutes } from './dentists/dentists.routes.js';
+import { addOrganizationRoutes } from './organization/organization.routes.js';
+import { addWebsiteRoutes } from './website/website.routes.js';
+import { addTreatmentRoutes } from './treatments/treatments.routes.js';
+import { addDentistRoutes } from './dentists/dentists.routes.js';
 import { BookingService } from './appointments/booking.service.js';
-import { appointmentRoutes } from './appointments/appointments.routes.js';
+import { addAppointmentRoutes } from './appointments/appointments.routes.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { demoImageRoutes } from './demo/demo-images.routes.js';
 import { apiRateLimit, tokenRateLimit } from './auth/rate-limits.js';
@@ -45,11 +45,12 @@ export function createApp({ db, clock, config, logger, redis }: AppDeps): Expres
   const api = Router();
   // Credentials, then the per-key limit, once for every resource prefix (one layer each, not one per resource).
   api.use(['/organization', '/website', '/treatments', '/dentists', '/appointments'], ...authenticated);
-  api.use('/organization', organizationRoutes(stores.organizations));
-  api.use('/website', websiteRoutes(stores.websites));
-  api.use('/treatments', treatmentRoutes(stores.treatments));
-  api.use('/dentists', dentistRoutes(stores.dentists));
-  api.use('/appointments', appointmentRoutes(bookings, stores.appointments));
+  // The resources' routes on this router itself, not each under a router of its own: one router fewer per request.
+  addOrganizationRoutes(api, stores.organizations);
+  addWebsiteRoutes(api, stores.websites);
+  addTreatmentRoutes(api, stores.treatments);
+  addDentistRoutes(api, stores.dentists);
+  addAppointmentRoutes(api, bookings, stores.appointments);
   // After the resources, so their requests, the busiest, pass no router of these on the way.
   api.use(authRoutes(auth, tokenRateLimit(config.tokenRateLimit, shared)));
   api.use(docsRoutes());

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { AppointmentPathParams, BookAppointmentRequest, notFound, type AppointmentStatusResponse } from '../../contract/index.js';
 import { readIdempotencyKey } from '../../platform/idempotency-key.js';
 import { jsonBody } from '../../platform/json-body.js';
@@ -7,11 +7,9 @@ import { authenticatedClinic } from '../auth/authenticated-clinic.js';
 import type { AppointmentStore } from './appointment.store.js';
 import type { BookingService } from './booking.service.js';
 
-/** POST /appointments/book (spec 4.1) and GET /appointments/status/{id} (spec 2.6). */
-export function appointmentRoutes(bookings: BookingService, appointments: AppointmentStore): Router {
-  const router = Router();
-
-  router.post('/book', ...jsonBody(), async (req, res) => {
+/** POST /appointments/book (spec 4.1) and GET /appointments/status/{id} (spec 2.6), on the API's router. */
+export function addAppointmentRoutes(api: Router, bookings: BookingService, appointments: AppointmentStore): void {
+  api.post('/appointments/book', ...jsonBody(), async (req, res) => {
     const booking = parseBody(BookAppointmentRequest, req.body);
     const answer = await bookings.book(authenticatedClinic(res).careId, booking, readIdempotencyKey(req));
     res.set('Cache-Control', 'no-store');
@@ -19,7 +17,7 @@ export function appointmentRoutes(bookings: BookingService, appointments: Appoin
     res.status(answer.status).json(answer.body);
   });
 
-  router.get('/status/:id', async (req, res) => {
+  api.get('/appointments/status/:id', async (req, res) => {
     res.set('Cache-Control', 'no-store');
     const { id } = parseParams(AppointmentPathParams, req.params, 'Appointment');
     const data = await appointments.statusView(authenticatedClinic(res).careId, id);
@@ -27,6 +25,4 @@ export function appointmentRoutes(bookings: BookingService, appointments: Appoin
     const body: AppointmentStatusResponse = { success: true, message: 'Appointment status retrieved successfully', data };
     res.json(body);
   });
-
-  return router;
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { TreatmentPathParams, type Treatment, type TreatmentListResponse, type TreatmentResponse } from '../../contract/index.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
 import { notFound } from '../../contract/errors.js';
@@ -6,20 +6,18 @@ import { parseParams } from '../../platform/validation.js';
 import { jsonSentOnce, sendJson } from '../../platform/send-json.js';
 import type { TreatmentStore } from './treatment.store.js';
 
-/** GET /treatments and GET /treatments/{id} (spec 2.4). */
-export function treatmentRoutes(treatments: TreatmentStore): Router {
-  const router = Router();
+/** GET /treatments and GET /treatments/{id} (spec 2.4), on the API's router. */
+export function addTreatmentRoutes(api: Router, treatments: TreatmentStore): void {
   // The list is kept while the database is unchanged, so its answer is serialised once.
   const sendList = jsonSentOnce((data: Treatment[]): TreatmentListResponse => ({ success: true, data }));
-  router.get('/', async (_req, res) => {
+  api.get('/treatments', async (_req, res) => {
     sendList(res, await treatments.listActive(authenticatedClinic(res).careId));
   });
-  router.get('/:id', async (req, res) => {
+  api.get('/treatments/:id', async (req, res) => {
     const { id } = parseParams(TreatmentPathParams, req.params, 'Treatment');
     const treatment = await treatments.findActive(authenticatedClinic(res).careId, id);
     if (!treatment) throw notFound('Treatment');
     const body: TreatmentResponse = { success: true, data: treatment };
     sendJson(res, body);
   });
-  return router;
 }
