@@ -2,7 +2,7 @@
 //
 //   npm run bench:bff        # builds first, then runs this file
 //
-// One run, all on 127.0.0.1, about 85 s:
+// One run, all on 127.0.0.1, about 115 s:
 //   1. a fresh SQLite database in a temp dir, seeded with the demo clinic by the compiled CLI;
 //   2. the compiled reference server as a child process, logging at info with its stdout piped here:
 //      it writes one JSON line per request with req.method and req.path, so every upstream call the
@@ -23,6 +23,9 @@
 //   8. the BFF's resident memory (VmRSS from /proc/<pid>/status) before the load, after the cached
 //      GET and after each sweep: it must not grow with the number of distinct ids; and the upstream
 //      calls counted from the server's log;
+//   8b. with Redis (BENCH_REDIS_URL, by default the local one), after the upstream calls are counted:
+//      a second BFF with REDIS_URL set, so its per-IP limit counts in Redis, and its cached GET in
+//      turns with Express again (information, not a target; its keys are deleted at the end);
 //   9. a table, the shares of the bare and Express throughput, PASS/FAIL per target (the cached GET's
 //      throughput as a share of Express measured in the same run, and its p99; bare stays in the table
 //      as the physical limit), and the Express ceiling as information.
@@ -34,6 +37,7 @@
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { captureResponse, startBareServer, startExpressServer } from './support/bare-server.mjs';
+import { benchRedis } from './support/redis-service.mjs';
 import { seedDemoClinic, serverEnvironment, startApiServer } from './support/demo-clinic.mjs';
 import {
   LOAD,
@@ -153,7 +157,7 @@ async function settled(read) {
  * dir, not the repository: the BFF loads `.env` from its working directory, and a local demo's .env
  * (keys, ALLOWED_ORIGINS) must not change what is measured. Only what the benchmark decides is set.
  */
-async function startBff({ upstreamUrl, keys, port, cwd }) {
+async function startBff({ upstreamUrl, keys, port, cwd, redis }) {
   const env = {
     PATH: process.env.PATH ?? '',
     UPSTREAM_URL: upstreamUrl,
@@ -166,6 +170,7 @@ async function startBff({ upstreamUrl, keys, port, cwd }) {
     CACHE_MAX_BYTES: String(CACHE_MAX_BYTES),
     LOG_LEVEL: 'info',
     WIDGET_DIR: join(ROOT, 'widget/dist'),
+    ...(redis ? { REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix } : {}),
   };
   const child = spawnNode('BFF', [BFF_ENTRY], env, { cwd });
   await waitUntilReady(child, `http://${HOST}:${port}/readyz`);
@@ -206,7 +211,7 @@ function memoryCheck(afterCached, afterFirstSweep, afterSecondSweep) {
 }
 
 /** Every target and validity check as { label, pass, detail }. */
-function evaluate({ express, cached, sweep, secondSweep, upstream, memory, timing }) {
+function evaluate({ express, cached, sweep, secondSweep, upstream, memory, timing, withRedis }) {
   const cachedShare = shareOf(cached, express);
   const maxCalls = TARGETS.upstreamCallsPerResourcePerTtl;
   const checks = [
@@ -243,6 +248,7 @@ function evaluate({ express, cached, sweep, secondSweep, upstream, memory, timin
       detail: `${fixed(timing.runWindowMs / 1000, 1)} s; to the end of the cached phase ${fixed(timing.cachedWindowMs / 1000, 1)} s`,
     },
     validityCheck(cached, ['200']),
+    ...(withRedis.cached ? [validityCheck(withRedis.cached, ['200'])] : []),
     // Ids past the demo clinic's treatments are 404: answered and cached like any other answer.
     validityCheck(sweep, ['200', '404']),
     validityCheck(secondSweep, ['200', '404']),
@@ -256,13 +262,17 @@ function evaluate({ express, cached, sweep, secondSweep, upstream, memory, timin
   return { checks };
 }
 
-function printReport({ captured, bare, express, cached, upstream, memory }, { checks }) {
+function printReport({ captured, bare, express, cached, upstream, memory, withRedis }, { checks }) {
   printReferenceShares({
     bare,
     express,
     tested: cached,
     testedName: `BFF cached GET /api/treatments (${captured.body.length}-byte body)`,
   });
+  // Information, not a target: what a per-IP limit counted in Redis costs.
+  console.log(withRedis.cached
+    ? `BFF cached GET, per-IP limit in Redis = ${fixed(shareOf(withRedis.cached, withRedis.express), 1)}% of Express 5 alone (in turns with it)`
+    : `BFF cached GET, per-IP limit in Redis: not measured (${withRedis.unavailable})`);
   console.log('upstream calls during the whole BFF run, from the server\'s request log:');
   console.log(`  GET ${UPSTREAM_TREATMENTS}: ${upstream.treatments}`);
   console.log(`  POST ${UPSTREAM_GRANTTOKEN}: ${upstream.granttoken}`);
@@ -280,6 +290,25 @@ function printReport({ captured, bare, express, cached, upstream, memory }, { ch
 // ---------------------------------------------------------------------------------------------------
 // Main
 // ---------------------------------------------------------------------------------------------------
+
+/**
+ * A second BFF whose per-IP limit counts in Redis, and its cached GET in turns with Express:
+ * { express, cached }, or { unavailable } with the reason when Redis cannot be reached.
+ */
+async function measureWithRedis({ upstreamUrl, keys, cwd, expressPort }) {
+  const redis = await benchRedis();
+  if (redis.unavailable) {
+    console.log(`  BFF GET /api/treatments (cached), limit in Redis: not run (${redis.unavailable})`);
+    return { unavailable: redis.unavailable };
+  }
+  const port = await findFreePort();
+  await startBff({ upstreamUrl, keys, port, cwd, redis });
+  const [express, cached] = await runInterleaved([
+    { title: 'Express 5, no middleware (again)', options: loadOptions(`http://${HOST}:${expressPort}${TREATMENTS_PATH}`) },
+    { title: 'BFF GET /api/treatments (cached), limit in Redis', options: loadOptions(`http://${HOST}:${port}${TREATMENTS_PATH}`) },
+  ]);
+  return { express, cached };
+}
 
 async function runBenchmark() {
   console.log(`BFF benchmark: node ${process.version}, ${cpus().length} CPUs, LOG_LEVEL=info, ` +
@@ -354,7 +383,10 @@ async function runBenchmark() {
   };
   upstream.other = upstreamTotal - upstream.treatments - upstream.granttoken - upstream.byId.calls;
 
-  printResultsTable([bare, express, cached, sweep, secondSweep], [
+  // After the count above: this second BFF's own token and first fetch are not the first one's calls.
+  const withRedis = await measureWithRedis({ upstreamUrl, keys, cwd: tempDir, expressPort });
+
+  printResultsTable([bare, express, cached, sweep, secondSweep, withRedis.express, withRedis.cached].filter(Boolean), [
     `(the sweeps asked for ids 1..${SWEEP.ids}, then ${SECOND_SWEEP.firstId}..${LAST_ID}; ids the demo clinic does not ` +
       'have are 404, answered from the cached list)',
   ]);
@@ -367,6 +399,7 @@ async function runBenchmark() {
     secondSweep,
     upstream,
     memory: { before, afterCached, afterSweep, afterSecondSweep },
+    withRedis,
     timing: { cachedWindowMs, runWindowMs },
   };
   const verdict = evaluate(measured);

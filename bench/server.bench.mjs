@@ -4,8 +4,10 @@
 //   SQLITE_SYNCHRONOUS=NORMAL npm run bench:server    # the same with NORMAL instead of FULL
 //
 //   BENCH_POSTGRES_URL=postgres://user@host:5432/postgres npm run bench:server   # another PostgreSQL server
+//   BENCH_REDIS_URL=redis://host:6379 npm run bench:server                         # another Redis
 //
-// One run, all on 127.0.0.1 (PostgreSQL: the server BENCH_POSTGRES_URL names, by default the local one), about 70 s:
+// One run, all on 127.0.0.1 (PostgreSQL and Redis: the servers BENCH_POSTGRES_URL and BENCH_REDIS_URL name, by
+// default the local ones), about 100 s:
 //   1. a fresh SQLite database in a temp dir, seeded with the demo clinic by the compiled CLI;
 //   2. the compiled server as a child process, logging at info as in production (stdout ignored);
 //   3. a token from POST /api/v1/granttoken;
@@ -18,8 +20,12 @@
 //      /api/v1/treatments in turns (a 2 s warm-up each, then five 2 s slices each, 10 s per phase), so a
 //      busy spell weighs on all three alike; then authenticated POST /api/v1/appointments/book, 10 s
 //      after a discarded 2 s warm-up;
-//   6b. the bookings again on PostgreSQL: a fresh database clinic_bench_<random> (dropped at the end),
-//      seeded by the compiled CLI, a second compiled server on it (DATABASE_URL=postgres://…), the same
+//   6a. with Redis (BENCH_REDIS_URL, by default the local one): a second compiled server on the same
+//      SQLite file with REDIS_URL set, so its per-key limit counts in Redis, takes a fourth turn in the
+//      GETs above (information, not a target; its keys are deleted at the end);
+//   6b. PostgreSQL: a fresh database clinic_bench_<random> (dropped at the end), seeded by the
+//      compiled CLI, a second compiled server on it (DATABASE_URL=postgres://…): its authenticated GET
+//      (information: on PostgreSQL every read queries, see server/db/unchanged-reads.ts), then the same
 //      booking phase. Both booking phases are durable: SQLite with synchronous=FULL (unless
 //      SQLITE_SYNCHRONOUS says otherwise, which the report then says), PostgreSQL with
 //      synchronous_commit=on (the server sets it on each connection): no booking is answered before
@@ -54,6 +60,7 @@ import {
   warnIfMachineIsBusy,
 } from './support/load.mjs';
 import { createBenchDatabase } from './support/postgres-database.mjs';
+import { benchRedis } from './support/redis-service.mjs';
 import { HOST, findFreePort, makeTempDir, runAndExit } from './support/processes.mjs';
 
 const TREATMENTS_PATH = '/api/v1/treatments';
@@ -139,7 +146,7 @@ function bookingsCheck(engine, target, phase) {
 }
 
 /** Every target and validity check as { label, pass, detail }. */
-function evaluate({ express, get, book, postgres }) {
+function evaluate({ express, get, book, postgres, redisGet }) {
   const getShare = shareOf(get, express);
   const checks = [
     {
@@ -156,7 +163,7 @@ function evaluate({ express, get, book, postgres }) {
   ];
   if (postgres.book) checks.push(p99Check('POST /appointments/book, PostgreSQL', postgres.book));
   // Not targets but preconditions: numbers measured on refusals or broken connections mean nothing.
-  for (const phase of [get, book, postgres.book].filter(Boolean)) {
+  for (const phase of [get, redisGet, book, postgres.get, postgres.book].filter(Boolean)) {
     checks.push({
       label: `validity: ${phase.title} had only 2xx answers and no connection errors`,
       pass: phase.non2xx === 0 && phase.errors === 0,
@@ -168,8 +175,16 @@ function evaluate({ express, get, book, postgres }) {
   return { checks };
 }
 
-function printVerdicts({ bare, express, get }, { checks }) {
+function printVerdicts({ bare, express, get, redisGet, redis, postgres }, { checks }) {
   printReferenceShares({ bare, express, tested: get, testedName: 'API GET /treatments' });
+  // Information, not targets: what shared limits and a database without the read cache cost.
+  console.log(redisGet
+    ? `API GET /treatments, per-key limit in Redis = ${fixed(shareOf(redisGet, express), 1)}% of Express 5 alone (measured in the same turns)`
+    : `API GET /treatments, per-key limit in Redis: not measured (${redis.unavailable})`);
+  if (postgres.get) {
+    console.log(`API GET /treatments on PostgreSQL = ${fixed(shareOf(postgres.get, express), 1)}% of Express 5 alone ` +
+      '(measured after the turns, not beside them)');
+  }
   console.log('');
   printChecks(checks);
   printExpressCeiling(bare, express);
@@ -209,7 +224,8 @@ async function runPostgresBookings(appointmentDate) {
   const baseUrl = `http://${HOST}:${port}`;
   const authHeaders = { 'x-app-key': keys.app_key, authorization: `Bearer ${await grantToken(baseUrl, keys)}` };
   await checkOneBooking(baseUrl, authHeaders, appointmentDate);
-  return { book: await runBookingPhase('POST /appointments/book, PostgreSQL', baseUrl, authHeaders, appointmentDate) };
+  const get = await runPhase('GET /treatments, PostgreSQL', loadOptions(`${baseUrl}${TREATMENTS_PATH}`, { headers: authHeaders }));
+  return { get, book: await runBookingPhase('POST /appointments/book, PostgreSQL', baseUrl, authHeaders, appointmentDate) };
 }
 
 async function runBenchmark() {
@@ -234,6 +250,15 @@ async function runBenchmark() {
   const expressPort = await findFreePort();
   await startExpressServer(expressPort, captured, TREATMENTS_PATH);
 
+  // The same database and token through a second server whose per-key limit counts in Redis.
+  const redis = await benchRedis();
+  let redisBaseUrl;
+  if (!redis.unavailable) {
+    const redisPort = await findFreePort();
+    await startApiServer({ ...env, PORT: String(redisPort), REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix });
+    redisBaseUrl = `http://${HOST}:${redisPort}`;
+  }
+
   const appointmentDate = nextBookableMonday();
   await checkOneBooking(baseUrl, authHeaders, appointmentDate);
   console.log(`treatments body ${captured.body.length} bytes (${captured.contentType}); bookings for ${appointmentDate} ${BOOKING_TIME} ${CLINIC_TIME_ZONE}`);
@@ -242,17 +267,20 @@ async function runBenchmark() {
   console.log('');
 
   // In turns (five slices each), as bench:bff does: a busy spell of the machine weighs on all three alike.
-  const [bare, express, get] = await runInterleaved([
+  const [bare, express, get, redisGet] = await runInterleaved([
     { title: 'bare node:http GET', options: loadOptions(`http://${HOST}:${barePort}${TREATMENTS_PATH}`) },
     { title: 'Express 5, no middleware (same bytes)', options: loadOptions(`http://${HOST}:${expressPort}${TREATMENTS_PATH}`) },
     { title: 'GET /treatments', options: loadOptions(`${baseUrl}${TREATMENTS_PATH}`, { headers: authHeaders }) },
+    ...(redisBaseUrl
+      ? [{ title: 'GET /treatments, limit in Redis', options: loadOptions(`${redisBaseUrl}${TREATMENTS_PATH}`, { headers: authHeaders }) }]
+      : []),
   ]);
   const book = await runBookingPhase(`POST /appointments/book, SQLite (${synchronous === 'FULL (default)' ? 'FULL' : synchronous})`, baseUrl, authHeaders, appointmentDate);
   const postgres = await runPostgresBookings(appointmentDate);
 
-  printResultsTable([bare, express, get, book, postgres.book].filter(Boolean));
-  const verdict = evaluate({ express, get, book, postgres });
-  printVerdicts({ bare, express, get }, verdict);
+  printResultsTable([bare, express, get, redisGet, book, postgres.get, postgres.book].filter(Boolean));
+  const verdict = evaluate({ express, get, book, postgres, redisGet });
+  printVerdicts({ bare, express, get, redisGet, redis, postgres }, verdict);
   return verdict.checks.every((check) => check.pass) ? 0 : 1;
 }
 
