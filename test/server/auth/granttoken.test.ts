@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AccessTokenResponse } from '../../../contract/index.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
@@ -53,7 +54,10 @@ describe('POST /granttoken', () => {
     expect(key.secret_hash).toMatch(/^scrypt\$/);
     expect(key.secret_hash).not.toContain(ctx.clinic.secret);
     const tokens = await ctx.server.db.selectFrom('access_tokens').select('token_hash').execute();
-    expect(tokens.map((t) => t.token_hash)).toContain(hashToken(token));
+    // The stored form is fixed (base64url of the SHA-256): tokens already issued must keep matching.
+    const sha256 = createHash('sha256').update(token).digest('base64url');
+    expect(hashToken(token)).toBe(sha256);
+    expect(tokens.map((t) => t.token_hash)).toContain(sha256);
     expect(tokens.map((t) => t.token_hash)).not.toContain(token);
   });
 });
