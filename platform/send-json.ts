@@ -11,10 +11,15 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 export function sendJson(res: ServerResponse, body: unknown, statusCode = 200): void {
   const text = JSON.stringify(body);
+  endWithJson(res, statusCode, text, Buffer.byteLength(text));
+}
+
+/** Ends the answer with JSON already serialised, with the headers res.json would give it. */
+function endWithJson(res: ServerResponse, statusCode: number, json: string | Buffer, length: number): void {
   res.statusCode = statusCode;
   res.setHeader('Content-Type', JSON_TYPE);
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  res.setHeader('Content-Length', length);
+  res.end(json);
 }
 
 /**
@@ -34,9 +39,6 @@ export function jsonSentOnce<T extends object>(bodyOf: (value: T) => unknown): (
       bytes = Buffer.from(JSON.stringify(bodyOf(value)));
       serialised.set(value, bytes);
     }
-    res.statusCode = 200;
-    res.setHeader('Content-Type', JSON_TYPE);
-    res.setHeader('Content-Length', bytes.length);
-    res.end(bytes);
+    endWithJson(res, 200, bytes, bytes.length);
   };
 }
