@@ -42,11 +42,16 @@ export class DatabaseChanges {
       this.#readThisTurn = true;
       setImmediate(this.#turnEnded).unref();
     }
-    return this.#otherCommits + writesInThisProcess;
+    return this.#generation();
   }
 
   currentAsOfThisTurn(): number {
-    return this.#readThisTurn ? this.#otherCommits + writesInThisProcess : this.current();
+    return this.#readThisTurn ? this.#generation() : this.current();
+  }
+
+  /** Grows with every change either counter has seen: both only ever grow. */
+  #generation(): number {
+    return this.#otherCommits + writesInThisProcess;
   }
 }
 
