@@ -95,10 +95,13 @@ export async function goToStep(form: ClinicBookingForm, step: StepName): Promise
   if (stepOf(form) !== step) throw new Error(`never reached the ${step} step (at ${stepHeading(form)})`);
 }
 
+/** The calendar's "Next month" button (the month row's last), in any language. */
+const NEXT_MONTH = '.month > button:last-of-type';
+
 /** On the day step: shows the month of `date` with "Next month" and clicks the day. */
 export async function pickDay(form: ClinicBookingForm, date: string): Promise<void> {
   for (let i = 0; i < 14 && !form.shadowRoot!.querySelector(`[data-date="${date}"]`); i++) {
-    await clickIn(form, 'button[aria-label="Next month"]');
+    await clickIn(form, NEXT_MONTH);
   }
   await clickIn(form, `[data-date="${date}"]`);
 }
