@@ -1,5 +1,6 @@
-import { rateLimit, ipKeyGenerator, type AugmentedRequest, type Options, type RateLimitInfo, type RateLimitRequestHandler } from 'express-rate-limit';
+import { rateLimit, type AugmentedRequest, type Options, type RateLimitInfo, type RateLimitRequestHandler } from 'express-rate-limit';
 import type { Request, Response } from 'express';
+import { clientIpKey } from './client-ip-key.js';
 import { RateLimitHeaders } from './rate-limit-headers.js';
 import type { RateWindow } from './config.js';
 import { sendError } from './error-body.js';
@@ -81,5 +82,5 @@ export function specRateLimit(
 
 /** Per client IP (as `trust proxy` sees it; IPv6 by /56 subnet), under a named policy. */
 export function perIpRateLimit(identifier: string, message: string, window: RateWindow, options: LimiterOptions = {}): RateLimitRequestHandler {
-  return specRateLimit(identifier, message, window, (req) => ipKeyGenerator(req.ip ?? 'unknown'), options);
+  return specRateLimit(identifier, message, window, clientIpKey, options);
 }

@@ -1,0 +1,75 @@
+import { Agent, get } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+
+// The per-IP limit's key is remembered per connection (platform/client-ip-key.ts).
+// These requests all travel over one kept-alive connection, as a load balancer's
+// do, so a key remembered too eagerly would count the wrong client.
+
+const LIMIT = { limit: 2, windowMs: 60_000 };
+
+let stack: Stack;
+/** Behind a trusted proxy: the client is X-Forwarded-For's. */
+let behindProxy: RunningBff;
+/** No trusted proxy: the client is the connection's peer, whatever X-Forwarded-For says. */
+let direct: RunningBff;
+let agent: Agent;
+
+beforeAll(async () => {
+  stack = await startStack();
+  behindProxy = await startBff(stack.upstream.api, stack.clinic, { trustProxy: true, apiRateLimit: LIMIT });
+  direct = await startBff(stack.upstream.api, stack.clinic, { trustProxy: false, apiRateLimit: LIMIT });
+});
+afterEach(() => agent.destroy());
+afterAll(async () => {
+  await behindProxy.close();
+  await direct.close();
+  await stack.close();
+});
+
+/** One GET over the test's single connection: its status, and whether it reused the connection. */
+function getOverOneConnection(url: string, forwardedFor: string): Promise<{ status: number; reusedConnection: boolean }> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, { agent, headers: { 'x-forwarded-for': forwardedFor } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, reusedConnection: req.reusedSocket }));
+    });
+    req.on('error', reject);
+  });
+}
+
+describe('per-IP rate limit, several clients over one connection', () => {
+  it('behind a trusted proxy, counts each X-Forwarded-For client apart on the same connection', async () => {
+    agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const url = `${behindProxy.api}/treatments`;
+
+    const first = [
+      await getOverOneConnection(url, '198.51.100.1'),
+      await getOverOneConnection(url, '198.51.100.1'),
+      await getOverOneConnection(url, '198.51.100.1'),
+    ];
+    const other = await getOverOneConnection(url, '198.51.100.2');
+    const firstAgain = await getOverOneConnection(url, '198.51.100.1');
+
+    expect(first.map(({ status }) => status)).toEqual([200, 200, 429]);
+    expect(other).toEqual({ status: 200, reusedConnection: true });
+    expect(firstAgain).toEqual({ status: 429, reusedConnection: true });
+  });
+
+  it('without a trusted proxy, counts the connection once whatever X-Forwarded-For says', async () => {
+    agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const url = `${direct.api}/treatments`;
+
+    const statuses = [
+      await getOverOneConnection(url, '198.51.100.1'),
+      await getOverOneConnection(url, '198.51.100.2'),
+      await getOverOneConnection(url, '198.51.100.3'),
+    ];
+
+    expect(statuses).toEqual([
+      { status: 200, reusedConnection: false },
+      { status: 200, reusedConnection: true },
+      { status: 429, reusedConnection: true },
+    ]);
+  });
+});
