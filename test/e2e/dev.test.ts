@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, openDemo, widget } from './support/browser.js';
-import { freePort, REPO_ROOT } from './support/stack.js';
+import { freePort } from '../support/free-port.js';
+import { REPO_ROOT } from './support/stack.js';
 
 /** State and parent of a process, from /proc (Linux, like the rest of this suite); undefined once it is gone. */
 function procStat(pid: number): { state: string; ppid: number } | undefined {

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, REPO_ROOT } from './support/stack.js';
+import { freePort } from '../support/free-port.js';
+import { REPO_ROOT } from './support/stack.js';
 
 interface Demo {
   child: ChildProcess;

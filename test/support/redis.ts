@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { createClient } from '@redis/client';
 import type { Logger } from 'pino';
 import { createLogger } from '../../platform/logger.js';
 import { RedisLink } from '../../platform/redis-link.js';
+import { freePort } from './free-port.js';
 import { SERVICES } from './services.js';
 
 /** The Redis the Redis-backed suites share (127.0.0.1:6379 unless TEST_REDIS_URL). */
@@ -44,15 +44,6 @@ export async function inspector(url = SHARED_REDIS_URL) {
     },
     close: () => client.close(),
   };
-}
-
-/** A TCP port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 export interface OwnRedis {

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadBffConfig } from '../../../bff/config.js';
 import { REPO_ROOT } from '../../server/support/server-process.js';
 import { serviceAvailable } from '../../support/service-available.js';
-import { freePort, inspector, SHARED_REDIS_URL, testKeyPrefix } from '../../support/redis.js';
+import { freePort } from '../../support/free-port.js';
+import { inspector, SHARED_REDIS_URL, testKeyPrefix } from '../../support/redis.js';
 
 const valid = { UPSTREAM_URL: 'http://127.0.0.1:4000/api/v1', APP_KEY: 'ck_redis_settings', APP_SECRET_KEY: 'redis-settings-secret-0123456789' };
 

@@ -191,12 +191,3 @@ export function builtWidget(): { loader: Buffer; moduleName: string; module: Buf
   if (!moduleName) throw new Error(`the loader is not one re-export of a hashed module: ${loader.toString().slice(0, 200)}`);
   return { loader, moduleName, module: readFileSync(join(WIDGET_DIR, moduleName)) };
 }
-
-/** A port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
