@@ -83,14 +83,15 @@ describe('the booking timeout (stub upstream)', () => {
   });
 
   it('answers a booking still unanswered at BOOKING_TIMEOUT_MS with 504 booking_outcome_unknown, saying so', async () => {
-    bookingDelayMs = 3_000;
+    // Far past the timeout, so "answered at the timeout, not when the upstream answered" holds on a busy machine too.
+    bookingDelayMs = 10_000;
 
     const started = performance.now();
     const body = await expectOutcomeUnknown(await book(bff, validBooking(), 'too-slow'));
     const elapsed = performance.now() - started;
 
     expect(elapsed).toBeGreaterThanOrEqual(1_400);
-    expect(elapsed).toBeLessThan(2_900);
+    expect(elapsed).toBeLessThan(6_000);
     expect(body.message).toMatch(/may (or may not )?have been (made|booked)/i);
     expect(body.message).toContain('Idempotency-Key');
   });

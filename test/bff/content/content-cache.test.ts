@@ -250,6 +250,8 @@ describe('stale content and an upstream that goes down', () => {
 });
 
 describe('stale content from a slow or failing stub upstream', () => {
+  /** A refresh slow enough to tell "answered at once" from "waited", on a busy machine too, and inside the upstream timeout. */
+  const SLOW_REFRESH_MS = 3000;
   const time = new ManualTime();
   let stub: StubUpstream;
   let bff: RunningBff;
@@ -257,7 +259,7 @@ describe('stale content from a slow or failing stub upstream', () => {
 
   beforeAll(async () => {
     stub = await startStubUpstream(stubApi(json(200, good)));
-    bff = await startBff(stub.api, STUB_CREDENTIALS, { upstreamTimeoutMs: 2000 }, time);
+    bff = await startBff(stub.api, STUB_CREDENTIALS, { upstreamTimeoutMs: SLOW_REFRESH_MS + 2000 }, time);
     expect((await get(bff, '/treatments')).status).toBe(200);
   });
   afterAll(async () => {
@@ -269,7 +271,7 @@ describe('stale content from a slow or failing stub upstream', () => {
     const refreshed = { success: true, data: [{ ...STUB_TREATMENT, treatment_name: 'Slow' }] };
     stub.handle(
       stubApi(async (req, res) => {
-        await sleep(1500);
+        await sleep(SLOW_REFRESH_MS);
         json(200, refreshed)(req, res);
       }),
     );
@@ -281,8 +283,11 @@ describe('stale content from a slow or failing stub upstream', () => {
 
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(good);
-    expect(elapsed).toBeLessThan(1000);
-    await vi.waitFor(async () => expect(await (await get(bff, '/treatments')).json()).toEqual(refreshed), { timeout: 4000, interval: 100 });
+    expect(elapsed).toBeLessThan(SLOW_REFRESH_MS - 1000);
+    await vi.waitFor(async () => expect(await (await get(bff, '/treatments')).json()).toEqual(refreshed), {
+      timeout: SLOW_REFRESH_MS + 3000,
+      interval: 100,
+    });
   });
 
   it.each<[string, StubHandler]>([
