@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
 import type { Logger } from 'pino';
-import { createLogger } from '../../platform/logger.js';
+import { silentLogger } from './silent-logger.js';
 import { RedisLink } from '../../platform/redis-link.js';
 import { freePort } from './free-port.js';
 import { SERVICES } from './services.js';
@@ -19,7 +19,7 @@ export function testKeyPrefix(file: string): string {
 }
 
 /** A RedisLink as a service instance opens one; each simulated instance gets its own. */
-export function openLink(keyPrefix: string, logger: Logger = createLogger('silent'), url = SHARED_REDIS_URL): Promise<RedisLink> {
+export function openLink(keyPrefix: string, logger: Logger = silentLogger(), url = SHARED_REDIS_URL): Promise<RedisLink> {
   return RedisLink.open(url, { logger, keyPrefix });
 }
 

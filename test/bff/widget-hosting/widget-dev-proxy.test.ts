@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBff, type Bff } from '../../../bff/app.js';
 import { loadBffConfig } from '../../../bff/config.js';
-import { createLogger } from '../../../platform/logger.js';
+import { silentLogger } from '../../support/silent-logger.js';
 import { closeServer, listen } from '../support/bff-harness.js';
 
 /** What a BFF needs to start; nothing here reaches the upstream API. */
@@ -53,7 +53,7 @@ interface RunningDevBff {
 /** The BFF as bff/main.ts runs it with WIDGET_DEV_URL, upgrades wired, minus the signal handlers. */
 async function startDevBff(widgetDevUrl: string): Promise<RunningDevBff> {
   const config = loadBffConfig({ ...SETTINGS, WIDGET_DEV_URL: widgetDevUrl }, '/nonexistent');
-  const bff = createBff({ config, logger: createLogger('silent') });
+  const bff = createBff({ config, logger: silentLogger() });
   const server = createServer(bff.app);
   if (bff.widgetDevProxy) server.on('upgrade', bff.widgetDevProxy.upgrade);
   return { bff, server, baseUrl: await listen(server) };
@@ -159,7 +159,7 @@ describe('the widget dev proxy (WIDGET_DEV_URL)', () => {
 
 describe('without WIDGET_DEV_URL', () => {
   it('has no dev proxy and keeps the strict page CSP', async () => {
-    const bff = createBff({ config: loadBffConfig(SETTINGS, '/nonexistent'), logger: createLogger('silent') });
+    const bff = createBff({ config: loadBffConfig(SETTINGS, '/nonexistent'), logger: silentLogger() });
     const server = createServer(bff.app);
     const baseUrl = await listen(server);
     try {

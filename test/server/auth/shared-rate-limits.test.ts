@@ -9,7 +9,7 @@ import { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { AuthService } from '../../../server/auth/auth.service.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { TokenStore } from '../../../server/auth/token.store.js';
-import { createLogger } from '../../../platform/logger.js';
+import { silentLogger } from '../../support/silent-logger.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
@@ -73,7 +73,7 @@ describe.runIf(serviceAvailable('redis'))(`rate limits shared through Redis (RED
     const app = createApp({
       db: database,
       clock,
-      logger: createLogger('silent'),
+      logger: silentLogger(),
       redis: link,
       config: { trustProxy: false, apiRateLimit: { limit: 4, windowMs: 60_000 }, tokenRateLimit: { limit: 3, windowMs: 60_000 } },
     });
