@@ -1,5 +1,5 @@
 import { Agent, get } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
 
 // The per-IP limit's key is remembered per connection (platform/client-ip-key.ts).
@@ -13,12 +13,16 @@ let stack: Stack;
 let behindProxy: RunningBff;
 /** No trusted proxy: the client is the connection's peer, whatever X-Forwarded-For says. */
 let direct: RunningBff;
+/** One connection at a time, kept alive: every request of a test on the same socket. */
 let agent: Agent;
 
 beforeAll(async () => {
   stack = await startStack();
   behindProxy = await startBff(stack.upstream.api, stack.clinic, { trustProxy: true, apiRateLimit: LIMIT });
   direct = await startBff(stack.upstream.api, stack.clinic, { trustProxy: false, apiRateLimit: LIMIT });
+});
+beforeEach(() => {
+  agent = new Agent({ keepAlive: true, maxSockets: 1 });
 });
 afterEach(() => agent.destroy());
 afterAll(async () => {
@@ -40,7 +44,6 @@ function getOverOneConnection(url: string, forwardedFor: string): Promise<{ stat
 
 describe('per-IP rate limit, several clients over one connection', () => {
   it('behind a trusted proxy, counts each X-Forwarded-For client apart on the same connection', async () => {
-    agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const url = `${behindProxy.api}/treatments`;
 
     const first = [
@@ -57,7 +60,6 @@ describe('per-IP rate limit, several clients over one connection', () => {
   });
 
   it('without a trusted proxy, counts the connection once whatever X-Forwarded-For says', async () => {
-    agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const url = `${direct.api}/treatments`;
 
     const statuses = [
