@@ -2,6 +2,7 @@ import { Server as NetServer } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
+import { createHttpServer } from './http-server.js';
 import { exitAfterLogsFlushed } from './logger.js';
 
 export interface ServeOptions {
@@ -37,7 +38,7 @@ export const IDLE_GRACE_MS = 2000;
  * Shared by the API server and the BFF.
  */
 export function serve(app: Express, { name, port, host, logger, shutdownTimeoutMs, onDrained }: ServeOptions): Server {
-  const server = app.listen(port, host);
+  const server = createHttpServer(app).listen(port, host);
   server.on('listening', () => {
     const address = server.address();
     const actualPort = typeof address === 'object' && address ? address.port : port;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createBff, type Bff } from '../../../bff/app.js';
 import { deriveReferenceKey, type BffConfig } from '../../../bff/config.js';
 import type { Clock } from '../../../platform/clock.js';
+import { createHttpServer } from '../../../platform/http-server.js';
 import { createLogger } from '../../../platform/logger.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
 import {
@@ -75,7 +76,7 @@ export async function startBff(
     ...overrides,
   };
   const bff = createBff({ config, logger: createLogger('info', sink), ...(clock ? { clock } : {}), redis });
-  const server = createServer(bff.app);
+  const server = createHttpServer(bff.app);
   const baseUrl = await listen(server);
   return { ...bff, baseUrl, api: `${baseUrl}/api`, config, logs, close: () => closeServer(server) };
 }

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBff, type Bff } from '../../../bff/app.js';
 import { loadBffConfig } from '../../../bff/config.js';
+import { createHttpServer } from '../../../platform/http-server.js';
 import { silentLogger } from '../../support/silent-logger.js';
 import { closeServer, listen } from '../support/bff-harness.js';
 
@@ -54,7 +55,7 @@ interface RunningDevBff {
 async function startDevBff(widgetDevUrl: string): Promise<RunningDevBff> {
   const config = loadBffConfig({ ...SETTINGS, WIDGET_DEV_URL: widgetDevUrl }, '/nonexistent');
   const bff = createBff({ config, logger: silentLogger() });
-  const server = createServer(bff.app);
+  const server = createHttpServer(bff.app);
   if (bff.widgetDevProxy) server.on('upgrade', bff.widgetDevProxy.upgrade);
   return { bff, server, baseUrl: await listen(server) };
 }
@@ -160,7 +161,7 @@ describe('the widget dev proxy (WIDGET_DEV_URL)', () => {
 describe('without WIDGET_DEV_URL', () => {
   it('has no dev proxy and keeps the strict page CSP', async () => {
     const bff = createBff({ config: loadBffConfig(SETTINGS, '/nonexistent'), logger: silentLogger() });
-    const server = createServer(bff.app);
+    const server = createHttpServer(bff.app);
     const baseUrl = await listen(server);
     try {
       const csp = (await fetch(`${baseUrl}/`)).headers.get('content-security-policy');

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { createApp } from '../../../server/app.js';
 import type { Clock } from '../../../platform/clock.js';
 import { openDatabase, type Db } from '../../../server/db/connection.js';
+import { createHttpServer } from '../../../platform/http-server.js';
 import { createLogger } from '../../../platform/logger.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';
 import { ClinicFile } from '../../../server/clinics/clinic-file.js';
@@ -84,7 +85,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   });
   const server: Server = await new Promise((resolve, reject) => {
-    const listening = app.listen(options.port ?? 0, '127.0.0.1', () => resolve(listening));
+    const listening = createHttpServer(app).listen(options.port ?? 0, '127.0.0.1', () => resolve(listening));
     listening.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
