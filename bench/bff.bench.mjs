@@ -2,7 +2,7 @@
 //
 //   npm run bench:bff        # builds first, then runs this file
 //
-// One run, all on 127.0.0.1, about 115 s:
+// One run, all on 127.0.0.1, about 130 s:
 //   1. a fresh SQLite database in a temp dir, seeded with the demo clinic by the compiled CLI;
 //   2. the compiled reference server as a child process, logging at info with its stdout piped here:
 //      it writes one JSON line per request with req.method and req.path, so every upstream call the
@@ -10,12 +10,14 @@
 //   3. the compiled BFF as a child process (LOG_LEVEL=info, stdout ignored, CACHE_TTL_MS=120000 so
 //      the whole run fits in one TTL, a per-IP limit too large to interfere), ready once GET /readyz
 //      answers 200;
-//   4. the exact bytes and content-type of GET /api/treatments from the BFF, and two reference
-//      servers, each a child process answering with them: a bare node:http server (the ceiling) and
-//      Express 5 with no middleware and one route (bench/support/express-server.mjs);
+//   4. the exact bytes and content-type of GET /api/treatments from the BFF, and three reference
+//      servers, each a child process answering with them: a bare node:http server (the ceiling),
+//      Express 5 with no middleware and one route (bench/support/express-server.mjs; the reference the
+//      targets are shares of), and the same Express listening as both services do (requests made with
+//      the app's prototypes, platform/http-server.ts; information: the like-for-like reference);
 //   5. autocannon, 10 connections, pipelining 1, 10 s per phase after a discarded 2 s warm-up: bare
-//      GET, Express GET and the BFF's cached GET /api/treatments, measured in turns (5 slices of 2 s
-//      each, round-robin: runInterleaved), so that other work on the machine weighs on all three alike;
+//      GET, both Express GETs and the BFF's cached GET /api/treatments, measured in turns (5 slices of
+//      2 s each, round-robin: runInterleaved), so that other work on the machine weighs on all alike;
 //   6. a sweep of GET /api/treatments/1 .. /5000, each once: a treatment by id is answered from the
 //      cached list (content.routes.ts), so no id, known or made up, may cost an upstream call;
 //   7. a second sweep, GET /api/treatments/5001 .. /20000, each once (at most 40 s): three times as
@@ -262,10 +264,11 @@ function evaluate({ express, cached, sweep, secondSweep, upstream, memory, timin
   return { checks };
 }
 
-function printReport({ captured, bare, express, cached, upstream, memory, withRedis }, { checks }) {
+function printReport({ captured, bare, express, expressAlike, cached, upstream, memory, withRedis }, { checks }) {
   printReferenceShares({
     bare,
     express,
+    expressAlike,
     tested: cached,
     testedName: `BFF cached GET /api/treatments (${captured.body.length}-byte body)`,
   });
@@ -284,7 +287,7 @@ function printReport({ captured, bare, express, cached, upstream, memory, withRe
     `after ${LAST_ID} distinct ids ${mib(memory.afterSecondSweep.rssBytes)}; ` +
     `peak (VmHWM) ${mib(memory.afterSecondSweep.peakRssBytes)}\n`);
   printChecks(checks);
-  printExpressCeiling(bare, express);
+  printExpressCeiling(bare, express, expressAlike);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -333,6 +336,8 @@ async function runBenchmark() {
   await startBareServer(barePort, captured, TREATMENTS_PATH);
   const expressPort = await findFreePort();
   await startExpressServer(expressPort, captured, TREATMENTS_PATH);
+  const expressAlikePort = await findFreePort();
+  await startExpressServer(expressAlikePort, captured, TREATMENTS_PATH, { madeWithAppPrototypes: true });
 
   console.log(`treatments body ${captured.body.length} bytes (${captured.contentType}), from the BFF`);
   console.log(`${LOAD.connections} connections, pipelining ${LOAD.pipelining}`);
@@ -340,9 +345,10 @@ async function runBenchmark() {
   console.log('');
 
   const before = await readMemory(bff);
-  const [bare, express, cached] = await runInterleaved([
+  const [bare, express, expressAlike, cached] = await runInterleaved([
     { title: 'bare node:http GET', options: loadOptions(`http://${HOST}:${barePort}${TREATMENTS_PATH}`) },
     { title: 'Express 5, no middleware (same bytes)', options: loadOptions(`http://${HOST}:${expressPort}${TREATMENTS_PATH}`) },
+    { title: 'Express 5, no middleware, listening as the services do', options: loadOptions(`http://${HOST}:${expressAlikePort}${TREATMENTS_PATH}`) },
     { title: 'BFF GET /api/treatments (cached)', options: loadOptions(`${bffBase}${TREATMENTS_PATH}`) },
   ]);
   const cachedWindowMs = Date.now() - bffStartedAt;
@@ -386,7 +392,7 @@ async function runBenchmark() {
   // After the count above: this second BFF's own token and first fetch are not the first one's calls.
   const withRedis = await measureWithRedis({ upstreamUrl, keys, cwd: tempDir, expressPort });
 
-  printResultsTable([bare, express, cached, sweep, secondSweep, withRedis.express, withRedis.cached].filter(Boolean), [
+  printResultsTable([bare, express, expressAlike, cached, sweep, secondSweep, withRedis.express, withRedis.cached].filter(Boolean), [
     `(the sweeps asked for ids 1..${SWEEP.ids}, then ${SECOND_SWEEP.firstId}..${LAST_ID}; ids the demo clinic does not ` +
       'have are 404, answered from the cached list)',
   ]);
@@ -394,6 +400,7 @@ async function runBenchmark() {
     captured,
     bare,
     express,
+    expressAlike,
     cached,
     sweep,
     secondSweep,

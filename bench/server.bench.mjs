@@ -7,7 +7,7 @@
 //   BENCH_REDIS_URL=redis://host:6379 npm run bench:server                         # another Redis
 //
 // One run, all on 127.0.0.1 (PostgreSQL and Redis: the servers BENCH_POSTGRES_URL and BENCH_REDIS_URL name, by
-// default the local ones), about 100 s:
+// default the local ones), about 115 s:
 //   1. a fresh SQLite database in a temp dir, seeded with the demo clinic by the compiled CLI;
 //   2. the compiled server as a child process, logging at info as in production (stdout ignored);
 //   3. a token from POST /api/v1/granttoken;
@@ -15,13 +15,16 @@
 //      bytes and content-type of GET /api/v1/treatments: the ceiling for this machine and this client;
 //   5. Express 5 with no middleware, as a third child process (bench/support/express-server.mjs), one
 //      route GET /api/v1/treatments answering the same bytes and content-type: what Express alone
-//      reaches here (a reference, not a target);
-//   6. autocannon, 10 connections, pipelining 1: bare GET, Express GET and authenticated GET
+//      reaches here (the reference the targets are shares of);
+//   5a. the same Express again, listening as both services do (platform/http-server.ts: requests made
+//      with the app's prototypes, which spares Express most of its own cost): the like-for-like
+//      reference for what the server's middleware and handlers cost (information, not a target);
+//   6. autocannon, 10 connections, pipelining 1: bare GET, both Express GETs and authenticated GET
 //      /api/v1/treatments in turns (a 2 s warm-up each, then five 2 s slices each, 10 s per phase), so a
-//      busy spell weighs on all three alike; then authenticated POST /api/v1/appointments/book, 10 s
+//      busy spell weighs on all of them alike; then authenticated POST /api/v1/appointments/book, 10 s
 //      after a discarded 2 s warm-up;
 //   6a. with Redis (BENCH_REDIS_URL, by default the local one): a second compiled server on the same
-//      SQLite file with REDIS_URL set, so its per-key limit counts in Redis, takes a fourth turn in the
+//      SQLite file with REDIS_URL set, so its per-key limit counts in Redis, takes a fifth turn in the
 //      GETs above (information, not a target; its keys are deleted at the end);
 //   6b. PostgreSQL: a fresh database clinic_bench_<random> (dropped at the end), seeded by the
 //      compiled CLI, a second compiled server on it (DATABASE_URL=postgres://…): its authenticated GET
@@ -175,8 +178,8 @@ function evaluate({ express, get, book, postgres, redisGet }) {
   return { checks };
 }
 
-function printVerdicts({ bare, express, get, redisGet, redis, postgres }, { checks }) {
-  printReferenceShares({ bare, express, tested: get, testedName: 'API GET /treatments' });
+function printVerdicts({ bare, express, expressAlike, get, redisGet, redis, postgres }, { checks }) {
+  printReferenceShares({ bare, express, expressAlike, tested: get, testedName: 'API GET /treatments' });
   // Information, not targets: what shared limits and a database without the read cache cost.
   console.log(redisGet
     ? `API GET /treatments, per-key limit in Redis = ${fixed(shareOf(redisGet, express), 1)}% of Express 5 alone (measured in the same turns)`
@@ -187,7 +190,7 @@ function printVerdicts({ bare, express, get, redisGet, redis, postgres }, { chec
   }
   console.log('');
   printChecks(checks);
-  printExpressCeiling(bare, express);
+  printExpressCeiling(bare, express, expressAlike);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -249,6 +252,8 @@ async function runBenchmark() {
   await startBareServer(barePort, captured, TREATMENTS_PATH);
   const expressPort = await findFreePort();
   await startExpressServer(expressPort, captured, TREATMENTS_PATH);
+  const expressAlikePort = await findFreePort();
+  await startExpressServer(expressAlikePort, captured, TREATMENTS_PATH, { madeWithAppPrototypes: true });
 
   // The same database and token through a second server whose per-key limit counts in Redis.
   const redis = await benchRedis();
@@ -266,10 +271,11 @@ async function runBenchmark() {
   await warnIfMachineIsBusy();
   console.log('');
 
-  // In turns (five slices each), as bench:bff does: a busy spell of the machine weighs on all three alike.
-  const [bare, express, get, redisGet] = await runInterleaved([
+  // In turns (five slices each), as bench:bff does: a busy spell of the machine weighs on all of them alike.
+  const [bare, express, expressAlike, get, redisGet] = await runInterleaved([
     { title: 'bare node:http GET', options: loadOptions(`http://${HOST}:${barePort}${TREATMENTS_PATH}`) },
     { title: 'Express 5, no middleware (same bytes)', options: loadOptions(`http://${HOST}:${expressPort}${TREATMENTS_PATH}`) },
+    { title: 'Express 5, no middleware, listening as the services do', options: loadOptions(`http://${HOST}:${expressAlikePort}${TREATMENTS_PATH}`) },
     { title: 'GET /treatments', options: loadOptions(`${baseUrl}${TREATMENTS_PATH}`, { headers: authHeaders }) },
     ...(redisBaseUrl
       ? [{ title: 'GET /treatments, limit in Redis', options: loadOptions(`${redisBaseUrl}${TREATMENTS_PATH}`, { headers: authHeaders }) }]
@@ -278,9 +284,9 @@ async function runBenchmark() {
   const book = await runBookingPhase(`POST /appointments/book, SQLite (${synchronous === 'FULL (default)' ? 'FULL' : synchronous})`, baseUrl, authHeaders, appointmentDate);
   const postgres = await runPostgresBookings(appointmentDate);
 
-  printResultsTable([bare, express, get, redisGet, book, postgres.get, postgres.book].filter(Boolean));
+  printResultsTable([bare, express, expressAlike, get, redisGet, book, postgres.get, postgres.book].filter(Boolean));
   const verdict = evaluate({ express, get, book, postgres, redisGet });
-  printVerdicts({ bare, express, get, redisGet, redis, postgres }, verdict);
+  printVerdicts({ bare, express, expressAlike, get, redisGet, redis, postgres }, verdict);
   return verdict.checks.every((check) => check.pass) ? 0 : 1;
 }
 

@@ -52,14 +52,17 @@ export async function startBareServer(port, captured, readyPath = '/') {
  * Starts Express 5 with no middleware (bench/support/express-server.mjs) on its own free port, with
  * one GET route, `path`, answering the captured bytes and content-type. It runs from the repository
  * root so `express` is the repository's own (node_modules), the version the servers under test use.
+ * `madeWithAppPrototypes`: it listens as both services do (platform/http-server.ts) instead of with
+ * app.listen, which spares Express most of its own cost.
  */
-export async function startExpressServer(port, captured, path) {
+export async function startExpressServer(port, captured, path, { madeWithAppPrototypes = false } = {}) {
   const env = {
     PATH: process.env.PATH ?? '',
     PORT: String(port),
     BENCH_PATH: path,
     BENCH_BODY_BASE64: captured.body.toString('base64'),
     BENCH_CONTENT_TYPE: captured.contentType,
+    ...(madeWithAppPrototypes ? { BENCH_APP_PROTOTYPES: '1' } : {}),
   };
   const child = spawnNode('Express server', [EXPRESS_SERVER_ENTRY], env, { cwd: ROOT });
   await waitUntilReady(child, `http://${HOST}:${port}${path}`);

@@ -3,7 +3,10 @@
 // content-type of one captured answer. Between the bare node:http server and a server under test, it
 // shows what Express itself costs on this machine, before any middleware or handler work.
 //
-// Configured by the environment only: PORT, BENCH_PATH, BENCH_BODY_BASE64, BENCH_CONTENT_TYPE.
+// Configured by the environment only: PORT, BENCH_PATH, BENCH_BODY_BASE64, BENCH_CONTENT_TYPE, and
+// BENCH_APP_PROTOTYPES=1 to listen as both services do (dist/platform/http-server.js: requests and
+// responses made with the app's prototypes, so Express's Object.setPrototypeOf finds them in place)
+// rather than with app.listen.
 
 import express from 'express';
 
@@ -17,7 +20,10 @@ app.get(process.env.BENCH_PATH ?? '/', (_req, res) => {
   res.type(contentType).send(body);
 });
 
-const server = app.listen(Number(process.env.PORT), '127.0.0.1');
+const listening = process.env.BENCH_APP_PROTOTYPES === '1'
+  ? (await import('../../dist/platform/http-server.js')).createHttpServer(app)
+  : undefined;
+const server = listening ? listening.listen(Number(process.env.PORT), '127.0.0.1') : app.listen(Number(process.env.PORT), '127.0.0.1');
 process.on('SIGTERM', () => {
   server.close(() => process.exit(0));
   server.closeIdleConnections();

@@ -141,16 +141,22 @@ export function shareOf(phase, reference) {
 
 /**
  * The reference lines printed above the verdicts: how far Express 5 alone gets towards the bare
- * server, and where the server under test stands against both.
+ * server, and where the server under test stands against both; and against `expressAlike`, Express 5
+ * with no middleware listening as the services do (requests made with the app's prototypes), the
+ * like-for-like reference for what the services' own middleware and handlers cost.
  */
-export function printReferenceShares({ bare, express, tested, testedName }) {
+export function printReferenceShares({ bare, express, expressAlike, tested, testedName }) {
   console.log(`Express 5 alone (no middleware, same bytes) = ${fixed(shareOf(express, bare), 1)}% of bare node:http`);
-  console.log(`${testedName} = ${fixed(shareOf(tested, bare), 1)}% of bare, ${fixed(shareOf(tested, express), 1)}% of Express 5 alone`);
+  console.log(`Express 5 alone, listening as the services do = ${fixed(shareOf(expressAlike, bare), 1)}% of bare node:http`);
+  console.log(`${testedName} = ${fixed(shareOf(tested, bare), 1)}% of bare, ${fixed(shareOf(tested, express), 1)}% of Express 5 alone, ` +
+    `${fixed(shareOf(tested, expressAlike), 1)}% of Express 5 alone listening as the services do`);
 }
 
 /** After the verdicts, information only (not a target): what Express itself reaches on this machine. */
-export function printExpressCeiling(bare, express) {
+export function printExpressCeiling(bare, express, expressAlike) {
   console.log(`  info  ceiling: Express 5 with no middleware reaches ${fixed(shareOf(express, bare), 1)}% of bare on this machine (not a target)`);
+  console.log(`  info  Express 5 with no middleware, listening as the services do (requests made with its prototypes), reaches ` +
+    `${fixed(shareOf(expressAlike, bare), 1)}% of bare; the service under test reaches the share above of it (not a target)`);
 }
 
 /** Busy and total CPU time summed over all CPUs so far (os.cpus() times, in ms). */
