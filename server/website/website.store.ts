@@ -1,6 +1,7 @@
 import type { WebsiteSettings, WebsiteSite } from '../../contract/index.js';
 import type { Db } from '../db/connection.js';
 import type { ClinicSnapshots } from '../clinics/clinic-snapshot.store.js';
+import { parseSettings } from './parsed-settings.js';
 
 /** Spec 2.3: the website settings, stored as one validated JSON document per clinic. */
 export class WebsiteStore {
@@ -10,11 +11,11 @@ export class WebsiteStore {
     private readonly snapshots?: ClinicSnapshots,
   ) {}
 
-  async settings(careId: number): Promise<WebsiteSettings | undefined> {
+  async settings(careId: number): Promise<Readonly<WebsiteSettings> | undefined> {
     const json = this.snapshots
       ? (await this.snapshots.of(careId))?.settings_json
       : (await this.db.selectFrom('websites').select('settings_json').where('care_id', '=', careId).executeTakeFirst())?.settings_json;
-    return json ? (JSON.parse(json) as WebsiteSettings) : undefined;
+    return json ? parseSettings(careId, json) : undefined;
   }
 
   async site(careId: number): Promise<WebsiteSite | undefined> {
