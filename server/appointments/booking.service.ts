@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { BookAppointmentRequest, BookAppointmentResponse, ErrorBody } from '../../contract/index.js';
 import { ApiError, LIMITS } from '../../contract/index.js';
-import { addDays, checkOpeningHours, clinicLocalTime, type OpeningHoursVerdict } from '../../contract/rules/index.js';
+import { checkOpeningHours, type OpeningHoursVerdict } from '../../contract/rules/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { GroupCommitter } from '../db/group-commit.js';
 import type { Stores } from '../db/stores.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
+import { clinicNow } from './clinic-now.js';
 
 export interface BookingAnswer {
   status: number;
@@ -84,11 +85,11 @@ export class BookingService {
     const settings = await stores.websites.settings(careId);
     if (!timezone || !settings) throw new Error(`clinic ${careId} has no time zone or website settings`);
 
-    const today = clinicLocalTime(now, timezone);
+    const today = clinicNow(now, timezone);
     if (date < today.date || (date === today.date && time <= today.time)) {
       throw invalid(`appointment_date and appointment_time are in the past (clinic time ${timezone}: ${today.date} ${today.time})`);
     }
-    if (date > addDays(today.date, LIMITS.bookingHorizonDays)) {
+    if (date > today.lastBookableDate) {
       throw invalid(`appointment_date must be within ${LIMITS.bookingHorizonDays} days from today`);
     }
 

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../../../contract/index.js';
+import { addDays } from '../../../contract/rules/clinic-time.js';
+import { clinicNow } from '../../../server/appointments/clinic-now.js';
+
+// A booking's "now" in the clinic's zone is kept for the rest of its UTC second
+// (one reading per zone): these ask in turn, as bookings do.
+
+describe('clinicNow', () => {
+  it('reads the clinic’s date and time, and the last bookable date that far ahead', () => {
+    expect(clinicNow(new Date('2026-11-23T03:00:00Z'), 'America/New_York')).toEqual({
+      date: '2026-11-22',
+      time: '22:00',
+      lastBookableDate: addDays('2026-11-22', LIMITS.bookingHorizonDays),
+    });
+  });
+
+  it('reads the next minute, and the next day’s horizon, as soon as the clock reaches them', () => {
+    expect(clinicNow(new Date('2026-11-23T14:05:59.900Z'), 'Europe/London').time).toBe('14:05');
+    expect(clinicNow(new Date('2026-11-23T14:06:00.000Z'), 'Europe/London').time).toBe('14:06');
+    const beforeMidnight = clinicNow(new Date('2026-11-23T23:59:59.999Z'), 'Europe/London');
+    const afterMidnight = clinicNow(new Date('2026-11-24T00:00:00.001Z'), 'Europe/London');
+    expect([beforeMidnight.date, beforeMidnight.time]).toEqual(['2026-11-23', '23:59']);
+    expect([afterMidnight.date, afterMidnight.time]).toEqual(['2026-11-24', '00:00']);
+    expect(afterMidnight.lastBookableDate).toBe(addDays(beforeMidnight.lastBookableDate, 1));
+  });
+
+  it('answers each zone in its own offset when several ask within one second', () => {
+    const instant = new Date('2026-07-01T12:00:00.250Z');
+    expect(clinicNow(instant, 'Asia/Tokyo').time).toBe('21:00');
+    expect(clinicNow(instant, 'Europe/London').time).toBe('13:00');
+    expect(clinicNow(new Date('2026-07-01T12:00:00.750Z'), 'Asia/Tokyo').time).toBe('21:00');
+  });
+
+  it('reads two local minutes inside one UTC minute where the offset was not whole minutes (Monrovia, UTC-00:44:30 until 1972)', () => {
+    expect(clinicNow(new Date('1971-06-01T12:00:10Z'), 'Africa/Monrovia').time).toBe('11:15');
+    expect(clinicNow(new Date('1971-06-01T12:00:40Z'), 'Africa/Monrovia').time).toBe('11:16');
+  });
+
+  it('answers the same reading to every booking in one second, and none of them can change it for the next', () => {
+    const first = clinicNow(new Date('2026-11-23T09:30:00.100Z'), 'Europe/London');
+    expect(clinicNow(new Date('2026-11-23T09:30:00.800Z'), 'Europe/London')).toBe(first);
+    expect(() => {
+      (first as { time: string }).time = '10:00';
+    }).toThrow(TypeError);
+    expect(clinicNow(new Date('2026-11-23T09:30:00.900Z'), 'Europe/London').time).toBe('09:30');
+  });
+});
