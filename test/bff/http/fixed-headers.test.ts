@@ -4,6 +4,7 @@ import express from 'express';
 import helmet from 'helmet';
 import { describe, expect, it } from 'vitest';
 import { fixedHeaders } from '../../../platform/fixed-headers.js';
+import { createHttpServer } from '../../../platform/http-server.js';
 
 /** Every header of one GET answered by an app with `headers` in front of one route, without the ones Node adds. */
 async function headersOf(headers: RequestHandler): Promise<Record<string, string>> {
@@ -12,7 +13,7 @@ async function headersOf(headers: RequestHandler): Promise<Record<string, string
   app.get('/', (_req, res) => {
     res.send('ok');
   });
-  const server = app.listen(0, '127.0.0.1');
+  const server = createHttpServer(app).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   try {
     const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/?x=1`);
@@ -45,7 +46,7 @@ describe('fixedHeaders', () => {
     app.get('/', (_req, res) => {
       res.send('ok');
     });
-    const server = app.listen(0, '127.0.0.1');
+    const server = createHttpServer(app).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     await res.text();

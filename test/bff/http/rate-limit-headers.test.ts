@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import express from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createHttpServer } from '../../../platform/http-server.js';
 import { perIpRateLimit } from '../../../platform/rate-limits.js';
 
 const WINDOW = { limit: 3, windowMs: 60_000 };
@@ -25,7 +26,7 @@ async function answersThrough(limiters: RequestHandler[], count: number): Promis
   app.get('/', (_req, res) => {
     res.send('ok');
   });
-  const server = app.listen(0, '127.0.0.1');
+  const server = createHttpServer(app).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   try {
     const answers: string[][] = [];

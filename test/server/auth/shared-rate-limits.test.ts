@@ -10,6 +10,7 @@ import { AuthService } from '../../../server/auth/auth.service.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { TokenStore } from '../../../server/auth/token.store.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { createHttpServer } from '../../../platform/http-server.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
@@ -78,7 +79,7 @@ describe.runIf(serviceAvailable('redis'))(`rate limits shared through Redis (RED
       config: { trustProxy: false, apiRateLimit: { limit: 4, windowMs: 60_000 }, tokenRateLimit: { limit: 3, windowMs: 60_000 } },
     });
     const server: Server = await new Promise((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+      const listening = createHttpServer(app).listen(0, '127.0.0.1', () => resolve(listening));
     });
     return { server, api: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1` };
   }

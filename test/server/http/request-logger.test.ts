@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpServer } from '../../../platform/http-server.js';
 import { createLogger } from '../../../platform/logger.js';
 import { errorHandler } from '../../../platform/error-handler.js';
 import { requestLogger } from '../../../platform/request-logger.js';
@@ -36,7 +37,7 @@ beforeAll(async () => {
     clientGone = new Promise((resolve) => req.once('close', () => resolve()));
   });
   app.use(errorHandler);
-  server = app.listen(0, '127.0.0.1');
+  server = createHttpServer(app).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
