@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { AVAILABILITY_PATH, AvailabilityQuery, type AvailabilityResponse, type AvailabilitySlot } from '../../contract/bff.js';
 import { ApiError } from '../../contract/errors.js';
-import { addDays, clinicLocalTime } from '../../contract/rules/clinic-time.js';
+import { clinicNow } from '../../contract/rules/clinic-now.js';
 import { LIMITS } from '../../contract/rules/limits.js';
 import { candidateSlots, SLOT_STEP_MINUTES } from '../../contract/rules/slots.js';
 import { parseBody } from '../../platform/validation.js';
@@ -28,8 +28,8 @@ export function availabilityRoutes(facts: ClinicFacts, taken: TakenSlots, timeZo
   router.get(AVAILABILITY_PATH, async (req, res) => {
     res.set('Cache-Control', 'no-store');
     const query = parseBody(AvailabilityQuery, { ...req.query });
-    const now = clinicLocalTime(clock.now(), timeZone);
-    if (query.date < now.date || query.date > addDays(now.date, LIMITS.bookingHorizonDays)) {
+    const now = clinicNow(clock.now(), timeZone);
+    if (query.date < now.date || query.date > now.lastBookableDate) {
       throw new ApiError('validation_error', `date must be from today (${now.date}) to ${LIMITS.bookingHorizonDays} days ahead`);
     }
     const dentists = await facts.dentistIds();

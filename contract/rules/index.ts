@@ -6,6 +6,7 @@ export * from './appointment-status.js';
 export * from './days.js';
 export * from './limits.js';
 export * from './clinic-time.js';
+export * from './clinic-now.js';
 export * from './opening-hours.js';
 export * from './slots.js';
 export * from './patterns.js';

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { BookAppointmentRequest, BookAppointmentResponse, ErrorBody } from '../../contract/index.js';
 import { ApiError, LIMITS } from '../../contract/index.js';
-import { checkOpeningHours, type OpeningHoursVerdict } from '../../contract/rules/index.js';
+import { checkOpeningHours, clinicNow, type OpeningHoursVerdict } from '../../contract/rules/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { GroupCommitter } from '../db/group-commit.js';
 import type { Stores } from '../db/stores.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
-import { clinicNow } from './clinic-now.js';
 
 export interface BookingAnswer {
   status: number;

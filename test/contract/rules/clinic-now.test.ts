@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../../contract/index.js';
+import { clinicNow } from '../../../contract/rules/clinic-now.js';
 import { addDays } from '../../../contract/rules/clinic-time.js';
-import { clinicNow } from '../../../server/appointments/clinic-now.js';
+import { LIMITS } from '../../../contract/rules/limits.js';
 
-// A booking's "now" in the clinic's zone is kept for the rest of its UTC second
+// The clinic's "now" (bookings on the server, availability in the BFF) is kept for the rest of its UTC second
 // (one reading per zone): these ask in turn, as bookings do.
 
 describe('clinicNow', () => {
