@@ -8,6 +8,7 @@
 // responses made with the app's prototypes, so Express's Object.setPrototypeOf finds them in place)
 // rather than with app.listen.
 
+import { createServer } from 'node:http';
 import express from 'express';
 
 const body = Buffer.from(process.env.BENCH_BODY_BASE64 ?? '', 'base64');
@@ -20,10 +21,9 @@ app.get(process.env.BENCH_PATH ?? '/', (_req, res) => {
   res.type(contentType).send(body);
 });
 
-const listening = process.env.BENCH_APP_PROTOTYPES === '1'
-  ? (await import('../../dist/platform/http-server.js')).createHttpServer(app)
-  : undefined;
-const server = listening ? listening.listen(Number(process.env.PORT), '127.0.0.1') : app.listen(Number(process.env.PORT), '127.0.0.1');
+// app.listen is createServer(app).listen.
+const makeServer = process.env.BENCH_APP_PROTOTYPES === '1' ? (await import('../../dist/platform/http-server.js')).createHttpServer : createServer;
+const server = makeServer(app).listen(Number(process.env.PORT), '127.0.0.1');
 process.on('SIGTERM', () => {
   server.close(() => process.exit(0));
   server.closeIdleConnections();
