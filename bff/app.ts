@@ -65,8 +65,9 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
     timeoutMs: config.upstreamTimeoutMs,
     maxBodyBytes,
     clock,
+    logger,
   });
-  const client = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs, maxBodyBytes);
+  const client = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs, maxBodyBytes, logger);
   const readiness = new Readiness({ probe: upstreamProbe(client), clock });
   const upstream = reportingAnswers(client, readiness);
   const readBudget = new ReadBudget({ limit: config.upstreamReadBudget ?? DEFAULT_UPSTREAM_READ_BUDGET, clock });

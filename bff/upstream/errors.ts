@@ -2,11 +2,12 @@ import { ApiError } from '../../contract/errors.js';
 
 /**
  * The upstream API could not give an answer: down, too slow, answering 5xx,
- * or answering more than the BFF will read (`too_large`).
+ * answering more than the BFF will read (`too_large`), or pointing elsewhere
+ * with a 3xx (`redirect`), which the BFF never follows.
  */
 export class UpstreamUnavailable extends Error {
   constructor(
-    readonly reason: 'unreachable' | 'timeout' | 'server_error' | 'auth' | 'too_large',
+    readonly reason: 'unreachable' | 'timeout' | 'server_error' | 'auth' | 'too_large' | 'redirect',
     message: string,
     /**
      * True when the request may have reached upstream before the failure (a

@@ -1,8 +1,10 @@
+import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AccessTokenResponse } from '../../contract/index.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { retryAfterSeconds, UpstreamBusy, UpstreamUnavailable } from './errors.js';
 import { DEFAULT_UPSTREAM_MAX_BODY_BYTES, readJsonWithin, withDeadline } from './bounded-body.js';
+import { NO_REDIRECTS, refuseRedirect } from './redirects.js';
 
 export interface TokenManagerOptions {
   upstreamUrl: string;
@@ -14,6 +16,8 @@ export interface TokenManagerOptions {
   /** Renew this long before expires_in runs out, so no request carries a dying token. */
   renewBeforeMs?: number;
   clock?: Clock;
+  /** Where a redirect from /granttoken is reported (never followed). */
+  logger?: Logger;
 }
 
 const BACKOFF_START_MS = 500;
@@ -67,7 +71,9 @@ export class TokenManager {
           method: 'POST',
           headers: { 'x-app-key': this.options.appKey, 'x-app-secret-key': this.options.appSecretKey },
           signal: call.signal,
+          ...NO_REDIRECTS,
         });
+        await refuseRedirect(res, this.options.logger, 'token exchange');
         if (res.status === 429) {
           await res.body?.cancel();
           throw new UpstreamBusy(retryAfterSeconds(res.headers.get('retry-after')));

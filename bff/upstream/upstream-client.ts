@@ -1,7 +1,9 @@
+import type { Logger } from 'pino';
 import type { TokenManager } from './token-manager.js';
 import { toUpstreamUnavailable } from './token-manager.js';
 import { retryAfterSeconds, UpstreamBusy, UpstreamUnavailable } from './errors.js';
 import { DEFAULT_UPSTREAM_MAX_BODY_BYTES, readJsonWithin, withDeadline } from './bounded-body.js';
+import { NO_REDIRECTS, refuseRedirect } from './redirects.js';
 
 export interface UpstreamAnswer {
   status: number;
@@ -25,7 +27,8 @@ export interface UpstreamRequest {
  * drops the token, exchanges once more and retries the request once, so an
  * expired or revoked-and-replaced token never reaches the browser as an error.
  * A 429 is UpstreamBusy (with upstream's Retry-After, bounded); 5xx, timeouts,
- * network failures and bodies over `maxBodyBytes` are UpstreamUnavailable.
+ * network failures, bodies over `maxBodyBytes` and redirects (never followed,
+ * reported to `logger`) are UpstreamUnavailable.
  */
 export class UpstreamClient {
   constructor(
@@ -34,6 +37,7 @@ export class UpstreamClient {
     private readonly tokens: TokenManager,
     private readonly timeoutMs: number,
     private readonly maxBodyBytes = DEFAULT_UPSTREAM_MAX_BODY_BYTES,
+    private readonly logger?: Logger,
   ) {}
 
   async call(request: UpstreamRequest): Promise<UpstreamAnswer> {
@@ -69,7 +73,9 @@ export class UpstreamClient {
       },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
       signal: call.signal,
+      ...NO_REDIRECTS,
     });
+    await refuseRedirect(res, this.logger, 'api call');
     if (res.status === 429) {
       await res.body?.cancel();
       throw new UpstreamBusy(retryAfterSeconds(res.headers.get('retry-after')));
