@@ -83,10 +83,14 @@ export const ReferenceInput = z
     example: 'k7qf-2m9x-pa4t-z3rw-8hnc',
   });
 
-/** The booking answer's data: the spec's appointment_id, the reference a patient keeps, and the dentist booked. */
+/**
+ * The booking answer's data: the reference a patient keeps and the dentist
+ * booked. Never the upstream's appointment_id: it is sequential (it tells how
+ * many bookings the clinic takes, and names the neighbouring ones), so it
+ * stays inside the reference.
+ */
 export const BookingResult = z
   .object({
-    appointment_id: z.number().int().min(1),
     reference: BookingReference,
     doctor_id: z
       .number()

@@ -55,7 +55,7 @@ const NEEDS: Record<Section, Resource[]> = {
  *
  * @event clinic-booking:ready - The content has rendered. Detail: `{ sections }`.
  * @event clinic-booking:booked - A booking succeeded. Cancelable: `preventDefault()` stops the
- *   `success-url` redirect. Detail: `{ reference, appointment_id, date, time, treatment_id, doctor_id }`;
+ *   `success-url` redirect. Detail: `{ reference, date, time, treatment_id, doctor_id }`;
  *   never the patient's name or phone.
  * @event clinic-booking:error - Loading, booking or a status lookup failed. Detail: `{ kind, status, code }`.
  *

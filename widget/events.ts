@@ -8,10 +8,12 @@ export interface ReadyDetail {
   sections: Section[];
 }
 
-/** Never the patient's name or phone: analytics on the host page may record it. */
+/**
+ * Never the patient's name or phone: analytics on the host page may record
+ * it. Nor the clinic system's own appointment id: the reference stands for it.
+ */
 export interface BookedDetail {
   reference: string;
-  appointment_id: number;
   date: string;
   time: string;
   treatment_id: number | null;

@@ -105,7 +105,8 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
     const body: BffBookingResponse = {
       success: true,
       message: booked.data.message,
-      data: { appointment_id, reference: createReference(appointment_id, referenceKey), doctor_id: doctorId },
+      // The upstream id stays inside the reference: browsers never see it.
+      data: { reference: createReference(appointment_id, referenceKey), doctor_id: doctorId },
     };
     res.json(body);
   };

@@ -231,7 +231,11 @@ const document = {
         },
         requestBody: { required: true, ...json(BrowserBookingRequest) },
         responses: {
-          '200': { description: 'Booked.', headers: NoStore, ...json(BffBookingResponse) },
+          '200': {
+            description: "Booked: the reference to follow it by and the dentist booked (never the clinic API's appointment_id).",
+            headers: NoStore,
+            ...json(BffBookingResponse),
+          },
           '400': error('validation_error: the message names each bad field or broken rule.'),
           '409': error('slot_unavailable: the dentist is already booked then.'),
           '413': error(`payload_too_large: body over ${BROWSER_BOOKING_MAX_BYTES} bytes.`),

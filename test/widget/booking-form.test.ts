@@ -161,7 +161,7 @@ describe('<clinic-booking>', () => {
   describe('when the booking succeeds', () => {
     async function bookOnce() {
       const rendered = await render();
-      bff.on(BOOK, () => booked(42));
+      bff.on(BOOK, () => booked());
       const patient = aPatient();
       await fillForm(rendered.form, {
         ...patient,
@@ -243,7 +243,7 @@ describe('<clinic-booking>', () => {
     async function failFirstWith(answer: { status: number; body: unknown } | 'network-error') {
       const rendered = await render();
       let answers = 0;
-      bff.on(BOOK, () => (answers++ === 0 ? answer : booked(7)));
+      bff.on(BOOK, () => (answers++ === 0 ? answer : booked()));
       await fillForm(rendered.form, { ...typed, ...typedExtras });
       await submitForm(rendered.form);
       const failure = await failureBox(rendered.form);

@@ -17,7 +17,7 @@ describe('<clinic-booking>', () => {
     bff = installFakeBff(clinicFixtures(), uniqueApiBase());
     bff.on('POST /appointments/book', () => ({
       status: 200,
-      body: { success: true, message: 'Appointment booked successfully', data: { appointment_id: 5, reference: REFERENCE, doctor_id: 2 } },
+      body: { success: true, message: 'Appointment booked successfully', data: { reference: REFERENCE, doctor_id: 2 } },
     }));
     const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="booking"></clinic-booking>`);
     let detail: BookedDetail | undefined;
@@ -101,7 +101,6 @@ describe('<clinic-booking>', () => {
       const { detail } = await bookAnyDentist();
       expect(detail).to.deep.equal({
         reference: REFERENCE,
-        appointment_id: 5,
         date: aPatient().appointment_date,
         time: '14:30',
         treatment_id: 1,

@@ -68,9 +68,9 @@ describe('<clinic-booking>', () => {
   });
 
   describe('when a booking succeeds', () => {
-    async function book(attributes: { successUrl?: string } = {}, choose: Record<string, string> = {}) {
+    async function book(attributes: { successUrl?: string } = {}, choose: Record<string, string> = {}, answer: { status: number; body: unknown } = booked()) {
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
-      bff.on(BOOK, () => booked(42));
+      bff.on(BOOK, () => answer);
       const el = await fixtureReady(
         html`<clinic-booking api-base=${bff.apiBase} sections="booking" success-url=${attributes.successUrl ?? ''}></clinic-booking>`,
       );
@@ -91,18 +91,26 @@ describe('<clinic-booking>', () => {
       expect(events[0]!.cancelable).to.equal(true);
     });
 
-    it('details the booking: reference, appointment_id, date, time, treatment_id, doctor_id', async () => {
+    it('details the booking: reference, date, time, treatment_id, doctor_id, and never an appointment_id', async () => {
       const events = on<BookedDetail>('clinic-booking:booked');
       const { el, patient } = await book({}, { treatment_id: '2', doctor_id: '1' });
       await bookedResult(formOf(el));
       expect(events[0]!.detail).to.deep.equal({
         reference: REFERENCE,
-        appointment_id: 42,
         date: patient.appointment_date,
         time: patient.appointment_time,
         treatment_id: 2,
         doctor_id: 1,
       });
+    });
+
+    it('passes on no appointment_id even from an older BFF that still answers one', async () => {
+      const events = on<BookedDetail>('clinic-booking:booked');
+      const olderBff = { status: 200, body: { success: true, message: 'Appointment booked successfully', data: { appointment_id: 42, reference: REFERENCE, doctor_id: null } } };
+      const { el } = await book({}, {}, olderBff);
+      await bookedResult(formOf(el));
+      expect(Object.keys(events[0]!.detail).sort()).to.deep.equal(['date', 'doctor_id', 'reference', 'time', 'treatment_id']);
+      expect(JSON.stringify(events[0]!.detail)).not.to.contain('42');
     });
 
     it('gives null treatment_id and doctor_id when none was chosen', async () => {

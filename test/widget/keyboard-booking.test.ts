@@ -31,7 +31,7 @@ describe('<clinic-booking>', () => {
 
   async function render(): Promise<ClinicBooking> {
     bff = installFakeBff(clinicFixtures(), uniqueApiBase());
-    bff.on('POST /appointments/book', () => booked(77));
+    bff.on('POST /appointments/book', () => booked());
     const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="treatments booking"></clinic-booking>`);
     (document.activeElement as HTMLElement | null)?.blur();
     return el;

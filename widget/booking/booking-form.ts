@@ -278,7 +278,6 @@ export class ClinicBookingForm extends LitElement {
       'clinic-booking:booked',
       {
         reference: result.reference,
-        appointment_id: result.appointment_id,
         date,
         time,
         treatment_id: body.treatment_id ?? null,

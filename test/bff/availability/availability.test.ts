@@ -4,7 +4,7 @@ import { ErrorBody } from '../../../contract/index.js';
 import { MemoryTakenSlots } from '../../../bff/availability/taken-slots.js';
 import { TEST_NOW } from '../../server/support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { ManualTime, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { appointmentIdOf, ManualTime, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
 
 /**
  * GET /api/availability: candidate starts from the cached opening hours, each
@@ -149,7 +149,11 @@ describe('a booking for any dentist (no doctor_id)', () => {
     const result = await booked(validBooking({ patient_name: 'Any Dentist', appointment_time: '12:00' }), { 'idempotency-key': 'any-1' });
 
     expect(result.doctor_id).toBe(second);
-    const row = await stack.upstream.db.selectFrom('appointments').selectAll().where('appointment_id', '=', result.appointment_id).executeTakeFirstOrThrow();
+    const row = await stack.upstream.db
+      .selectFrom('appointments')
+      .selectAll()
+      .where('appointment_id', '=', appointmentIdOf(stack.bff, result.reference))
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ doctor_id: second, patient_name: 'Any Dentist' });
     const keys = await stack.upstream.db.selectFrom('idempotency_keys').select('idempotency_key').where('idempotency_key', 'like', 'any-1%').execute();
     expect(keys.map((k) => k.idempotency_key).sort()).toEqual([`any-1:doctor-${first}`, `any-1:doctor-${second}`].sort());

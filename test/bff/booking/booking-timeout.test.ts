@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ErrorBody } from '../../../contract/index.js';
 import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
-import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { appointmentIdOf, startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
 
 /**
  * A slow booking is never booked twice: bookings wait for upstream longer than
@@ -17,7 +17,7 @@ import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from 
 const BffBooked = z.object({
   success: z.literal(true),
   message: z.string(),
-  data: z.object({ appointment_id: z.number().int().positive(), reference: z.string(), doctor_id: z.number().int().positive().nullable() }).strict(),
+  data: z.object({ reference: z.string(), doctor_id: z.number().int().positive().nullable() }).strict(),
 });
 
 const CREDENTIALS = { appKey: 'ck_booking_timeout', secret: 'booking-timeout-secret-0123456789' };
@@ -70,7 +70,7 @@ describe('the booking timeout (stub upstream)', () => {
     const res = await book(bff, validBooking(), 'slow-but-in-time');
 
     expect(res.status).toBe(200);
-    expect(BffBooked.parse(await res.json()).data.appointment_id).toBe(31);
+    expect(appointmentIdOf(bff, BffBooked.parse(await res.json()).data.reference)).toBe(31);
   });
 
   it('keeps UPSTREAM_TIMEOUT_MS for reads: a read as slow is 504 upstream_timeout', async () => {
@@ -207,7 +207,7 @@ describe('a booking whose answer is delayed past BOOKING_TIMEOUT_MS (real server
 
     expect(res.status).toBe(200);
     expect(res.headers.get('idempotent-replayed')).toBe('true');
-    const { appointment_id } = BffBooked.parse(await res.json()).data;
+    const appointment_id = appointmentIdOf(bff, BffBooked.parse(await res.json()).data.reference);
     const rows = await appointmentsOf('Resent Patient');
     expect(rows).toEqual([{ appointment_id, appointment_time: '11:00' }]);
   });
@@ -231,7 +231,7 @@ describe('a booking whose answer is delayed past BOOKING_TIMEOUT_MS (real server
     const res = await book(bff, booking, 'overtaken-key');
 
     expect(res.status).toBe(200);
-    const { appointment_id } = BffBooked.parse(await res.json()).data;
+    const appointment_id = appointmentIdOf(bff, BffBooked.parse(await res.json()).data.reference);
     await proxy.firstBookingAnswered;
     expect(await appointmentsOf('Overtaken Patient')).toEqual([{ appointment_id, appointment_time: '12:00' }]);
   });
@@ -257,7 +257,7 @@ describe('the booking rate limit and re-sends', () => {
       const again = await book(bff, validBooking(), 'resent-once');
 
       expect(again.status).toBe(200);
-      expect(BffBooked.parse(await again.json()).data.appointment_id).toBe(32);
+      expect(appointmentIdOf(bff, BffBooked.parse(await again.json()).data.reference)).toBe(32);
       expect((await book(bff, validBooking({ appointment_time: '11:00' }), 'another')).status).toBe(429);
     } finally {
       await bff.close();

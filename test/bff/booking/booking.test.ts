@@ -7,14 +7,23 @@ import { createReference } from '../../../bff/booking/booking-reference.js';
 import { formatReference, REFERENCE_ALPHABET, REFERENCE_PATTERN } from '../../../contract/rules/bff-api.js';
 import { deriveReferenceKey, loadBffConfig } from '../../../bff/config.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { startBff, startStack, startStubUpstream, type RunningBff, type Stack, type StubHandler, type StubUpstream } from '../support/bff-harness.js';
+import {
+  appointmentIdOf,
+  startBff,
+  startStack,
+  startStubUpstream,
+  type RunningBff,
+  type Stack,
+  type StubHandler,
+  type StubUpstream,
+} from '../support/bff-harness.js';
 
-/** The BFF's answer to a booking: the upstream's, plus a signed reference. */
+/** The BFF's answer to a booking: the upstream's message, a signed reference and the dentist; never the upstream's id. */
 const BffBooked = z
   .object({
     success: z.literal(true),
     message: z.string(),
-    data: z.object({ appointment_id: z.number().int().positive(), reference: z.string(), doctor_id: z.number().int().positive().nullable() }).strict(),
+    data: z.object({ reference: z.string(), doctor_id: z.number().int().positive().nullable() }).strict(),
   })
   .strict();
 
@@ -40,10 +49,12 @@ const book = (body: unknown, headers: Record<string, string> = {}, bff: RunningB
 
 const statusOf = (reference: string, bff: RunningBff = stack.bff) => fetch(`${bff.api}/appointments/status/${reference}`);
 
+/** A booking's answer, and the upstream id inside its reference (read as the BFF reads it: browsers never see it). */
 async function booked(body: unknown = validBooking(), headers: Record<string, string> = {}, bff: RunningBff = stack.bff) {
   const res = await book(body, headers, bff);
   expect(res.status).toBe(200);
-  return BffBooked.parse(await res.json()).data;
+  const { data } = BffBooked.parse(await res.json());
+  return { ...data, appointment_id: appointmentIdOf(bff, data.reference) };
 }
 
 const bookHits = () => stack.upstreamHits('/appointments/book');
@@ -74,7 +85,7 @@ async function expectUnknownReference(reference: string, bff: RunningBff = stack
 }
 
 describe('POST /api/appointments/book with a valid booking', () => {
-  it('answers {success, message, data: {appointment_id, reference}} and the appointment exists upstream', async () => {
+  it('answers {success, message, data: {reference, doctor_id}} and the appointment exists upstream', async () => {
     const res = await book(validBooking({ patient_name: 'Valid Booker', note: 'First visit' }));
     // Without a doctor_id, the BFF books the first dentist free then and names it.
     const dentists = (await (await fetch(`${stack.bff.api}/dentists`)).json()) as { data: { doctor_id: number }[] };
@@ -84,12 +95,12 @@ describe('POST /api/appointments/book with a valid booking', () => {
     expect(body).toEqual({
       success: true,
       message: 'Appointment booked successfully',
-      data: { appointment_id: expect.any(Number), reference: expect.stringMatching(REFERENCE_SHAPE), doctor_id: dentists.data[0]!.doctor_id },
+      data: { reference: expect.stringMatching(REFERENCE_SHAPE), doctor_id: dentists.data[0]!.doctor_id },
     });
     const row = await stack.upstream.db
       .selectFrom('appointments')
       .selectAll()
-      .where('appointment_id', '=', body.data.appointment_id)
+      .where('appointment_id', '=', appointmentIdOf(stack.bff, body.data.reference))
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({
       care_id: stack.clinic.careId,
@@ -100,6 +111,15 @@ describe('POST /api/appointments/book with a valid booking', () => {
       note: 'First visit',
       status: 'Scheduled',
     });
+  });
+
+  it("never names the upstream's sequential appointment_id: it stays inside the reference", async () => {
+    const res = await book(validBooking({ appointment_time: '10:45' }));
+
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toContain('appointment_id');
+    expect(Object.keys((JSON.parse(text) as { data: object }).data)).toEqual(['reference', 'doctor_id']);
   });
 
   it('is never cached (Cache-Control: no-store)', async () => {

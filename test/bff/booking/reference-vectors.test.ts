@@ -69,7 +69,7 @@ describe('a booking through the BFF', () => {
     });
 
     expect(res.status).toBe(200);
-    expect(BffBookingResponse.parse(await res.json()).data).toMatchObject({ appointment_id: id, reference });
+    expect(BffBookingResponse.parse(await res.json()).data.reference).toBe(reference);
   });
 });
 

@@ -5,7 +5,7 @@ import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js'
 import { createLegacyReference, createReference, readReference } from '../../../bff/booking/booking-reference.js';
 import { formatReference, normaliseReference, REFERENCE_ALPHABET, REFERENCE_PATTERN } from '../../../contract/rules/bff-api.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { appointmentIdOf, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
 
 /**
  * References a patient can read out on the phone, and the status lookup that
@@ -25,7 +25,8 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(validBooking({ patient_name: 'Phone Patient', appointment_time: '09:00' })),
   });
-  ({ reference, appointment_id: appointmentId } = BffBookingResponse.parse(await res.json()).data);
+  ({ reference } = BffBookingResponse.parse(await res.json()).data);
+  appointmentId = appointmentIdOf(stack.bff, reference);
 });
 afterAll(async () => {
   await stack.close();

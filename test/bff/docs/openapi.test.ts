@@ -115,7 +115,7 @@ describe('GET /api/openapi.json', () => {
     expect(body?.required?.slice().sort()).toEqual(['appointment_date', 'appointment_time', 'patient_name', 'patient_phone']);
     expect(body?.additionalProperties).toBe(false);
     expect(Object.keys(body?.properties ?? {})).toContain('website');
-    expect(Object.keys(document.components.schemas.BookingResult?.properties ?? {})).toEqual(['appointment_id', 'reference', 'doctor_id']);
+    expect(Object.keys(document.components.schemas.BookingResult?.properties ?? {})).toEqual(['reference', 'doctor_id']);
   });
 
   it('declares the status lookup with the reference in the body, never in the URL', async () => {

@@ -17,8 +17,8 @@ const ALLOWED_UPSTREAM = [
   /^GET \/api\/v1\/appointments\/status\/\d+$/,
 ];
 
-/** The BFF's booking answer: the upstream's plus a reference. */
-const BffBooked = z.object({ data: z.object({ appointment_id: z.number().int(), reference: z.string() }) });
+/** The BFF's booking answer: a reference in place of the upstream's id. */
+const BffBooked = z.object({ data: z.object({ reference: z.string() }) });
 
 /** A stub that answers each allowed upstream path with a body that matches the contract. */
 const contractStub: StubHandler = (req, res) => {

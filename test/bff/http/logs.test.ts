@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { validBooking } from '../../server/support/test-server.js';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { appointmentIdOf, startStack, type Stack } from '../support/bff-harness.js';
 
 const PATIENT_NAME = 'Ottoline Wrenfield';
-const BffBooked = z.object({ data: z.object({ appointment_id: z.number(), reference: z.string() }) });
+const BffBooked = z.object({ data: z.object({ reference: z.string() }) });
 
 interface LogLine {
   req?: { path?: string };
@@ -32,7 +32,8 @@ beforeAll(async () => {
     body: JSON.stringify(validBooking({ patient_name: PATIENT_NAME })),
   });
   expect(booking.status).toBe(200);
-  ({ appointment_id: appointmentId, reference } = BffBooked.parse(await booking.json()).data);
+  ({ reference } = BffBooked.parse(await booking.json()).data);
+  appointmentId = appointmentIdOf(stack.bff, reference);
 
   const status = await fetch(`${stack.bff.api}/appointments/status/${reference}`);
   expect(status.status).toBe(200);

@@ -6,7 +6,7 @@ import type { BffConfig } from '../../../bff/config.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
 import { TEST_NOW } from '../../server/support/fake-clock.js';
 import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
-import { ManualTime, startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { appointmentIdOf, ManualTime, startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
 
@@ -169,7 +169,7 @@ describe.runIf(serviceAvailable('redis'))('the booking given back after a 504, i
     const resent = await book(pair.b, validBooking(), 'patient-key');
 
     expect(resent.status).toBe(200);
-    expect(BffBookingResponse.parse(await resent.json()).data.appointment_id).toBe(41);
+    expect(appointmentIdOf(pair.b, BffBookingResponse.parse(await resent.json()).data.reference)).toBe(41);
     expect(await redis.get(counter as string)).toBe('1');
     await expectRateLimited(await book(pair.a, bookingAt('11:00'), 'another-key'));
   });

@@ -6,7 +6,7 @@ import type { RedisLink } from '../../../platform/redis-link.js';
 import { KEY_MEMORY_TTL_MS } from '../../../bff/booking/dentist-memory.js';
 import { TEST_NOW } from '../../server/support/fake-clock.js';
 import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
-import { closeServer, listen, ManualTime, startBff, type RunningBff } from '../support/bff-harness.js';
+import { appointmentIdOf, closeServer, listen, ManualTime, startBff, type RunningBff } from '../support/bff-harness.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
 
@@ -125,7 +125,9 @@ describe.runIf(serviceAvailable('redis'))('an "any dentist" booking re-sent thro
     const resent = await book(b, booking, 'resent-elsewhere-key');
 
     expect(resent.status).toBe(200);
-    expect(await appointmentsOf('Resent Elsewhere')).toEqual([{ appointment_id: original.appointment_id, doctor_id: first, appointment_time: '10:00' }]);
+    expect(await appointmentsOf('Resent Elsewhere')).toEqual([
+      { appointment_id: appointmentIdOf(a, original.reference), doctor_id: first, appointment_time: '10:00' },
+    ]);
     expect(BffBookingResponse.parse(await resent.json()).data).toEqual(original);
     expect(resent.headers.get('idempotent-replayed')).toBe('true');
   });
@@ -144,8 +146,8 @@ describe.runIf(serviceAvailable('redis'))('an "any dentist" booking re-sent thro
     const resent = await book(b, booking, 'unknown-outcome-key');
 
     expect(resent.status).toBe(200);
-    const { appointment_id, doctor_id } = BffBookingResponse.parse(await resent.json()).data;
-    expect(await appointmentsOf('Unknown Outcome')).toEqual([{ appointment_id, doctor_id: first, appointment_time: '10:30' }]);
+    const { reference, doctor_id } = BffBookingResponse.parse(await resent.json()).data;
+    expect(await appointmentsOf('Unknown Outcome')).toEqual([{ appointment_id: appointmentIdOf(b, reference), doctor_id: first, appointment_time: '10:30' }]);
     expect(doctor_id).toBe(first);
     expect(resent.headers.get('idempotent-replayed')).toBe('true');
   });

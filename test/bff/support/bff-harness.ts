@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { createBff, type Bff } from '../../../bff/app.js';
 import { deriveReferenceKey, type BffConfig } from '../../../bff/config.js';
+import { readReference } from '../../../bff/booking/booking-reference.js';
 import type { Clock } from '../../../platform/clock.js';
 import { createHttpServer } from '../../../platform/http-server.js';
 import { createLogger } from '../../../platform/logger.js';
@@ -79,6 +80,16 @@ export async function startBff(
   const server = createHttpServer(bff.app);
   const baseUrl = await listen(server);
   return { ...bff, baseUrl, api: `${baseUrl}/api`, config, logs, close: () => closeServer(server) };
+}
+
+/**
+ * The upstream appointment id inside a reference `bff` issued: browsers never
+ * see it, so tests that look for the booking upstream read it as the BFF does.
+ */
+export function appointmentIdOf(bff: RunningBff, reference: string): number {
+  const id = readReference(reference, bff.config.referenceKey);
+  if (id === undefined) throw new Error(`not a reference of this BFF: ${reference}`);
+  return id;
 }
 
 export interface Stack {

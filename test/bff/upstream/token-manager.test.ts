@@ -152,7 +152,7 @@ describe('token renewal and an upstream 401', () => {
     });
 
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { data: { appointment_id: number } }).data.appointment_id).toBeGreaterThan(0);
+    expect(((await res.json()) as { data: { reference: string } }).data.reference).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){4}$/);
     expect(stack.upstreamHits('/granttoken')).toBe(exchangesBefore + 1);
     expect(stack.upstreamHits('/appointments/book')).toBe(2);
   });

@@ -246,9 +246,10 @@ export function aPatient(overrides: Partial<Patient> = {}): Patient {
 /** A reference shaped like the BFF's (54 base64url characters). */
 export const REFERENCE = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_AbCdEfGhIjKlMnOp';
 
-export const booked = (appointmentId = 42, reference = REFERENCE) => ({
+/** The BFF's booking answer: the reference and the dentist, never the clinic system's appointment id. */
+export const booked = (reference = REFERENCE) => ({
   status: 200,
-  body: { success: true, message: 'Appointment booked successfully', data: { appointment_id: appointmentId, reference } },
+  body: { success: true, message: 'Appointment booked successfully', data: { reference, doctor_id: null } },
 });
 
 export const refused = (status: number, error_code: string, message = 'refused') => ({
