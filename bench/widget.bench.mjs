@@ -81,6 +81,7 @@ async function startBff({ upstreamUrl, keys, port, cwd, allowedOrigins }) {
     CACHE_TTL_MS: String(30 * 60_000), // the whole run: every page load finds the content cached
     LOG_LEVEL: 'warn',
     WIDGET_DIR: join(ROOT, 'widget/dist'),
+    DEMO_PAGE: 'true', // one of the pages measured
   };
   const child = spawnNode('BFF', [BFF_ENTRY], env, { cwd });
   await waitUntilReady(child, `http://${HOST}:${port}/readyz`);

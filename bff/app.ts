@@ -115,12 +115,13 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   app.use('/api', apiSecurityHeaders, api);
   const widgetDevProxy = config.widgetDevUrl ? createWidgetDevProxy(config.widgetDevUrl) : undefined;
   app.use('/widget', widgetSecurityHeaders, widgetDevProxy?.middleware ?? widgetRoutes(config.widgetDir), notFoundHandler);
-  const demo = demoPage(new URL(config.upstreamUrl).origin);
-  app.use(widgetDevProxy ? devPageSecurityHeaders : pageSecurityHeaders([demo.styleHash]));
+  const demo = config.demoPage ? demoPage() : undefined;
+  app.use(widgetDevProxy ? devPageSecurityHeaders : pageSecurityHeaders(demo ? [demo.styleHash] : []));
 
   app.use(healthRoutes(readiness));
 
-  app.use(demoRoutes(demo));
+  // DEMO_PAGE (npm start, npm run dev): a clinic's own BFF answers / with 404 like any other path.
+  if (demo) app.use(demoRoutes(demo));
   app.use(notFoundHandler);
   app.use(bffErrorHandler);
   return { app, tokens, cache, takenSlots, widgetDevProxy };

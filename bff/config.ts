@@ -69,6 +69,11 @@ export const BffConfigSchema = z.object({
   CLINIC_TIMEZONE: ianaTimeZone.default(DEFAULT_CLINIC_TIMEZONE),
   /** Key for booking references; derived from APP_SECRET_KEY with HKDF when unset. */
   BOOKING_REF_SECRET: z.string().min(32).optional(),
+  /**
+   * Serve the demo page at GET / (`npm start` and `npm run dev` turn it on); off, / is 404, as a BFF
+   * beside a clinic's own site serves only /api, /widget and its health checks.
+   */
+  DEMO_PAGE: z.stringbool().default(false),
   /** Folder of the built widget (vite output). */
   WIDGET_DIR: z.string().default('widget/dist'),
   /** `npm run dev` only: Vite's dev server, to which /widget/* and its HMR websocket are proxied instead of serving WIDGET_DIR. */
@@ -94,6 +99,8 @@ export interface BffConfig extends CoreConfig {
   availabilityMaxSlots?: number;
   clinicTimeZone?: string;
   referenceKey: Buffer;
+  /** DEMO_PAGE: the demo page at GET /; off when absent. */
+  demoPage?: boolean;
   widgetDir: string;
   /** Vite's dev server (WIDGET_DEV_URL), when /widget is proxied to it; absent in production. */
   widgetDevUrl?: string;
@@ -123,6 +130,7 @@ export function loadBffConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.
     availabilityMaxSlots: e.AVAILABILITY_MAX_SLOTS,
     clinicTimeZone: e.CLINIC_TIMEZONE,
     referenceKey: deriveReferenceKey(e.BOOKING_REF_SECRET ?? e.APP_SECRET_KEY),
+    demoPage: e.DEMO_PAGE,
     widgetDir: e.WIDGET_DIR,
     widgetDevUrl: e.WIDGET_DEV_URL,
   };

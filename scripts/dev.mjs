@@ -47,6 +47,7 @@ dev.run('BFF', watch('bff/main.ts'), {
   UPSTREAM_URL: `${serverUrl}/api/v1`,
   APP_KEY: keys.APP_KEY,
   APP_SECRET_KEY: keys.APP_SECRET_KEY,
+  DEMO_PAGE: 'true',
   WIDGET_DEV_URL: viteUrl,
 });
 await dev.waitForHealth(`${viteUrl}/widget/@vite/client`, 30_000);

@@ -25,6 +25,7 @@ demo.run('BFF', ['dist/bff/main.js'], {
   UPSTREAM_URL: `${serverUrl}/api/v1`,
   APP_KEY: keys.APP_KEY,
   APP_SECRET_KEY: keys.APP_SECRET_KEY,
+  DEMO_PAGE: 'true',
 });
 await demo.waitForHealth(`http://127.0.0.1:${bffPort}/readyz`);
 

@@ -54,12 +54,12 @@ export interface DemoPage {
  * with the two lines a clinic pastes in. The light-DOM link inside the element
  * is what visitors without JavaScript see. Built once at start-up: the CSS is
  * inline (allowed by its hash, no render-blocking request), the favicon a
- * data: URL, and the page preconnects to `imagesOrigin`, where the clinic's
- * pictures come from (the reference server: its image URLs are on its own
- * origin, which the demo reaches as UPSTREAM_URL), so that connection is open
- * by the time the widget asks for them.
+ * data: URL. It names nothing but the BFF's own paths: no preconnect to where
+ * the clinic's pictures come from, which for the demo is the upstream itself
+ * (UPSTREAM_URL, an address browsers have no business knowing); the pictures
+ * open their connection when the widget asks for them.
  */
-export function demoPage(imagesOrigin: string): DemoPage {
+export function demoPage(): DemoPage {
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -68,7 +68,6 @@ export function demoPage(imagesOrigin: string): DemoPage {
   <title>Bright Smile Dental: book online</title>
   <meta name="description" content="Demo of the clinic-booking widget on a clinic website.">
   <link rel="icon" type="image/svg+xml" href="${escapeAttribute(FAVICON_HREF)}">
-  <link rel="preconnect" href="${escapeAttribute(imagesOrigin)}">
   <style>${DEMO_CSS}</style>
   <script type="module" src="/widget/clinic-booking.js"></script>
 </head>

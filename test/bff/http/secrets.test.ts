@@ -79,7 +79,7 @@ async function realSession(bff: RunningBff): Promise<void> {
 }
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ bff: { demoPage: true } });
   await realSession(stack.bff);
   realToken = await stack.bff.tokens.get();
 

@@ -4,7 +4,7 @@ import { startStack, type Stack } from '../support/bff-harness.js';
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ bff: { demoPage: true } });
 });
 afterAll(async () => {
   await stack.close();

@@ -53,7 +53,7 @@ interface RunningDevBff {
 
 /** The BFF as bff/main.ts runs it with WIDGET_DEV_URL, upgrades wired, minus the signal handlers. */
 async function startDevBff(widgetDevUrl: string): Promise<RunningDevBff> {
-  const config = loadBffConfig({ ...SETTINGS, WIDGET_DEV_URL: widgetDevUrl }, '/nonexistent');
+  const config = loadBffConfig({ ...SETTINGS, WIDGET_DEV_URL: widgetDevUrl, DEMO_PAGE: 'true' }, '/nonexistent');
   const bff = createBff({ config, logger: silentLogger() });
   const server = createHttpServer(bff.app);
   if (bff.widgetDevProxy) server.on('upgrade', bff.widgetDevProxy.upgrade);

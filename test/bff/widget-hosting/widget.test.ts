@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseEncoding } from '../../../bff/widget-hosting/precompressed.js';
-import { cspHashOf, DEMO_CSS } from '../../../bff/demo/demo-page.js';
 import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
 
 const CREDENTIALS = { appKey: 'ck_widget', secret: 'widget-test-app-secret-0123456789' };
@@ -194,62 +193,5 @@ describe('chooseEncoding (Accept-Encoding)', () => {
     ['BR ; Q=0.9, GZIP', 'gzip'],
   ])('chooses %j -> %s', (header, expected) => {
     expect(chooseEncoding(header)).toBe(expected);
-  });
-});
-
-describe('GET / (the demo page)', () => {
-  it('answers HTML with the <clinic-booking> element and the widget script tag', async () => {
-    const res = await fetch(`${bff.baseUrl}/`);
-
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    const html = await res.text();
-    expect(html).toMatch(/<clinic-booking[\s>]/);
-    expect(html).toContain('</clinic-booking>');
-    expect(html).toMatch(/<script\b[^>]*\bsrc="\/widget\/clinic-booking\.js"[^>]*><\/script>/);
-  });
-
-  it('carries helmet security headers: a Content-Security-Policy and nosniff', async () => {
-    const res = await fetch(`${bff.baseUrl}/`);
-
-    expect(res.headers.get('content-security-policy')).toMatch(/script-src 'self'/);
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('x-powered-by')).toBeNull();
-  });
-
-  it('inlines its CSS in one <style>, allowed by its hash alone rather than any inline style', async () => {
-    const res = await fetch(`${bff.baseUrl}/`);
-    const html = await res.text();
-    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1]);
-    const styleSrc = /(?:^|;)\s*style-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
-
-    expect(styles).toEqual([DEMO_CSS]);
-    expect(html).not.toMatch(/<link\b[^>]*rel="stylesheet"/);
-    expect(styleSrc?.split(' ')).toEqual(["'self'", cspHashOf(DEMO_CSS)]);
-  });
-
-  it('has an inline favicon, so a browser asks for none', async () => {
-    const html = await (await fetch(`${bff.baseUrl}/`)).text();
-
-    expect(html).toMatch(/<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,[^"]+">/);
-  });
-
-  it('answers compressed as Accept-Encoding allows, with Vary, and 304 to its ETag', async () => {
-    const plain = await rawGet(`${bff.baseUrl}/`);
-    const br = await rawGet(`${bff.baseUrl}/`, { 'accept-encoding': 'gzip, deflate, br' });
-    const again = await rawGet(`${bff.baseUrl}/`, { 'accept-encoding': 'gzip, deflate, br', 'if-none-match': String(br.headers.etag) });
-
-    expect(br.headers['content-encoding']).toBe('br');
-    expect(br.headers.vary).toMatch(/\bAccept-Encoding\b/i);
-    expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
-    expect(br.headers.etag).not.toBe(plain.headers.etag);
-    expect(again.status).toBe(304);
-    expect(again.body.length).toBe(0);
-  });
-
-  it('preconnects to the upstream origin, where the clinic pictures come from', async () => {
-    const html = await (await fetch(`${bff.baseUrl}/`)).text();
-
-    expect(html).toContain(`<link rel="preconnect" href="${new URL(stub.api).origin}">`);
   });
 });

@@ -126,6 +126,7 @@ export async function startE2eStack(bffOverrides: Partial<BffConfig> = {}): Prom
       bookingRateLimit: { limit: 1_000, windowMs: 60_000 },
       apiRateLimit: { limit: 10_000, windowMs: 60_000 },
       widgetDir: WIDGET_DIR,
+      demoPage: true,
       ...bffOverrides,
     });
   } catch (error) {
