@@ -5,23 +5,32 @@ import type { CachedAnswer } from './content-cache.js';
 /** One header, as res.setHeader takes it. */
 type Header = readonly [name: string, value: string];
 
-/** What a cached answer sends in one coding: its headers and its bytes. */
+/** What a cached answer sends in one coding: its headers and its bytes, and the headers of a 304 for it. */
 export interface Representation {
   readonly headers: readonly Header[];
   readonly body: Buffer;
+  /** The headers a 304 for this representation carries: its ETag and Cache-Control (Vary is set apart). */
+  readonly notModified: readonly Header[];
 }
 
 /** Everything a cached answer can send, worked out once per cache entry. */
-interface Prepared {
-  /** The headers a 304 carries: ETag, Cache-Control (Vary is set apart). */
-  readonly notModified: readonly Header[];
-  readonly byCoding: Partial<Record<Coding, Representation>>;
-}
+type Prepared = Partial<Record<Coding, Representation>>;
 
 const CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** Caches of the content differ by the requesting site (CORS) and by coding. */
 export const CONTENT_VARY = 'Origin, Accept-Encoding';
+
+/**
+ * `"abc"` in `coding`: `"abc-br"`, `"abc-gzip"`; the plain bytes keep `"abc"`.
+ * Every representation has its own validator (RFC 9110 8.8.3.3), so an
+ * If-None-Match names the bytes it came with, and a cache holding the brotli
+ * bytes is never told that they match a plain request (or the other way
+ * round). The same spelling as the demo page's (sendCompressed).
+ */
+export function etagOf(etag: string, coding: Coding): string {
+  return coding === 'identity' ? etag : `${etag.slice(0, -1)}-${coding}"`;
+}
 
 /**
  * The headers of each cached answer, in each coding it is kept in, made the
@@ -35,14 +44,9 @@ export class AnswerHeaders {
 
   constructor(private readonly cacheControl: string) {}
 
-  /** The headers of a 304 for this answer (ETag and Cache-Control). */
-  notModified(answer: CachedAnswer): readonly Header[] {
-    return this.of(answer).notModified;
-  }
-
   /** The bytes and headers to send for this answer in `coding`, or in plain bytes when it is not kept in that coding. */
   representation(answer: CachedAnswer, coding: Coding): Representation {
-    const { byCoding } = this.of(answer);
+    const byCoding = this.of(answer);
     return byCoding[coding] ?? byCoding.identity!;
   }
 
@@ -56,25 +60,28 @@ export class AnswerHeaders {
   }
 
   private prepare(answer: CachedAnswer): Prepared {
-    const common: Header[] = [
-      ['ETag', answer.etag],
-      ['Cache-Control', this.cacheControl],
-    ];
-    const representation = (body: Buffer, coding?: Coding): Representation => ({
-      headers: [
-        ...common,
-        ['Content-Type', CONTENT_TYPE],
-        ['Content-Length', String(body.length)],
-        ...(coding ? [['Content-Encoding', coding] as const] : []),
-      ],
-      body,
-    });
-    const byCoding: Partial<Record<Coding, Representation>> = { identity: representation(answer.body) };
+    const representation = (body: Buffer, coding: Coding): Representation => {
+      const notModified: Header[] = [
+        ['ETag', etagOf(answer.etag, coding)],
+        ['Cache-Control', this.cacheControl],
+      ];
+      return {
+        headers: [
+          ...notModified,
+          ['Content-Type', CONTENT_TYPE],
+          ['Content-Length', String(body.length)],
+          ...(coding === 'identity' ? [] : [['Content-Encoding', coding] as const]),
+        ],
+        body,
+        notModified,
+      };
+    };
+    const byCoding: Prepared = { identity: representation(answer.body, 'identity') };
     for (const coding of ['br', 'gzip'] as const) {
       const encoded = answer.encoded[coding];
       if (encoded) byCoding[coding] = representation(encoded, coding);
     }
-    return { notModified: common, byCoding };
+    return byCoding;
   }
 }
 

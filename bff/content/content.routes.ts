@@ -97,28 +97,29 @@ function retryAfterWhenBudgetSpent(err: unknown, res: Response): void {
 }
 
 /**
- * A cached answer with its ETag and Cache-Control, 304 to a matching
- * If-None-Match, and otherwise in the best coding Accept-Encoding allows
- * among those the cache holds for it (brotli, gzip, or plain). The headers of
- * each answer and coding are made once (AnswerHeaders) and the bytes are
- * written with Node's own res.end: Express's res.send would work out again,
- * per request, what the cache entry already knows (type, length, freshness).
- * A HEAD gets the same headers and no body (Node leaves the body out).
+ * A cached answer in the best coding Accept-Encoding allows among those the
+ * cache holds for it (brotli, gzip, or plain), with that representation's
+ * ETag and Cache-Control; 304 when If-None-Match names that representation
+ * (weak comparison, RFC 9110 13.1.2), never for the ETag of another coding.
+ * The headers of each answer and coding are made once (AnswerHeaders) and the
+ * bytes are written with Node's own res.end: Express's res.send would work
+ * out again, per request, what the cache entry already knows (type, length,
+ * freshness). A HEAD gets the same headers and no body (Node leaves the body out).
  */
 function answerSender(headers: AnswerHeaders) {
   const chooseCoding = encodingChooser();
   return (req: Request, res: Response, answer: CachedAnswer): void => {
     varyOnOriginAndEncoding(res);
+    const representation = headers.representation(answer, chooseCoding(req.headers['accept-encoding']));
     // req.fresh compares If-None-Match with the ETag set here; without one there is nothing to compare.
     if (answer.status === 200 && req.headers['if-none-match'] !== undefined) {
-      setHeaders(res, headers.notModified(answer));
+      setHeaders(res, representation.notModified);
       if (req.fresh) {
         res.statusCode = 304;
         res.end();
         return;
       }
     }
-    const representation = headers.representation(answer, chooseCoding(req.headers['accept-encoding']));
     setHeaders(res, representation.headers);
     res.statusCode = answer.status;
     res.end(representation.body);

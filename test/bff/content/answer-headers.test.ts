@@ -103,3 +103,53 @@ describe('a cached content answer, sent with the headers made for its cache entr
     expect(JSON.parse(answer.body.toString())).toMatchObject({ success: false, error_code: 'not_found' });
   });
 });
+
+describe('an ETag per content coding (RFC 9110: each representation its own validator)', () => {
+  const url = () => `${stack.bff.api}/content`;
+  const get = (acceptEncoding: string | undefined, ifNoneMatch?: string) =>
+    rawGet(url(), { ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}), ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) });
+
+  it('gives the plain, brotli and gzip bytes of one answer three ETags, the coding named in each', async () => {
+    const [plain, br, gzip] = await Promise.all([get(undefined), get('br'), get('gzip')]);
+    // The bundle is well over MIN_COMPRESSED_BYTES, so it is kept in every coding.
+    expect([plain, br, gzip].map((answer) => answer.headers['content-encoding'])).toEqual([undefined, 'br', 'gzip']);
+
+    const etag = String(plain.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(br.headers.etag).toBe(`${etag.slice(0, -1)}-br"`);
+    expect(gzip.headers.etag).toBe(`${etag.slice(0, -1)}-gzip"`);
+  });
+
+  it.each([
+    ['the brotli ETag, asked for gzip', 'br', 'gzip', 'gzip'],
+    ['the brotli ETag, asked for plain bytes', 'br', undefined, undefined],
+    ['the plain ETag, asked for brotli', undefined, 'br', 'br'],
+    ['the gzip ETag, asked for brotli', 'gzip', 'br', 'br'],
+  ] as const)('answers %s in full: another representation', async (_case, etagCoding, asked, expectedCoding) => {
+    const other = String((await get(etagCoding)).headers.etag);
+
+    const answer = await get(asked, other);
+
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-encoding']).toBe(expectedCoding);
+    expect(answer.headers.etag).not.toBe(other);
+    expect(answer.body.length).toBe(Number(answer.headers['content-length']));
+  });
+
+  it.each([
+    ['its own ETag', (own: string) => own],
+    ['its own ETag, weak', (own: string) => `W/${own}`],
+    ['a list holding its own ETag among the others', (own: string, others: string[]) => [...others, own].join(', ')],
+  ])('answers 304 to %s', async (_case, ifNoneMatch) => {
+    const etags = await Promise.all([get(undefined), get('br'), get('gzip')]).then((answers) => answers.map((answer) => String(answer.headers.etag)));
+    for (const [index, coding] of ([undefined, 'br', 'gzip'] as const).entries()) {
+      const own = etags[index]!;
+
+      const answer = await get(coding, ifNoneMatch(own, etags.filter((etag) => etag !== own)));
+
+      expect(answer.status, coding).toBe(304);
+      expect(answer.headers.etag, coding).toBe(own);
+      expect(answer.body.length, coding).toBe(0);
+    }
+  });
+});
