@@ -77,7 +77,7 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   const shared = redis && { redis, keyPrefix: `${clinicNamespace(redis, config.appKey)}rl:` };
 
   const api = Router();
-  api.use(apiCors(config.allowedOrigins));
+  api.use(apiCors(config.allowedOrigins, config.publicOrigin));
   api.use(apiRateLimit(config.apiRateLimit, shared));
   // The content first: the busiest paths, answered without passing through the docs router.
   api.use(contentRoutes(cache, config.cache.ttlMs, config.cache.maxStaleMs));

@@ -43,6 +43,14 @@ export const BffConfigSchema = z.object({
   APP_SECRET_KEY: z.string().min(1),
   ...coreSettings(8080),
   ALLOWED_ORIGINS: originList,
+  /**
+   * The BFF's own origin as browsers reach it (e.g. https://book.clinic.example), allowed by CORS
+   * beside ALLOWED_ORIGINS; never worked out from a request's Host header.
+   */
+  PUBLIC_ORIGIN: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) origin, e.g. https://book.clinic.example' })
+    .transform((url) => new URL(url).origin)
+    .optional(),
   /** How long content stays fresh, and how long past that a stale copy may still be served. */
   CACHE_TTL_MS: positiveIntSetting.default(60_000),
   CACHE_MAX_STALE_MS: positiveIntSetting.default(24 * 3600_000),
@@ -85,6 +93,8 @@ export interface BffConfig extends CoreConfig {
   appKey: string;
   appSecretKey: string;
   allowedOrigins: string[];
+  /** PUBLIC_ORIGIN: the BFF's own origin, allowed by CORS; none when absent. */
+  publicOrigin?: string;
   cache: { ttlMs: number; maxStaleMs: number; maxBytes: number };
   upstreamTimeoutMs: number;
   /** BOOKING_TIMEOUT_MS and UPSTREAM_MAX_BODY_BYTES; optional so configs built in code may leave them at their defaults. */
@@ -119,6 +129,7 @@ export function loadBffConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.
     appKey: e.APP_KEY,
     appSecretKey: e.APP_SECRET_KEY,
     allowedOrigins: e.ALLOWED_ORIGINS,
+    publicOrigin: e.PUBLIC_ORIGIN,
     cache: { ttlMs: e.CACHE_TTL_MS, maxStaleMs: e.CACHE_MAX_STALE_MS, maxBytes: e.CACHE_MAX_BYTES },
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     bookingTimeoutMs: e.BOOKING_TIMEOUT_MS,

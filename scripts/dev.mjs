@@ -48,6 +48,8 @@ dev.run('BFF', watch('bff/main.ts'), {
   APP_KEY: keys.APP_KEY,
   APP_SECRET_KEY: keys.APP_SECRET_KEY,
   DEMO_PAGE: 'true',
+  // The demo URL printed below; CORS's own origin comes from here, never from a request's Host.
+  PUBLIC_ORIGIN: shared.PUBLIC_ORIGIN ?? `http://127.0.0.1:${bffPort}`,
   WIDGET_DEV_URL: viteUrl,
 });
 await dev.waitForHealth(`${viteUrl}/widget/@vite/client`, 30_000);

@@ -26,6 +26,8 @@ demo.run('BFF', ['dist/bff/main.js'], {
   APP_KEY: keys.APP_KEY,
   APP_SECRET_KEY: keys.APP_SECRET_KEY,
   DEMO_PAGE: 'true',
+  // The demo URL printed below; CORS's own origin comes from here, never from a request's Host.
+  PUBLIC_ORIGIN: shared.PUBLIC_ORIGIN ?? `http://localhost:${bffPort}`,
 });
 await demo.waitForHealth(`http://127.0.0.1:${bffPort}/readyz`);
 

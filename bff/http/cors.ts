@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 
 /** What a preflight may ask for, and what a page may read of an answer: the same strings on every request. */
 const ALLOW_METHODS = ['GET', 'POST'].join(',');
@@ -9,20 +9,27 @@ const MAX_AGE_SECONDS = String(600);
 
 /**
  * CORS for /api: only the clinic sites in ALLOWED_ORIGINS and the BFF's own
- * origin get CORS headers; any other origin (or none) gets none, so its
- * browser keeps the answer from its page. Preflight is answered here, 204.
+ * public origin (PUBLIC_ORIGIN, when set) get CORS headers; any other origin
+ * (or none) gets none, so its browser keeps the answer from its page.
+ * Preflight is answered here, 204.
+ *
+ * The BFF's own origin comes from configuration, never from the request: a
+ * Host header is whatever the client sent, and "Origin equals Host" let any
+ * client that forges both (or a proxy or CDN that passes Host on unchecked)
+ * be answered as the BFF's own page. A page served by the BFF itself needs no
+ * CORS at all (its requests are same-origin), so without PUBLIC_ORIGIN only
+ * ALLOWED_ORIGINS are allowed.
  *
  * The headers the `cors` package sent for this configuration, with every
  * value but the origin itself fixed once at start-up: cors rebuilt its
  * options and joined its lists on every request, and a request without an
  * Origin header (no browser, or a same-origin GET) now costs one lookup.
  */
-export function apiCors(allowedOrigins: readonly string[]): RequestHandler {
-  const allowed = new Set(allowedOrigins);
-  const isAllowed = (origin: string, req: Request) => allowed.has(origin) || origin === `${req.protocol}://${req.get('host') ?? ''}`;
+export function apiCors(allowedOrigins: readonly string[], publicOrigin?: string): RequestHandler {
+  const allowed = new Set(publicOrigin ? [...allowedOrigins, publicOrigin] : allowedOrigins);
   return (req, res, next) => {
     const origin = req.headers.origin;
-    if (!origin || !isAllowed(origin, req)) {
+    if (!origin || !allowed.has(origin)) {
       next();
       return;
     }

@@ -16,6 +16,11 @@ describe('BFF configuration', () => {
     expect(config.bookingRateLimit).toEqual({ limit: 5, windowMs: 600_000 });
   });
 
+  it('reads PUBLIC_ORIGIN as an origin, and none when unset', () => {
+    expect(loadBffConfig(valid, '/nonexistent').publicOrigin).toBeUndefined();
+    expect(loadBffConfig({ ...valid, PUBLIC_ORIGIN: 'https://book.clinic.example/' }, '/nonexistent').publicOrigin).toBe('https://book.clinic.example');
+  });
+
   it('derives the same reference key from the same secret, and another from another', () => {
     const first = loadBffConfig(valid, '/nonexistent').referenceKey;
     expect(loadBffConfig(valid, '/nonexistent').referenceKey.equals(first)).toBe(true);
@@ -29,6 +34,7 @@ describe('BFF configuration', () => {
     ['a port out of range', { PORT: '70000' }, 'PORT'],
     ['an origin that is not a URL', { ALLOWED_ORIGINS: 'clinic' }, 'ALLOWED_ORIGINS'],
     ['a short BOOKING_REF_SECRET', { BOOKING_REF_SECRET: 'short' }, 'BOOKING_REF_SECRET'],
+    ['a PUBLIC_ORIGIN that is not http(s)', { PUBLIC_ORIGIN: 'javascript:alert(1)' }, 'PUBLIC_ORIGIN'],
   ])('refuses %s, naming it', (_name, change, variable) => {
     expect(() => loadBffConfig({ ...valid, ...change }, '/nonexistent')).toThrow(variable);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { startBff, startStack, type Stack } from '../support/bff-harness.js';
 
 const ALLOWED = 'https://clinic.example';
 const EXPOSED = 'ETag,Retry-After,RateLimit,RateLimit-Policy,Idempotent-Replayed,Deprecation,Sunset,Link';
@@ -58,13 +58,18 @@ describe('the CORS headers of /api, exactly', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
   });
 
-  it("allows the BFF's own origin as the Host header names it, and not the same host on another port", async () => {
-    const own = await fetch(`${stack.bff.api}/organization`, { headers: { origin: stack.bff.baseUrl } });
-    await own.arrayBuffer();
-    const otherPort = await fetch(`${stack.bff.api}/organization`, { headers: { origin: stack.bff.baseUrl.replace(/:\d+$/, ':1') } });
-    await otherPort.arrayBuffer();
+  it('allows PUBLIC_ORIGIN exactly, and not the same host on another port', async () => {
+    const bff = await startBff(stack.upstream.api, stack.clinic, { publicOrigin: 'https://book.clinic.example' });
+    try {
+      const own = await fetch(`${bff.api}/organization`, { headers: { origin: 'https://book.clinic.example' } });
+      await own.arrayBuffer();
+      const otherPort = await fetch(`${bff.api}/organization`, { headers: { origin: 'https://book.clinic.example:8443' } });
+      await otherPort.arrayBuffer();
 
-    expect(own.headers.get('access-control-allow-origin')).toBe(stack.bff.baseUrl);
-    expect(otherPort.headers.get('access-control-allow-origin')).toBeNull();
+      expect(own.headers.get('access-control-allow-origin')).toBe('https://book.clinic.example');
+      expect(otherPort.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await bff.close();
+    }
   });
 });

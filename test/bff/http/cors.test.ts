@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { rawGet } from '../content/raw-get.js';
+import { startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
 
 const ALLOWED = 'https://clinic.example';
 const EVIL = 'https://evil.example';
@@ -34,11 +35,18 @@ describe('CORS on /api', () => {
     expect(res.headers.get('vary')).toMatch(/origin/i);
   });
 
-  it("allows the BFF's own origin", async () => {
+  it('refuses an Origin equal to a forged Host header: the BFF never takes its own origin from a request', async () => {
+    const forged = await rawGet(`${stack.bff.api}/treatments`, { host: 'evil.example', origin: 'http://evil.example' });
+
+    expect(forged.status).toBe(200);
+    expect(Object.keys(forged.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+  });
+
+  it('refuses even the address it listens on, when PUBLIC_ORIGIN does not name it', async () => {
     const res = await fetch(`${stack.bff.api}/treatments`, { headers: { origin: stack.bff.baseUrl } });
 
     expect(res.status).toBe(200);
-    expect(res.headers.get('access-control-allow-origin')).toBe(stack.bff.baseUrl);
+    expect(accessControlHeaders(res)).toEqual([]);
   });
 
   it('gives any other origin no Access-Control-* header at all', async () => {
@@ -93,5 +101,29 @@ describe('CORS on /api', () => {
     await preflight(EVIL);
 
     expect(stack.upstreamHits('/appointments/book')).toBe(before);
+  });
+});
+
+describe('CORS with PUBLIC_ORIGIN, the BFF’s own origin as browsers reach it', () => {
+  const PUBLIC = 'https://book.clinic.example';
+  let bff: RunningBff;
+  beforeAll(async () => {
+    bff = await startBff(stack.upstream.api, stack.clinic, { publicOrigin: PUBLIC });
+  });
+  afterAll(async () => {
+    await bff.close();
+  });
+
+  it('allows it beside ALLOWED_ORIGINS, whatever Host the request names', async () => {
+    for (const origin of [PUBLIC, ALLOWED]) {
+      const res = await rawGet(`${bff.api}/treatments`, { origin });
+      expect(res.headers['access-control-allow-origin'], origin).toBe(origin);
+    }
+  });
+
+  it('still refuses an Origin equal to a forged Host header', async () => {
+    const forged = await rawGet(`${bff.api}/treatments`, { host: 'evil.example', origin: 'http://evil.example' });
+
+    expect(forged.headers['access-control-allow-origin']).toBeUndefined();
   });
 });

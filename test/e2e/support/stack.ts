@@ -118,8 +118,7 @@ export async function startE2eStack(bffOverrides: Partial<BffConfig> = {}): Prom
     const { app_key, app_secret_key } = await auth.createKeyPair(careId);
     clinic = { careId, appKey: app_key, secret: app_secret_key };
     site = await startClinicSite();
-    // The BFF's own origin needs no entry: bff/http/cors.ts always allows it, and
-    // startBff picks its port only when it listens, after the allow-list is built.
+    // The BFF's own origin needs no entry: the demo page's requests are same-origin, which CORS never enters.
     bff = await startBff(first.api, clinic, {
       allowedOrigins: [site.origin],
       cache: { ttlMs: 60_000, maxStaleMs: 3600_000, maxBytes: 1024 * 1024 },
