@@ -7,6 +7,19 @@ import { LRUCache } from 'lru-cache';
 const REMEMBERED_KEYS = 10_000;
 
 /**
+ * The headers that tell one client its own rate-limit state (its count, and a
+ * hash of its IP as the partition key). They never go on an answer a shared
+ * cache may keep and hand to everyone (`Cache-Control: public`): such an
+ * answer is still counted, it just does not say so.
+ */
+export const PER_CLIENT_HEADERS = ['RateLimit', 'RateLimit-Policy'] as const;
+
+/** Takes the per-client headers off an answer that shared caches may keep. */
+export function removePerClientHeaders(res: ServerResponse): void {
+  for (const name of PER_CLIENT_HEADERS) res.removeHeader(name);
+}
+
+/**
  * The headers express-rate-limit writes with `standardHeaders: 'draft-8'`,
  * byte for byte (RateLimit and RateLimit-Policy, appended so that two
  * limiters on one request give two lines each; Retry-After on a 429), written

@@ -6,6 +6,7 @@ import type { CachedAnswer, ContentCache } from './content-cache.js';
 import { AnswerHeaders, encodingChooser, setHeaders, varyOnOriginAndEncoding } from './answer-headers.js';
 import { CONTENT_BUNDLE_PATH } from '../../contract/rules/bff-api.js';
 import { RouteTable } from '../../platform/route-table.js';
+import { removePerClientHeaders } from '../../platform/rate-limit-headers.js';
 import { CONTENT_BUNDLE, DENTISTS, ORGANIZATION, TREATMENTS, WEBSITE, type ContentResource } from './resources.js';
 
 /** A content route: answers the request, at once or through a promise. */
@@ -109,6 +110,8 @@ function retryAfterWhenBudgetSpent(err: unknown, res: Response): void {
 function answerSender(headers: AnswerHeaders) {
   const chooseCoding = encodingChooser();
   return (req: Request, res: Response, answer: CachedAnswer): void => {
+    // Public, so a CDN may give it (and a 304's headers) to everyone: nothing of this client's limit state.
+    removePerClientHeaders(res);
     varyOnOriginAndEncoding(res);
     const representation = headers.representation(answer, chooseCoding(req.headers['accept-encoding']));
     // req.fresh compares If-None-Match with the ETag set here; without one there is nothing to compare.
