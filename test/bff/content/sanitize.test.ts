@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebsiteResponse } from '../../../contract/index.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
+import { safeHtml } from '../../../bff/content/sanitize.js';
 import { clinicFixture } from '../../server/support/clinic-fixture.js';
 import { startBff, startStack, startStubUpstream, type RunningBff, type Stack, type StubHandler, type StubUpstream } from '../support/bff-harness.js';
 
@@ -213,5 +214,13 @@ describe('http(s) URL fields that carry markup characters', () => {
 
     expect(site.social_twitter).toBeNull();
     expect(site.map_url).toBe('');
+  });
+});
+
+describe('safeHtml reads markup as a browser does', () => {
+  it('ends an element at an end tag with a trailing slash (`</p/>`), so the sanitised tree is the tree a browser builds', () => {
+    // sanitize-html before 2.17.6 read `</p/>` as text and kept the next element inside the paragraph;
+    // parser differentials like that are what mutation XSS is built on.
+    expect(safeHtml('<p>one</p/><strong>two</strong>')).toBe('<p>one</p><strong>two</strong>');
   });
 });
