@@ -165,6 +165,7 @@ async function startBff({ upstreamUrl, keys, port, cwd, redis }) {
     UPSTREAM_URL: upstreamUrl,
     APP_KEY: keys.app_key,
     APP_SECRET_KEY: keys.app_secret_key,
+    BOOKING_REF_SECRET: 'benchmark-booking-reference-secret-0123456789',
     PORT: String(port),
     HOST,
     API_RATE_LIMIT: '100000000', // per client IP: every benchmark request comes from one IP

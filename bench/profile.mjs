@@ -40,6 +40,7 @@ async function startProfiled(service, profileDir, tempDir) {
     UPSTREAM_URL: `http://${HOST}:${apiPort}/api/v1`,
     APP_KEY: keys.app_key,
     APP_SECRET_KEY: keys.app_secret_key,
+    BOOKING_REF_SECRET: 'profile-booking-reference-secret-0123456789',
     PORT: String(bffPort),
     HOST,
     API_RATE_LIMIT: '100000000',

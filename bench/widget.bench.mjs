@@ -74,6 +74,7 @@ async function startBff({ upstreamUrl, keys, port, cwd, allowedOrigins }) {
     UPSTREAM_URL: upstreamUrl,
     APP_KEY: keys.app_key,
     APP_SECRET_KEY: keys.app_secret_key,
+    BOOKING_REF_SECRET: 'benchmark-booking-reference-secret-0123456789',
     PORT: String(port),
     HOST,
     ALLOWED_ORIGINS: allowedOrigins.join(','),

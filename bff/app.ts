@@ -93,6 +93,7 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
     bookingRoutes({
       upstream,
       referenceKey: config.referenceKey,
+      previousReferenceKeys: config.previousReferenceKeys,
       bookingRateLimit: bookingRateLimit(config.bookingRateLimit, shared),
       statusRateLimit: statusRateLimit(config.statusRateLimit ?? DEFAULT_STATUS_RATE_LIMIT, shared),
       bookingTimeoutMs: config.bookingTimeoutMs ?? DEFAULT_BOOKING_TIMEOUT_MS,

@@ -75,8 +75,21 @@ export const BffConfigSchema = z.object({
   AVAILABILITY_MAX_SLOTS: positiveIntSetting.default(DEFAULT_AVAILABILITY_MAX_SLOTS),
   /** The clinic's IANA time zone, for "today" in availability (the API has no time-zone field). */
   CLINIC_TIMEZONE: ianaTimeZone.default(DEFAULT_CLINIC_TIMEZONE),
-  /** Key for booking references; derived from APP_SECRET_KEY with HKDF when unset. */
-  BOOKING_REF_SECRET: z.string().min(32).optional(),
+  /**
+   * The secret booking references are made with (32+ characters), the same on every instance.
+   * Required, and never derived from APP_SECRET_KEY: rotating the app key must not void every
+   * reference patients hold.
+   */
+  BOOKING_REF_SECRET: z.string().min(32),
+  /**
+   * Earlier BOOKING_REF_SECRETs (comma-separated), still read but never used for new references,
+   * so the reference secret itself can be rotated; also the app secret a BFF derived its key from
+   * before BOOKING_REF_SECRET was required.
+   */
+  BOOKING_REF_SECRET_PREVIOUS: z
+    .string()
+    .default('')
+    .transform((value) => value.split(',').map((secret) => secret.trim()).filter(Boolean)),
   /**
    * Serve the demo page at GET / (`npm start` and `npm run dev` turn it on); off, / is 404, as a BFF
    * beside a clinic's own site serves only /api, /widget and its health checks.
@@ -108,7 +121,10 @@ export interface BffConfig extends CoreConfig {
   statusRateLimit?: RateWindow;
   availabilityMaxSlots?: number;
   clinicTimeZone?: string;
+  /** The key new booking references are made with (BOOKING_REF_SECRET). */
   referenceKey: Buffer;
+  /** BOOKING_REF_SECRET_PREVIOUS: keys references are still read with, after referenceKey; none when absent. */
+  previousReferenceKeys?: readonly Buffer[];
   /** DEMO_PAGE: the demo page at GET /; off when absent. */
   demoPage?: boolean;
   widgetDir: string;
@@ -140,7 +156,8 @@ export function loadBffConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.
     statusRateLimit: rateWindow(e, 'STATUS'),
     availabilityMaxSlots: e.AVAILABILITY_MAX_SLOTS,
     clinicTimeZone: e.CLINIC_TIMEZONE,
-    referenceKey: deriveReferenceKey(e.BOOKING_REF_SECRET ?? e.APP_SECRET_KEY),
+    referenceKey: deriveReferenceKey(e.BOOKING_REF_SECRET),
+    previousReferenceKeys: e.BOOKING_REF_SECRET_PREVIOUS.map(deriveReferenceKey),
     demoPage: e.DEMO_PAGE,
     widgetDir: e.WIDGET_DIR,
     widgetDevUrl: e.WIDGET_DEV_URL,
@@ -148,8 +165,11 @@ export function loadBffConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.
 }
 
 /**
- * HKDF keeps references valid across restarts and instances (same input, same
- * key) while the app secret itself is never used directly as a signing key.
+ * A reference key from its secret with HKDF: the same secret gives the same
+ * key on every restart and instance, and the secret itself is never used
+ * directly as a key. (Before BOOKING_REF_SECRET was required, the secret was
+ * APP_SECRET_KEY; the derivation is unchanged, so naming that app secret in
+ * BOOKING_REF_SECRET_PREVIOUS reads the references made then.)
  */
 export function deriveReferenceKey(secret: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'clinic-booking', 'booking-reference-v1', 64));

@@ -47,6 +47,8 @@ dev.run('BFF', watch('bff/main.ts'), {
   UPSTREAM_URL: `${serverUrl}/api/v1`,
   APP_KEY: keys.APP_KEY,
   APP_SECRET_KEY: keys.APP_SECRET_KEY,
+  BOOKING_REF_SECRET: keys.BOOKING_REF_SECRET,
+  BOOKING_REF_SECRET_PREVIOUS: keys.BOOKING_REF_SECRET_PREVIOUS ?? '',
   DEMO_PAGE: 'true',
   // The demo URL printed below; CORS's own origin comes from here, never from a request's Host.
   PUBLIC_ORIGIN: shared.PUBLIC_ORIGIN ?? `http://127.0.0.1:${bffPort}`,

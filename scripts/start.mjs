@@ -25,6 +25,8 @@ demo.run('BFF', ['dist/bff/main.js'], {
   UPSTREAM_URL: `${serverUrl}/api/v1`,
   APP_KEY: keys.APP_KEY,
   APP_SECRET_KEY: keys.APP_SECRET_KEY,
+  BOOKING_REF_SECRET: keys.BOOKING_REF_SECRET,
+  BOOKING_REF_SECRET_PREVIOUS: keys.BOOKING_REF_SECRET_PREVIOUS ?? '',
   DEMO_PAGE: 'true',
   // The demo URL printed below; CORS's own origin comes from here, never from a request's Host.
   PUBLIC_ORIGIN: shared.PUBLIC_ORIGIN ?? `http://localhost:${bffPort}`,

@@ -87,6 +87,19 @@ export function createReference(appointmentId: number, key: Buffer): string {
 }
 
 /**
+ * The appointment id of a reference made with any of `keys` (the current key
+ * first, then the previous ones BOOKING_REF_SECRET_PREVIOUS keeps readable);
+ * undefined when none of them made it.
+ */
+export function readReferenceWithAny(reference: string, keys: readonly Buffer[]): number | undefined {
+  for (const key of keys) {
+    const id = readReference(reference, key);
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
+
+/**
  * The appointment id of a genuine reference, in either format and in any
  * spelling normaliseReference accepts; undefined for anything tampered or made up.
  */

@@ -17,7 +17,7 @@ import type { UpstreamAnswer, UpstreamClient } from '../upstream/upstream-client
 import { BookingOutcomeUnknown, UpstreamUnavailable } from '../upstream/errors.js';
 import type { ClinicFacts } from '../availability/clinic-facts.js';
 import type { TakenSlots } from '../availability/taken-slots.js';
-import { createReference, readReference } from './booking-reference.js';
+import { createReference, readReferenceWithAny } from './booking-reference.js';
 import type { DentistMemory } from './dentist-memory.js';
 import {
   BOOKING_PATH,
@@ -34,7 +34,10 @@ import {
 
 export interface BookingRoutesOptions {
   upstream: UpstreamClient;
+  /** New references are made with this key (BOOKING_REF_SECRET). */
   referenceKey: Buffer;
+  /** References are read with these too (BOOKING_REF_SECRET_PREVIOUS), so rotating the reference secret voids none. */
+  previousReferenceKeys?: readonly Buffer[];
   bookingRateLimit: RequestHandler;
   /** Status lookups per client IP (STATUS_RATE_LIMIT), on POST and the deprecated GET alike. */
   statusRateLimit: RequestHandler;
@@ -70,6 +73,7 @@ const BOOKINGS_REMEMBERED = 50_000;
  */
 export function bookingRoutes(options: BookingRoutesOptions): Router {
   const { upstream, referenceKey, bookingRateLimit, statusRateLimit, bookingTimeoutMs, facts, taken, dentistMemory, clock } = options;
+  const readingKeys = [referenceKey, ...(options.previousReferenceKeys ?? [])];
   const router = Router();
   /**
    * The dentist and treatment of each booking this BFF made, for its status
@@ -154,7 +158,7 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
 
   const lookUp = async (reference: string, res: Response) => {
     res.set('Cache-Control', 'no-store');
-    const appointmentId = readReference(reference, referenceKey);
+    const appointmentId = readReferenceWithAny(reference, readingKeys);
     if (appointmentId === undefined) throw notFound('Booking');
     const answer = await upstream.call({ method: 'GET', path: `${STATUS_PATH}/${appointmentId}` });
     if (answer.status === 404) throw notFound('Booking');

@@ -3,7 +3,8 @@
 // first run only (kept in the database and in a git-ignored .env), and running
 // the services together: one line on any start-up failure, all stopped on Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** Where the demo runs; SERVER_PORT, PORT and DATABASE_URL move it. */
@@ -46,6 +47,9 @@ function readEnvFile(file) {
   );
 }
 
+/** A new BOOKING_REF_SECRET: 256 random bits, 43 characters. */
+const newReferenceSecret = () => randomBytes(32).toString('base64url');
+
 function databaseFile(databaseUrl) {
   return databaseUrl.startsWith('file:') ? databaseUrl.slice('file:'.length) : databaseUrl;
 }
@@ -80,11 +84,19 @@ export class DemoRunner {
   /**
    * Seeds once: a .env whose key was made for this database file is reused.
    * `cli` is the node arguments that run the provisioning CLI (built or from source).
-   * Returns the BFF's settings.
+   * Returns the BFF's settings. The booking reference secret is made here too, once,
+   * and kept in .env beside the key pair, so a new app key never voids a reference.
    */
   ensureDemoClinic({ databaseUrl, serverUrl, envFile, allowedOrigins }, cli) {
     const env = readEnvFile(envFile);
-    if (env.APP_KEY && env.APP_SECRET_KEY && env.DEMO_DATABASE === databaseUrl && existsSync(databaseFile(databaseUrl))) return env;
+    if (env.APP_KEY && env.APP_SECRET_KEY && env.DEMO_DATABASE === databaseUrl && existsSync(databaseFile(databaseUrl))) {
+      if (env.BOOKING_REF_SECRET) return env;
+      // A .env from before BOOKING_REF_SECRET: its references were made from the app secret, which stays readable.
+      const newline = readFileSync(envFile, 'utf8').endsWith('\n') ? '' : '\n';
+      appendFileSync(envFile, `${newline}BOOKING_REF_SECRET=${newReferenceSecret()}\nBOOKING_REF_SECRET_PREVIOUS=${env.APP_SECRET_KEY}\n`);
+      console.log(`Added a booking reference secret to ${envFile}; references made before it keep working.`);
+      return readEnvFile(envFile);
+    }
     const seeded = spawnSync(process.execPath, [...cli, 'seed-demo'], {
       env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: serverUrl },
       encoding: 'utf8',
@@ -100,6 +112,8 @@ export class DemoRunner {
         `UPSTREAM_URL=${serverUrl}/api/v1`,
         `APP_KEY=${app_key}`,
         `APP_SECRET_KEY=${app_secret_key}`,
+        // Made afresh with the key pair: another database's references must never name this one's bookings.
+        `BOOKING_REF_SECRET=${newReferenceSecret()}`,
         `ALLOWED_ORIGINS=${allowedOrigins}`,
         '',
       ].join('\n'),

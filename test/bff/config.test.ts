@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { loadBffConfig } from '../../bff/config.js';
+import { deriveReferenceKey, loadBffConfig } from '../../bff/config.js';
 import { REPO_ROOT } from '../server/support/server-process.js';
 
 const SECRET = 'cs_do-not-print-me-0123456789';
-const valid = { UPSTREAM_URL: 'http://127.0.0.1:4000/api/v1/', APP_KEY: 'ck_1', APP_SECRET_KEY: SECRET };
+const REF_SECRET = 'a-booking-reference-secret-0123456789abcdef';
+const valid = { UPSTREAM_URL: 'http://127.0.0.1:4000/api/v1/', APP_KEY: 'ck_1', APP_SECRET_KEY: SECRET, BOOKING_REF_SECRET: REF_SECRET };
 
 describe('BFF configuration', () => {
   it('reads defaults and normalises the upstream URL and origins', () => {
@@ -21,15 +22,31 @@ describe('BFF configuration', () => {
     expect(loadBffConfig({ ...valid, PUBLIC_ORIGIN: 'https://book.clinic.example/' }, '/nonexistent').publicOrigin).toBe('https://book.clinic.example');
   });
 
-  it('derives the same reference key from the same secret, and another from another', () => {
+  it('derives the same reference key from the same BOOKING_REF_SECRET, and another from another', () => {
     const first = loadBffConfig(valid, '/nonexistent').referenceKey;
     expect(loadBffConfig(valid, '/nonexistent').referenceKey.equals(first)).toBe(true);
-    expect(loadBffConfig({ ...valid, APP_SECRET_KEY: 'other' }, '/nonexistent').referenceKey.equals(first)).toBe(false);
     expect(loadBffConfig({ ...valid, BOOKING_REF_SECRET: 'x'.repeat(32) }, '/nonexistent').referenceKey.equals(first)).toBe(false);
+  });
+
+  it('keeps the reference key whatever APP_SECRET_KEY is: rotating the app key voids no reference', () => {
+    const first = loadBffConfig(valid, '/nonexistent').referenceKey;
+
+    expect(loadBffConfig({ ...valid, APP_KEY: 'ck_2', APP_SECRET_KEY: 'the-next-app-secret' }, '/nonexistent').referenceKey.equals(first)).toBe(true);
+  });
+
+  it('reads BOOKING_REF_SECRET_PREVIOUS as keys to read with only, each derived as the current one is', () => {
+    const older = 'an-older-booking-reference-secret-0123456789';
+    expect(loadBffConfig(valid, '/nonexistent').previousReferenceKeys).toEqual([]);
+
+    const config = loadBffConfig({ ...valid, BOOKING_REF_SECRET_PREVIOUS: ` ${older}, ${SECRET} ` }, '/nonexistent');
+
+    expect(config.previousReferenceKeys).toEqual([deriveReferenceKey(older), deriveReferenceKey(SECRET)]);
+    expect(config.referenceKey.equals(deriveReferenceKey(REF_SECRET))).toBe(true);
   });
 
   it.each([
     ['a missing APP_KEY', { APP_KEY: undefined }, 'APP_KEY'],
+    ['a missing BOOKING_REF_SECRET (never derived from the app secret)', { BOOKING_REF_SECRET: undefined }, 'BOOKING_REF_SECRET'],
     ['an UPSTREAM_URL that is not a URL', { UPSTREAM_URL: 'not a url' }, 'UPSTREAM_URL'],
     ['a port out of range', { PORT: '70000' }, 'PORT'],
     ['an origin that is not a URL', { ALLOWED_ORIGINS: 'clinic' }, 'ALLOWED_ORIGINS'],

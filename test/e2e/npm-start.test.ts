@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReference, readReference } from '../../bff/booking/booking-reference.js';
+import { deriveReferenceKey } from '../../bff/config.js';
 import { freePort } from '../support/free-port.js';
-import { REPO_ROOT } from './support/stack.js';
+import { REPO_ROOT, weekdayAhead } from './support/stack.js';
 
 interface Demo {
   child: ChildProcess;
@@ -55,6 +57,8 @@ describe('npm start (scripts/start.mjs)', () => {
     expect(demo.output()).toContain('Seeded the demo clinic');
     expect(demo.output()).toContain(`http://localhost:${ports.PORT}/`);
     expect(readFileSync(env.DEMO_ENV_FILE, 'utf8')).toMatch(/^APP_SECRET_KEY=cs_/m);
+    // The booking reference secret, made once beside the key pair and never derived from it.
+    expect(readFileSync(env.DEMO_ENV_FILE, 'utf8')).toMatch(/^BOOKING_REF_SECRET=[\w-]{43}$/m);
     const page = await fetch(`http://127.0.0.1:${ports.PORT}/`);
     expect(await page.text()).toContain('<clinic-booking>');
     const treatments = (await (await fetch(`http://127.0.0.1:${ports.PORT}/api/treatments`)).json()) as { data: unknown[] };
@@ -94,6 +98,42 @@ describe('npm start (scripts/start.mjs)', () => {
       const grant = () => fetch(`http://127.0.0.1:${ports.SERVER_PORT}/api/v1/granttoken`, { method: 'POST' });
       expect((await grant()).status).toBe(401);
       expect((await grant()).status).toBe(429);
+    } finally {
+      demo.child.kill('SIGINT');
+      await demo.exited;
+    }
+  });
+
+  it("adds a reference secret to a .env from before it, and still reads the references made from that .env's app secret", async () => {
+    const settings = () => Object.fromEntries([...readFileSync(env.DEMO_ENV_FILE, 'utf8').matchAll(/^([A-Z_]+)=(.*)$/gm)].map((m) => [m[1], m[2]]));
+    const api = `http://127.0.0.1:${ports.PORT}/api`;
+    // A booking, and the reference a BFF of before (its key from APP_SECRET_KEY) would have given it.
+    let demo = startDemo({ ...env, ...ports });
+    await waitFor(demo, 'clinic-booking demo is running');
+    let legacyReference: string;
+    try {
+      const dentists = (await (await fetch(`${api}/dentists`)).json()) as { data: { doctor_id: number }[] };
+      const booking = { patient_name: 'Upgrade Patient', patient_phone: '+44 7700 900123', appointment_date: weekdayAhead(3), appointment_time: '10:00', doctor_id: dentists.data[0]!.doctor_id };
+      const booked = await fetch(`${api}/appointments/book`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(booking) });
+      expect(booked.status).toBe(200);
+      const { reference } = ((await booked.json()) as { data: { reference: string } }).data;
+      const id = readReference(reference, deriveReferenceKey(settings().BOOKING_REF_SECRET!))!;
+      legacyReference = createReference(id, deriveReferenceKey(settings().APP_SECRET_KEY!));
+    } finally {
+      demo.child.kill('SIGINT');
+      await demo.exited;
+    }
+    writeFileSync(env.DEMO_ENV_FILE, readFileSync(env.DEMO_ENV_FILE, 'utf8').replace(/^BOOKING_REF_SECRET=.*\n/m, ''));
+
+    demo = startDemo({ ...env, ...ports });
+    await waitFor(demo, 'clinic-booking demo is running');
+    try {
+      expect(demo.output()).toContain('Added a booking reference secret');
+      expect(settings().BOOKING_REF_SECRET).toMatch(/^[\w-]{43}$/);
+      expect(settings().BOOKING_REF_SECRET_PREVIOUS).toBe(settings().APP_SECRET_KEY);
+      const status = await fetch(`${api}/appointments/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reference: legacyReference }) });
+      expect(status.status).toBe(200);
+      expect(((await status.json()) as { data: { name: string } }).data.name).toBe('Upgrade Patient');
     } finally {
       demo.child.kill('SIGINT');
       await demo.exited;

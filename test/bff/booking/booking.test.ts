@@ -407,7 +407,7 @@ describe('booking references', () => {
     expect(await res.json()).toEqual(NOT_FOUND);
   });
 
-  it('stays valid on a restarted BFF with the same credentials', async () => {
+  it('stays valid on a restarted BFF with the same settings', async () => {
     const first = await startBff(stack.upstream.api, stack.clinic, UNLIMITED_STATUS);
     const { reference: issued } = await booked(validBooking({ patient_name: 'Restart Patient', appointment_time: '14:30' }), {}, first);
     await first.close();
@@ -443,7 +443,7 @@ describe('booking references', () => {
     } finally {
       await restarted.close();
     }
-    // The stack's BFF derives its key from the app secret: a different key.
+    // The stack's BFF has another BOOKING_REF_SECRET: a different key.
     await expectUnknownReference(issued);
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js';
 import { validBooking } from '../../server/support/test-server.js';
+import { deriveReferenceKey, loadBffConfig } from '../../../bff/config.js';
 import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
 
 /**
@@ -9,6 +10,12 @@ import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from 
  * below, for both formats. A change to how a reference is derived (key
  * derivation, permutation, MAC, symbols) fails here even when it would still
  * read back its own references.
+ *
+ * The vectors were made when the BFF derived its key from APP_SECRET_KEY;
+ * the derivation is the same from BOOKING_REF_SECRET, so the key here is the
+ * one a BFF derives from this secret given as BOOKING_REF_SECRET, or as
+ * BOOKING_REF_SECRET_PREVIOUS (an app secret of before, which may be shorter
+ * than a BOOKING_REF_SECRET must be).
  */
 const SECRET = 'vector-secret-0123456789';
 const SHORT_VECTORS = [
@@ -36,7 +43,7 @@ beforeAll(async () => {
     const id = /^\/api\/v1\/appointments\/status\/(\d+)$/.exec(req.url)?.[1];
     res.end(JSON.stringify({ success: true, message: 'ok', data: { status: 'Scheduled', name: `Patient ${id}`, date: '2026-11-24', time: '10:00' } }));
   });
-  bff = await startBff(stub.api, { appKey: 'ck_vectors', secret: SECRET });
+  bff = await startBff(stub.api, { appKey: 'ck_vectors', secret: SECRET }, { referenceKey: deriveReferenceKey(SECRET) });
 });
 afterAll(async () => {
   await bff.close();
@@ -101,5 +108,42 @@ describe('a reference that is not exactly as issued', () => {
 
     expect(res.status).toBe(404);
     expect(statusPaths()).toEqual([]);
+  });
+});
+
+describe('a BFF whose BOOKING_REF_SECRET is new, with the secret of the vectors in BOOKING_REF_SECRET_PREVIOUS', () => {
+  let upgraded: RunningBff;
+  beforeAll(async () => {
+    const config = loadBffConfig(
+      { UPSTREAM_URL: stub.api, APP_KEY: 'ck_vectors', APP_SECRET_KEY: 'a-new-app-secret', BOOKING_REF_SECRET: 'a-new-booking-reference-secret-0123456789', BOOKING_REF_SECRET_PREVIOUS: SECRET },
+      '/nonexistent',
+    );
+    upgraded = await startBff(stub.api, { appKey: 'ck_vectors', secret: 'a-new-app-secret' }, config);
+  });
+  afterAll(async () => {
+    await upgraded.close();
+  });
+
+  it.each([...SHORT_VECTORS, ...LEGACY_VECTORS])('still reads appointment %d from the reference %s', async (id, reference) => {
+    const res = await fetch(`${upgraded.api}/appointments/status`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ reference }),
+    });
+
+    expect(res.status).toBe(200);
+    expect(statusPaths()).toEqual([`/api/v1/appointments/status/${id}`]);
+  });
+
+  it('makes new references with the new secret only', async () => {
+    bookedId = 123;
+
+    const res = await fetch(`${upgraded.api}/appointments/book`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(validBooking({ doctor_id: 1 })),
+    });
+
+    expect(BffBookingResponse.parse(await res.json()).data.reference).not.toBe(SHORT_VECTORS[1][1]);
   });
 });

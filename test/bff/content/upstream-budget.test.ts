@@ -102,7 +102,7 @@ describe('the upstream read budget (UPSTREAM_READ_BUDGET)', () => {
     });
 
   it('reads its default of 120 upstream content misses a minute, and UPSTREAM_READ_BUDGET when set', () => {
-    const required = { UPSTREAM_URL: 'http://127.0.0.1:4000/api/v1', APP_KEY: 'ck_1', APP_SECRET_KEY: 'secret' };
+    const required = { UPSTREAM_URL: 'http://127.0.0.1:4000/api/v1', APP_KEY: 'ck_1', APP_SECRET_KEY: 'secret', BOOKING_REF_SECRET: 'x'.repeat(32) };
 
     expect(loadBffConfig(required, '/nonexistent').upstreamReadBudget).toBe(120);
     expect(loadBffConfig({ ...required, UPSTREAM_READ_BUDGET: '40' }, '/nonexistent').upstreamReadBudget).toBe(40);

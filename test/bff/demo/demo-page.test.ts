@@ -17,7 +17,7 @@ import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from 
  */
 
 const CREDENTIALS = { appKey: 'ck_demo_page', secret: 'demo-page-app-secret-0123456789' };
-const SETTINGS = { APP_KEY: CREDENTIALS.appKey, APP_SECRET_KEY: CREDENTIALS.secret };
+const SETTINGS = { APP_KEY: CREDENTIALS.appKey, APP_SECRET_KEY: CREDENTIALS.secret, BOOKING_REF_SECRET: 'demo-page-booking-reference-secret-0123456789' };
 
 let stub: StubUpstream;
 let bff: RunningBff;

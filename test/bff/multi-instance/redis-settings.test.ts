@@ -6,7 +6,12 @@ import { serviceAvailable } from '../../support/service-available.js';
 import { freePort } from '../../support/free-port.js';
 import { inspector, SHARED_REDIS_URL, testKeyPrefix } from '../../support/redis.js';
 
-const valid = { UPSTREAM_URL: 'http://127.0.0.1:4000/api/v1', APP_KEY: 'ck_redis_settings', APP_SECRET_KEY: 'redis-settings-secret-0123456789' };
+const valid = {
+  UPSTREAM_URL: 'http://127.0.0.1:4000/api/v1',
+  APP_KEY: 'ck_redis_settings',
+  APP_SECRET_KEY: 'redis-settings-secret-0123456789',
+  BOOKING_REF_SECRET: 'redis-settings-booking-reference-secret-0123456789',
+};
 
 describe('the Redis settings of the BFF', () => {
   it('keeps everything in memory when REDIS_URL is unset', () => {

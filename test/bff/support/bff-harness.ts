@@ -71,7 +71,8 @@ export async function startBff(
     upstreamTimeoutMs: 2_000,
     apiRateLimit: { limit: 10_000, windowMs: 60_000 },
     bookingRateLimit: { limit: 1_000, windowMs: 60_000 },
-    referenceKey: deriveReferenceKey(credentials.secret),
+    // BOOKING_REF_SECRET: one per clinic here, never the app secret (a restarted BFF of the clinic reads its references).
+    referenceKey: deriveReferenceKey(`test-booking-reference-secret:${credentials.appKey}`),
     widgetDir: 'widget/dist',
     shutdownTimeoutMs: 1_000,
     ...overrides,

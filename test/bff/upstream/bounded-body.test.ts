@@ -140,7 +140,7 @@ describe('an upstream answer over UPSTREAM_MAX_BODY_BYTES', () => {
 });
 
 describe('UPSTREAM_MAX_BODY_BYTES and BOOKING_TIMEOUT_MS', () => {
-  const env = { UPSTREAM_URL: 'http://127.0.0.1:4000/api/v1', APP_KEY: 'ck_x', APP_SECRET_KEY: 'secret-0123456789' };
+  const env = { UPSTREAM_URL: 'http://127.0.0.1:4000/api/v1', APP_KEY: 'ck_x', APP_SECRET_KEY: 'secret-0123456789', BOOKING_REF_SECRET: 'x'.repeat(32) };
 
   it('default to 1 MiB and 15 s', () => {
     const config = loadBffConfig({ ...env }, '/nonexistent/.env');

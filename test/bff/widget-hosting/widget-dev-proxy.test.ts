@@ -9,7 +9,12 @@ import { silentLogger } from '../../support/silent-logger.js';
 import { closeServer, listen } from '../support/bff-harness.js';
 
 /** What a BFF needs to start; nothing here reaches the upstream API. */
-const SETTINGS = { UPSTREAM_URL: 'http://127.0.0.1:9/api/v1', APP_KEY: 'ck_dev', APP_SECRET_KEY: 'dev-proxy-test-secret-0123456789' };
+const SETTINGS = {
+  UPSTREAM_URL: 'http://127.0.0.1:9/api/v1',
+  APP_KEY: 'ck_dev',
+  APP_SECRET_KEY: 'dev-proxy-test-secret-0123456789',
+  BOOKING_REF_SECRET: 'dev-proxy-booking-reference-secret-0123456789',
+};
 
 interface StubVite {
   url: string;
