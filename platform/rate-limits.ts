@@ -1,4 +1,4 @@
-import { rateLimit, type AugmentedRequest, type Options, type RateLimitInfo, type RateLimitRequestHandler } from 'express-rate-limit';
+import { MemoryStore, rateLimit, type AugmentedRequest, type Options, type RateLimitInfo, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import type { Request, Response } from 'express';
 import { clientIpKey } from './client-ip-key.js';
 import { RateLimitHeaders } from './rate-limit-headers.js';
@@ -30,6 +30,17 @@ export interface LimiterOptions extends Partial<Options> {
 /** The count express-rate-limit left on the request (its default requestPropertyName). */
 const countOf = (req: Request): RateLimitInfo | undefined => (req as AugmentedRequest).rateLimit;
 
+/** A limiter whose caller may give a request's hit back, once it knows the request cost nothing. */
+export interface GivingBackRateLimit extends RateLimitRequestHandler {
+  /**
+   * Takes back the hit this limiter counted for `req` (once; nothing when it
+   * counted none, or when the window it was counted in has ended, as
+   * express-rate-limit's own give-back does). A store that fails to take it
+   * back leaves it counted.
+   */
+  giveBack(req: Request): Promise<void>;
+}
+
 /**
  * A rate limit under a named policy that answers the spec's 429 body, with
  * draft-8 RateLimit / RateLimit-Policy headers and Retry-After. The key
@@ -46,12 +57,15 @@ export function specRateLimit(
   { limit, windowMs }: RateWindow,
   keyGenerator: Options['keyGenerator'],
   { shared, ...extra }: LimiterOptions = {},
-): RateLimitRequestHandler {
+): GivingBackRateLimit {
   const headers = new RateLimitHeaders(identifier, windowMs);
+  // One store per limiter, created with it (express-rate-limit refuses a store shared by two); kept here for giveBack.
+  const store: Store = shared ? new SharedRateStore(shared.redis, `${shared.keyPrefix}${identifier}:`) : new MemoryStore();
+  /** This limiter's count of each request it let through, for giveBack. */
+  const counted = new WeakMap<Request, RateLimitInfo>();
   const limiter = rateLimit({
     ...extra,
-    // One store per limiter, created with it (express-rate-limit refuses a store shared by two).
-    ...(shared ? { store: new SharedRateStore(shared.redis, `${shared.keyPrefix}${identifier}:`) } : {}),
+    store,
     standardHeaders: false,
     legacyHeaders: false,
     identifier,
@@ -71,16 +85,26 @@ export function specRateLimit(
     const earlier = countOf(req);
     void limiter(req, res, (err?: unknown) => {
       const count = countOf(req);
-      if (err === undefined && count && count !== earlier) headers.set(res, count);
+      if (err === undefined && count && count !== earlier) {
+        headers.set(res, count);
+        counted.set(req, count);
+      }
       next(err);
     });
-  }) as RateLimitRequestHandler;
+  }) as GivingBackRateLimit;
   withHeaders.resetKey = limiter.resetKey;
   withHeaders.getKey = limiter.getKey;
+  withHeaders.giveBack = async (req) => {
+    const count = counted.get(req);
+    if (!count) return;
+    counted.delete(req);
+    if (count.resetTime && Date.now() >= count.resetTime.getTime()) return;
+    await Promise.resolve(store.decrement(count.key)).catch(() => undefined);
+  };
   return withHeaders;
 }
 
 /** Per client IP (as `trust proxy` sees it; IPv6 by /56 subnet), under a named policy. */
-export function perIpRateLimit(identifier: string, message: string, window: RateWindow, options: LimiterOptions = {}): RateLimitRequestHandler {
+export function perIpRateLimit(identifier: string, message: string, window: RateWindow, options: LimiterOptions = {}): GivingBackRateLimit {
   return specRateLimit(identifier, message, window, clientIpKey, options);
 }

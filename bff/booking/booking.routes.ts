@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Router, type RequestHandler, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import {
   AppointmentStatusResponse,
@@ -13,6 +13,7 @@ import { readIdempotencyKey } from '../../platform/idempotency-key.js';
 import { jsonBody } from '../../platform/json-body.js';
 import { parseBody } from '../../platform/validation.js';
 import type { Clock } from '../../platform/clock.js';
+import type { GivingBackRateLimit } from '../../platform/rate-limits.js';
 import type { UpstreamAnswer, UpstreamClient } from '../upstream/upstream-client.js';
 import { BookingOutcomeUnknown, UpstreamUnavailable } from '../upstream/errors.js';
 import type { ClinicFacts } from '../availability/clinic-facts.js';
@@ -38,7 +39,8 @@ export interface BookingRoutesOptions {
   referenceKey: Buffer;
   /** References are read with these too (BOOKING_REF_SECRET_PREVIOUS), so rotating the reference secret voids none. */
   previousReferenceKeys?: readonly Buffer[];
-  bookingRateLimit: RequestHandler;
+  /** Bookings per client IP (BOOKING_RATE_LIMIT); the routes give a hit back only for a booking that surely booked nothing. */
+  bookingRateLimit: GivingBackRateLimit;
   /** Status lookups per client IP (STATUS_RATE_LIMIT), on POST and the deprecated GET alike. */
   statusRateLimit: RequestHandler;
   bookingTimeoutMs: number;
@@ -86,8 +88,12 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
     perf: { now: () => clock.now().getTime() },
   });
 
-  const send = (body: Record<string, unknown>, idempotencyKey: string | undefined) =>
-    upstream
+  /** Bookings that went upstream (may be stored), and whether they carried an Idempotency-Key (a re-send then replays). */
+  const sentUpstream = new WeakMap<Request, { keyed: boolean }>();
+
+  const send = (req: Request, body: Record<string, unknown>, idempotencyKey: string | undefined) => {
+    sentUpstream.set(req, { keyed: idempotencyKey !== undefined });
+    return upstream
       .call({
         method: 'POST',
         path: BOOKING_PATH,
@@ -99,6 +105,22 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
         // Sent but never answered: upstream may have booked it. Say so, rather than "try again".
         throw error instanceof UpstreamUnavailable && error.mayHaveArrived ? new BookingOutcomeUnknown() : error;
       });
+  };
+
+  /**
+   * The booking limit's hit comes back only when the answer proves nothing was
+   * booked: a refusal before anything went upstream (the BFF's own checks:
+   * the body, its size and type, the honeypot, the Idempotency-Key; or every
+   * dentist known taken), or a 504 booking_outcome_unknown whose re-send with
+   * its Idempotency-Key will replay rather than book again. A booking sent
+   * upstream counts, whatever its client does after (a hang-up included), and
+   * so does a 504 without a key: its re-send would book again.
+   */
+  const giveBackUnbooked: ErrorRequestHandler = async (err: unknown, req, _res, next) => {
+    const sent = sentUpstream.get(req);
+    if (!sent || (err instanceof BookingOutcomeUnknown && sent.keyed)) await bookingRateLimit.giveBack(req);
+    next(err);
+  };
 
   const answerBooked = (res: Response, answer: UpstreamAnswer, doctorId: number | null, treatmentId: number | null) => {
     const booked = BookAppointmentResponse.safeParse(answer.body);
@@ -115,7 +137,7 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
     res.json(body);
   };
 
-  router.post(BOOKING_PATH, bookingRateLimit, ...jsonBody(BROWSER_BOOKING_MAX_BYTES), async (req, res) => {
+  router.post(BOOKING_PATH, bookingRateLimit, ...jsonBody(BROWSER_BOOKING_MAX_BYTES), async (req: Request, res: Response) => {
     const parsed = parseBody(BrowserBookingRequest, req.body);
     const { [HONEYPOT_FIELD]: _honeypot, ...booking } = req.body as Record<string, unknown>;
     const idempotencyKey = readIdempotencyKey(req);
@@ -133,7 +155,7 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
         for (const doctorId of order) {
           if (doctorId !== retry && (await taken.isTaken(doctorId, date, time))) continue;
           const key = idempotencyKey && dentistKey(idempotencyKey, doctorId);
-          const answer = await send({ ...booking, doctor_id: doctorId }, key).catch(async (error: unknown) => {
+          const answer = await send(req, { ...booking, doctor_id: doctorId }, key).catch(async (error: unknown) => {
             if (error instanceof BookingOutcomeUnknown && idempotencyKey) await dentistMemory.remember(idempotencyKey, doctorId);
             throw error;
           });
@@ -150,11 +172,11 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
       }
     }
 
-    const answer = await send(booking, idempotencyKey);
+    const answer = await send(req, booking, idempotencyKey);
     if (requested !== null && (answer.status === 200 || answer.status === 409)) await taken.markTaken(requested, date, time);
     if (answer.status !== 200) return relayError(res, answer);
     answerBooked(res, answer, requested, parsed.treatment_id ?? null);
-  });
+  }, giveBackUnbooked);
 
   const lookUp = async (reference: string, res: Response) => {
     res.set('Cache-Control', 'no-store');
