@@ -6,6 +6,7 @@ import { loadContent, type ClinicContent, type Resource } from './api.js';
 import { busySeconds, toBffError } from './bff-error.js';
 import { emit, type Section } from './events.js';
 import { localToday } from './format.js';
+import { pageLink } from './page-link.js';
 import { sharedStyles } from './shared.styles.js';
 import { rootStyles } from './clinic-booking.styles.js';
 import { themeStyle } from './theme.js';
@@ -143,13 +144,16 @@ export class ClinicBooking extends LitElement {
   patientName = '';
   /** Prefills the patient's phone number. */
   patientPhone = '';
-  /** Where to send the page after a booking, unless `clinic-booking:booked` is cancelled. */
+  /** Where to send the page after a booking, unless `clinic-booking:booked` is cancelled: an http(s) or relative URL. */
   successUrl = '';
-  /** The clinic's privacy notice; when set, the form asks for consent with a link to it. */
+  /** The clinic's privacy notice (an http(s) or relative URL); when set, the form asks for consent with a link to it. */
   privacyUrl = '';
 
   private chosenTreatment?: number;
   private chosenDoctor?: number;
+  /** successUrl and privacyUrl once checked (page-link.ts): http(s) or relative, else undefined. */
+  private successLink?: string;
+  private privacyLink?: string;
   private lastReference = '';
   /** Seconds to wait when the last load failed because the clinic's system was busy. */
   private busyFor?: number;
@@ -260,6 +264,8 @@ export class ClinicBooking extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('treatment')) this.chosenTreatment = parsePositiveId(this.treatment);
     if (changed.has('doctor')) this.chosenDoctor = parsePositiveId(this.doctor);
+    if (changed.has('successUrl')) this.successLink = pageLink(this.successUrl, 'success-url');
+    if (changed.has('privacyUrl')) this.privacyLink = pageLink(this.privacyUrl, 'privacy-url');
     if (this.content.status === TaskStatus.COMPLETE && this.stage === 0) this.stage = stageAfter(0, this.shownSections);
   }
 
@@ -359,7 +365,7 @@ export class ClinicBooking extends LitElement {
       .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []}
       .preselectTreatment=${this.chosenTreatment} .preselectDoctor=${this.chosenDoctor}
       .prefillName=${this.patientName} .prefillPhone=${this.patientPhone}
-      .privacyUrl=${this.privacyUrl || undefined} .successUrl=${this.successUrl || undefined} .instance=${this.instance}></clinic-booking-form>`;
+      .privacyUrl=${this.privacyLink} .successUrl=${this.successLink} .instance=${this.instance}></clinic-booking-form>`;
     if (this.mode === 'button') {
       return html`<button class="button open-button" part="open-button" type="button" aria-haspopup="dialog"
           @click=${() => this.dialog?.showModal()}>${t.openBooking}</button>

@@ -148,6 +148,33 @@ describe('<clinic-booking>', () => {
       await expect(el).to.be.accessible();
     });
 
+    it('ignores a privacy-url that is not http(s) or relative: no live javascript: link, a console warning', async () => {
+      const original = console.warn;
+      const warnings: string[] = [];
+      console.warn = (...args: unknown[]) => warnings.push(args.join(' '));
+      try {
+        bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+        const el = await fixtureReady(
+          html`<clinic-booking api-base=${bff.apiBase} sections="booking" privacy-url="javascript:alert(1)"></clinic-booking>`,
+        );
+        const form = formOf(el);
+        await walkToDetails(form);
+        expect(form.shadowRoot!.querySelector('.consent')).to.equal(null);
+        expect([...form.shadowRoot!.querySelectorAll('a')].map((a) => a.getAttribute('href'))).not.to.include('javascript:alert(1)');
+        expect(warnings.join('\n')).to.contain('privacy-url must be an http(s) or relative URL');
+      } finally {
+        console.warn = original;
+      }
+    });
+
+    it('resolves a relative privacy-url against the page', async () => {
+      bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+      const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="booking" privacy-url="/privacy"></clinic-booking>`);
+      const form = formOf(el);
+      await walkToDetails(form);
+      expect(form.shadowRoot!.querySelector<HTMLAnchorElement>('.consent a')!.getAttribute('href')).to.equal(new URL('/privacy', document.baseURI).href);
+    });
+
     it('has no axe violations', async () => {
       const { el, form } = await render();
       await walkToDetails(form);

@@ -20,6 +20,14 @@ import {
 
 const BOOK = 'POST /appointments/book';
 
+/** Captures console.warn lines until restore(). */
+function captureWarnings() {
+  const original = console.warn;
+  const lines: string[] = [];
+  console.warn = (...args: unknown[]) => lines.push(args.join(' '));
+  return { lines, restore: () => (console.warn = original) };
+}
+
 /** Records every event of that name that reaches the document. */
 function listen<T>(name: 'clinic-booking:ready' | 'clinic-booking:booked' | 'clinic-booking:error', handler?: (event: CustomEvent<T>) => void) {
   const events: CustomEvent<T>[] = [];
@@ -156,6 +164,23 @@ describe('<clinic-booking>', () => {
         const target = `#cb-thanks-${Date.now()}`;
         await book({ successUrl: target });
         await waitUntil(() => location.hash === target, 'the success-url was not followed');
+      });
+
+      it('ignores a success-url that is not http(s) or relative, with a console warning', async () => {
+        const warnings = captureWarnings();
+        const page = window as unknown as { cbSuccessUrlRan?: boolean };
+        try {
+          const { el } = await book({ successUrl: 'javascript:window.cbSuccessUrlRan=true' });
+          const result = await bookedResult(formOf(el));
+          await settled(formOf(el));
+          await aTimeout(50);
+          expect(page.cbSuccessUrlRan, 'the javascript: URL ran in the page').to.equal(undefined);
+          expect(location.hash).to.equal(hashBefore);
+          expect(result.textContent).to.contain(REFERENCE);
+          expect(warnings.lines.join('\n')).to.contain('success-url must be an http(s) or relative URL');
+        } finally {
+          warnings.restore();
+        }
       });
     });
   });
