@@ -24,6 +24,9 @@ import { AllowedMethods } from './http/allowed-methods.js';
 import { compressionWhenAccepted } from './http/compression.js';
 import { errorHandler, notFoundHandler } from '../platform/error-handler.js';
 import { requestLogger } from '../platform/request-logger.js';
+import { databaseErrors } from './http/database-errors.js';
+import { DatabaseReadiness, databaseProbe } from './health/database-readiness.js';
+import { addHealthRoutes } from './health/health.routes.js';
 
 export interface AppDeps {
   db: Db;
@@ -74,13 +77,13 @@ export function createApp({ db, clock, config, logger, redis }: AppDeps): Expres
   // 405 and OPTIONS for every path the routes below answer, before any credential check.
   const allowedMethods = new AllowedMethods();
   app.use(allowedMethods.check);
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
   app.use('/api/v1', api);
+  // After the API, so its requests, the busiest, pass no layer of these on the way.
+  addHealthRoutes(app.router, new DatabaseReadiness(databaseProbe(db)));
   app.use('/assets/demo', demoImageRoutes());
   allowedMethods.learnFrom(app.router);
   app.use(notFoundHandler);
+  app.use(databaseErrors(logger, clock));
   app.use(errorHandler);
   return app;
 }
