@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
+import type { Express } from 'express';
 import { createApp } from '../../../server/app.js';
 import type { Clock } from '../../../platform/clock.js';
 import { openDatabase, type Db } from '../../../server/db/connection.js';
@@ -30,6 +31,8 @@ export interface TestServerOptions {
 }
 
 export interface TestServer {
+  /** The app it serves, for tests that read its routes. */
+  app: Express;
   baseUrl: string;
   api: string;
   db: Db;
@@ -91,6 +94,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
+    app,
     baseUrl,
     api: `${baseUrl}/api/v1`,
     db,
