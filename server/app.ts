@@ -19,7 +19,7 @@ import { BookingService } from './appointments/booking.service.js';
 import { addAppointmentRoutes } from './appointments/appointments.routes.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { demoImageRoutes } from './demo/demo-images.routes.js';
-import { apiRateLimit, tokenRateLimit } from './auth/rate-limits.js';
+import { apiRateLimit, tokenRateLimits } from './auth/rate-limits.js';
 import { AllowedMethods } from './http/allowed-methods.js';
 import { compressionWhenAccepted } from './http/compression.js';
 import { errorHandler, notFoundHandler } from '../platform/error-handler.js';
@@ -31,7 +31,7 @@ import { addHealthRoutes } from './health/health.routes.js';
 export interface AppDeps {
   db: Db;
   clock: Clock;
-  config: Pick<ServerConfig, 'trustProxy' | 'apiRateLimit' | 'tokenRateLimit'>;
+  config: Pick<ServerConfig, 'trustProxy' | 'apiRateLimit' | 'tokenRateLimit' | 'tokenFailureRateLimit'>;
   logger: Logger;
   /** REDIS_URL's connection: rate limits shared by every server instance; absent, each process counts alone. */
   redis?: RedisLink;
@@ -55,7 +55,7 @@ export function createApp({ db, clock, config, logger, redis }: AppDeps): Expres
   addDentistRoutes(api, stores.dentists);
   addAppointmentRoutes(api, bookings, stores.appointments);
   // After the resources, so their requests, the busiest, pass no router of these on the way.
-  api.use(authRoutes(auth, tokenRateLimit(config.tokenRateLimit, shared)));
+  api.use(authRoutes(auth, tokenRateLimits({ issued: config.tokenRateLimit, failed: config.tokenFailureRateLimit }, shared)));
   api.use(docsRoutes());
 
   const app = express();

@@ -21,8 +21,10 @@ export const ServerConfigSchema = z.object({
   SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
   /** Requests allowed per app key in each window on every authenticated endpoint. */
   ...rateSettings('API', 600, 60_000),
-  /** Token exchanges allowed per client IP in each window (brute-force guard on secrets). */
+  /** Tokens issued per client IP in each window; failed exchanges count apart (TOKEN_FAILURE_*). */
   ...rateSettings('TOKEN', 10, 60_000),
+  /** Failed token exchanges per client IP and app key in each window (five times as many per IP over all keys). */
+  ...rateSettings('TOKEN_FAILURE', 10, 600_000),
   /** Public base URL of this server, used for the demo clinic's image links. */
   PUBLIC_URL: z.url().optional(),
 });
@@ -35,6 +37,7 @@ export interface ServerConfig extends CoreConfig {
   sqliteSynchronous: 'FULL' | 'NORMAL';
   apiRateLimit: RateWindow;
   tokenRateLimit: RateWindow;
+  tokenFailureRateLimit: RateWindow;
   publicUrl: string;
 }
 
@@ -50,6 +53,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     apiRateLimit: rateWindow(e, 'API'),
     tokenRateLimit: rateWindow(e, 'TOKEN'),
+    tokenFailureRateLimit: rateWindow(e, 'TOKEN_FAILURE'),
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),
   };
 }

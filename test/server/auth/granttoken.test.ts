@@ -156,29 +156,6 @@ describe('live tokens per app key', () => {
   });
 });
 
-describe('the token exchange rate limit', () => {
-  const ctx = useTestServer({
-    tokenRateLimit: { limit: 3, windowMs: 60_000 },
-    setup: async (server) => ({ clinic: await seedClinic(server) }),
-  });
-
-  it('answers 429 rate_limited with Retry-After and draft-8 RateLimit headers after too many exchanges from one IP', async () => {
-    const caller = await authenticatedCaller(ctx.server, ctx.clinic);
-    const guess = { 'x-app-key': ctx.clinic.appKey, 'x-app-secret-key': 'guess' };
-    for (let i = 0; i < 2; i++) expect((await exchange(ctx.server, guess)).status).toBe(401);
-
-    const res = await exchange(ctx.server, { 'x-app-key': ctx.clinic.appKey, 'x-app-secret-key': ctx.clinic.secret });
-
-    expect(res.status).toBe(429);
-    expect(await res.json()).toMatchObject({ success: false, error_code: 'rate_limited' });
-    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(res.headers.get('ratelimit-policy')).toMatch(/q=3/);
-    expect(res.headers.get('ratelimit')).toMatch(/r=0/);
-    // The API budget is separate: the token already issued still works.
-    expect((await caller.get('/dentists')).status).toBe(200);
-  });
-});
-
 describe('the API rate limit', () => {
   const ctx = useTestServer({ apiRateLimit: { limit: 5, windowMs: 60_000 } });
 

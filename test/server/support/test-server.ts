@@ -22,6 +22,7 @@ export interface TestServerOptions {
   clock?: Clock;
   apiRateLimit?: { limit: number; windowMs: number };
   tokenRateLimit?: { limit: number; windowMs: number };
+  tokenFailureRateLimit?: { limit: number; windowMs: number };
   /** Run on this SQLite file (e.g. to restart on the same data), whatever TEST_DATABASE says. */
   dbPath?: string;
   /** Run on this database (e.g. to restart on the same data); close() leaves it, the caller removes it. */
@@ -85,6 +86,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       trustProxy: false,
       apiRateLimit: options.apiRateLimit ?? { limit: 10_000, windowMs: 60_000 },
       tokenRateLimit: options.tokenRateLimit ?? { limit: 10_000, windowMs: 60_000 },
+      tokenFailureRateLimit: options.tokenFailureRateLimit ?? { limit: 10_000, windowMs: 60_000 },
     },
   });
   const server: Server = await new Promise((resolve, reject) => {
