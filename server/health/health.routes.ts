@@ -18,7 +18,7 @@ export function addHealthRoutes(router: Router, readiness: DatabaseReadiness): v
       res.json({ status: 'ready' });
       return;
     }
-    // Said once per probe by whoever polls; the request line need not be an error with a stack.
+    // A load balancer asks every few seconds through an outage: a warning each time, not an error with a stack.
     logRequestAt(res, 'warn');
     sendError(res, 'database_unavailable', 'The database cannot be reached');
   });
