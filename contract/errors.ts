@@ -15,6 +15,14 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 422,
   rate_limited: 429,
   internal_error: 500,
+  /**
+   * Server: the database cannot be reached or did not answer in time (a restart, a failover, a
+   * frozen host); with Retry-After. A booking answered so may or may not have been stored:
+   * re-send it with the same Idempotency-Key.
+   */
+  database_unavailable: 503,
+  /** Server: the database's disk is full, so nothing new can be stored until space is freed; reads still work. */
+  storage_full: 503,
   /** BFF only: the upstream API failed or is unreachable. */
   upstream_unavailable: 502,
   /** BFF only: the upstream API is busy, or the BFF's own budget of upstream reads is spent; with Retry-After. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Retry-After on a 429, 502 or 504: whole seconds to wait before trying again. */
+/** Retry-After on a 429, 502, 503 or 504: whole seconds to wait before trying again. */
 export const RetryAfterHeader = z
   .int()
   .min(0)

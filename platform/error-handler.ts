@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError } from '../contract/errors.js';
 import { sendError } from './error-body.js';
 import { LIMITS } from '../contract/index.js';
+import { logRequestAt } from './request-logger.js';
 
 /** Any path or method that no route answers. */
 export const notFoundHandler: RequestHandler = (_req, res) => {
@@ -20,6 +21,15 @@ const BODY_PARSER_ERRORS: Record<string, (err: { limit?: unknown }) => ApiError>
 };
 
 /**
+ * A path whose percent-escape does not decode (`/treatments/%E0`): Express's
+ * router decodes each route parameter with decodeURIComponent and passes on
+ * the URIError with status 400, before any handler of that route runs.
+ */
+const isMalformedEscape = (err: unknown): boolean => err instanceof URIError && (err as { status?: unknown }).status === 400;
+
+const MALFORMED_ESCAPE = 'Invalid request: the path holds a malformed percent-escape';
+
+/**
  * The terminal error handler: known errors become their spec body; anything
  * else is logged with the request's context and answered as a bare 500 with
  * no stack trace or internal message.
@@ -31,13 +41,17 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
       ? err
       : typeof parserType === 'string' && parserType in BODY_PARSER_ERRORS
         ? BODY_PARSER_ERRORS[parserType]!(err as { limit?: unknown })
-        : undefined;
+        : isMalformedEscape(err)
+          ? new ApiError('validation_error', MALFORMED_ESCAPE)
+          : undefined;
   if (res.headersSent) {
     req.log?.error({ err: summariseError(err) }, 'error after response started');
     res.destroy();
     return;
   }
   if (known) {
+    // A client's mistake on any path, /widget and /assets too: one warning, whatever the path.
+    if (isMalformedEscape(err)) logRequestAt(res, 'warn');
     sendError(res, known.code, known.message);
     return;
   }

@@ -58,6 +58,20 @@ function isApiPath(req: IncomingMessage & { originalUrl?: string }): boolean {
   return API_PATH.test(collapseSlashes(withoutQuery(req.originalUrl ?? req.url ?? '')));
 }
 
+/** The level a handler chose for its request's line (logRequestAt), by answer. */
+const CHOSEN_LEVELS = new WeakMap<ServerResponse, Level>();
+
+/**
+ * Logs this request's line at `level`, with no error in it, whatever its
+ * status would choose: for an answer whose cause is logged on its own (a
+ * database outage, logged once a minute while every request meanwhile is
+ * answered 503), or a client's mistake worth a warning outside /api too (a
+ * malformed percent-escape). A stack per request would say nothing more.
+ */
+export function logRequestAt(res: ServerResponse, level: Level): void {
+  CHOSEN_LEVELS.set(res, level);
+}
+
 function levelFor(req: IncomingMessage, statusCode: number, err: unknown): Level {
   if (err || statusCode >= 500) return 'error';
   if (statusCode >= 400) return isApiPath(req) ? 'warn' : 'debug';
@@ -164,11 +178,12 @@ function logAnswer(
   responseTime: number,
   err: unknown,
 ): void {
-  const level = levelFor(req, res.statusCode, err);
+  const chosen = err === undefined ? CHOSEN_LEVELS.get(res) : undefined;
+  const level = chosen ?? levelFor(req, res.statusCode, err);
   if (!logger.isLevelEnabled(level)) return;
   const answer = { statusCode: res.statusCode };
   const failure = err ?? res.err;
-  if (failure || res.statusCode >= 500) {
+  if (chosen === undefined && (failure || res.statusCode >= 500)) {
     const error = serialiseError(failure ?? new Error(`failed with status code ${res.statusCode}`));
     logger[level]({ req: logged, res: answer, err: error, responseTime }, 'request errored');
     return;

@@ -19,16 +19,19 @@ import { BookingService } from './appointments/booking.service.js';
 import { addAppointmentRoutes } from './appointments/appointments.routes.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { demoImageRoutes } from './demo/demo-images.routes.js';
-import { apiRateLimit, tokenRateLimit } from './auth/rate-limits.js';
+import { apiRateLimit, tokenRateLimits } from './auth/rate-limits.js';
 import { AllowedMethods } from './http/allowed-methods.js';
 import { compressionWhenAccepted } from './http/compression.js';
 import { errorHandler, notFoundHandler } from '../platform/error-handler.js';
 import { requestLogger } from '../platform/request-logger.js';
+import { databaseErrors } from './http/database-errors.js';
+import { DatabaseReadiness, databaseProbe } from './health/database-readiness.js';
+import { addHealthRoutes } from './health/health.routes.js';
 
 export interface AppDeps {
   db: Db;
   clock: Clock;
-  config: Pick<ServerConfig, 'trustProxy' | 'apiRateLimit' | 'tokenRateLimit'>;
+  config: Pick<ServerConfig, 'trustProxy' | 'apiRateLimit' | 'tokenRateLimit' | 'tokenFailureRateLimit'>;
   logger: Logger;
   /** REDIS_URL's connection: rate limits shared by every server instance; absent, each process counts alone. */
   redis?: RedisLink;
@@ -52,7 +55,7 @@ export function createApp({ db, clock, config, logger, redis }: AppDeps): Expres
   addDentistRoutes(api, stores.dentists);
   addAppointmentRoutes(api, bookings, stores.appointments);
   // After the resources, so their requests, the busiest, pass no router of these on the way.
-  api.use(authRoutes(auth, tokenRateLimit(config.tokenRateLimit, shared)));
+  api.use(authRoutes(auth, tokenRateLimits({ issued: config.tokenRateLimit, failed: config.tokenFailureRateLimit }, shared)));
   api.use(docsRoutes());
 
   const app = express();
@@ -74,13 +77,13 @@ export function createApp({ db, clock, config, logger, redis }: AppDeps): Expres
   // 405 and OPTIONS for every path the routes below answer, before any credential check.
   const allowedMethods = new AllowedMethods();
   app.use(allowedMethods.check);
-  app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
-  });
   app.use('/api/v1', api);
+  // After the API, so its requests, the busiest, pass no layer of these on the way.
+  addHealthRoutes(app.router, new DatabaseReadiness(databaseProbe(db)));
   app.use('/assets/demo', demoImageRoutes());
   allowedMethods.learnFrom(app.router);
   app.use(notFoundHandler);
+  app.use(databaseErrors(logger, clock));
   app.use(errorHandler);
   return app;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_POOL_SIZE, engineOfUrl } from './db/connection.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT_MS, engineOfUrl } from './db/connection.js';
 import { coreConfig, coreSettings, parseSettings, rateSettings, rateWindow, type CoreConfig, type RateWindow } from '../platform/config.js';
 
 /** The server's settings, read once from the environment; nothing else reads process.env. */
@@ -13,12 +13,18 @@ export const ServerConfigSchema = z.object({
     .refine((url) => isSupportedDatabaseUrl(url), { message: 'must be a file: path (SQLite) or a postgres:// URL (PostgreSQL)' }),
   /** PostgreSQL: connections each process keeps at most (SQLite always has one). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(DEFAULT_POOL_SIZE),
+  /** PostgreSQL: how long opening a connection, or waiting for a free one, may take; then the request is 503. */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_CONNECT_TIMEOUT_MS),
+  /** PostgreSQL: how long one statement may run before it is cancelled and its request answered 503. */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_STATEMENT_TIMEOUT_MS),
   /** FULL fsyncs every commit (survives power loss); NORMAL survives a process kill -9 but not a power cut. */
   SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
   /** Requests allowed per app key in each window on every authenticated endpoint. */
   ...rateSettings('API', 600, 60_000),
-  /** Token exchanges allowed per client IP in each window (brute-force guard on secrets). */
+  /** Tokens issued per client IP in each window; failed exchanges count apart (TOKEN_FAILURE_*). */
   ...rateSettings('TOKEN', 10, 60_000),
+  /** Failed token exchanges per client IP and app key in each window (five times as many per IP over all keys). */
+  ...rateSettings('TOKEN_FAILURE', 10, 600_000),
   /** Public base URL of this server, used for the demo clinic's image links. */
   PUBLIC_URL: z.url().optional(),
 });
@@ -26,9 +32,12 @@ export const ServerConfigSchema = z.object({
 export interface ServerConfig extends CoreConfig {
   databaseUrl: string;
   databasePoolSize: number;
+  databaseConnectTimeoutMs: number;
+  databaseStatementTimeoutMs: number;
   sqliteSynchronous: 'FULL' | 'NORMAL';
   apiRateLimit: RateWindow;
   tokenRateLimit: RateWindow;
+  tokenFailureRateLimit: RateWindow;
   publicUrl: string;
 }
 
@@ -39,9 +48,12 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     ...coreConfig(e),
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
     apiRateLimit: rateWindow(e, 'API'),
     tokenRateLimit: rateWindow(e, 'TOKEN'),
+    tokenFailureRateLimit: rateWindow(e, 'TOKEN_FAILURE'),
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),
   };
 }

@@ -14,6 +14,8 @@ runMain('clinic API', async () => {
   const db = await openDatabase(config.databaseUrl, {
     synchronous: config.sqliteSynchronous,
     poolSize: config.databasePoolSize,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
     // Bookings, the server's only writes that must survive a power cut, all go through group commit.
     syncInBackground: true,
   });

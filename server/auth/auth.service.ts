@@ -7,6 +7,14 @@ import type { KeyStore } from './key.store.js';
 import { decoySecretHash, hashSecret, verifySecret } from './secret-hash.js';
 import type { TokenOwner, TokenStore } from './token.store.js';
 
+/**
+ * Live tokens one app key may hold at once. A BFF instance holds one at a time
+ * (two while it renews), so this leaves room for many instances of a clinic's
+ * BFF, while a key whose secret leaked cannot pile up tokens: past it, each
+ * new token revokes the oldest.
+ */
+export const MAX_LIVE_TOKENS_PER_KEY = 20;
+
 /** A new key pair as `clinic keys create` prints it: the secret is shown this once and stored only hashed. */
 export interface ApiKeyPair {
   app_key: string;
@@ -29,7 +37,7 @@ export class AuthService {
     return { app_key: appKey, app_secret_key: secret };
   }
 
-  /** POST /granttoken: exchanges a key and secret for a one-hour token. */
+  /** POST /granttoken: exchanges a key and secret for a one-hour token, revoking the key's oldest past MAX_LIVE_TOKENS_PER_KEY. */
   async grantToken(appKey: string | undefined, secret: string | undefined): Promise<AccessTokenResponse> {
     if (!appKey || !secret) throw authFailed('missing_key_or_secret');
     if (appKey.length > 200 || secret.length > 200) throw authFailed('invalid_key');
@@ -40,8 +48,10 @@ export class AuthService {
 
     const now = this.clock.now();
     const token = newAccessToken();
+    const tokenHash = hashToken(token);
     await this.tokens.deleteExpired(now);
-    await this.tokens.insert(hashToken(token), key.appKey, new Date(now.getTime() + TOKEN_LIFETIME_SECONDS * 1000));
+    await this.tokens.insert(tokenHash, key.appKey, new Date(now.getTime() + TOKEN_LIFETIME_SECONDS * 1000));
+    await this.tokens.keepNewest(key.appKey, tokenHash, MAX_LIVE_TOKENS_PER_KEY);
     return { access_token: token, expires_in: TOKEN_LIFETIME_SECONDS };
   }
 

@@ -44,6 +44,28 @@ export class TokenStore {
     return row && { owner: { appKey: row.app_key, careId: row.care_id }, expiresAt: Number(row.expires_at) };
   }
 
+  /**
+   * Deletes the tokens of `appKey` beyond the newest `keep` (the newest by
+   * expiry, which every token reaches the same time after its issue), never
+   * `issued`, the one just issued: they answer 401 from the next request on.
+   */
+  async keepNewest(appKey: string, issued: string, keep: number): Promise<void> {
+    const newestOthers = this.db
+      .selectFrom('access_tokens')
+      .select('token_hash')
+      .where('app_key', '=', appKey)
+      .where('token_hash', '<>', issued)
+      .orderBy('expires_at', 'desc')
+      .orderBy('token_hash', 'desc')
+      .limit(keep - 1);
+    await this.db
+      .deleteFrom('access_tokens')
+      .where('app_key', '=', appKey)
+      .where('token_hash', '<>', issued)
+      .where('token_hash', 'not in', newestOthers)
+      .execute();
+  }
+
   async deleteExpired(now: Date): Promise<void> {
     await this.db.deleteFrom('access_tokens').where('expires_at', '<=', now.getTime()).execute();
   }

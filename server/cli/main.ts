@@ -7,7 +7,12 @@ import { CliError, parseCommand } from './commands.js';
 async function main(): Promise<number> {
   const config = loadServerConfig();
   const command = parseCommand(process.argv.slice(2));
-  const db = await openDatabase(config.databaseUrl, { synchronous: config.sqliteSynchronous, poolSize: config.databasePoolSize });
+  const db = await openDatabase(config.databaseUrl, {
+    synchronous: config.sqliteSynchronous,
+    poolSize: config.databasePoolSize,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  });
   try {
     const result = await command({ db, clock: systemClock, publicUrl: config.publicUrl, tell: (line) => console.error(line) });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -15,6 +15,10 @@ export interface OpenOptions {
   synchronous?: 'FULL' | 'NORMAL';
   /** PostgreSQL only: connections kept at most (SQLite has one). */
   poolSize?: number;
+  /** PostgreSQL only: how long opening a connection, or waiting for a free one, may take before it fails. */
+  connectTimeoutMs?: number;
+  /** PostgreSQL only: how long one statement may run before it is cancelled (the migrations have no limit). */
+  statementTimeoutMs?: number;
   /**
    * SQLite with FULL only: fsync the WAL off the event loop before group
    * commit answers, instead of inside every COMMIT (see WalSyncer). For the
@@ -78,21 +82,45 @@ export function afterCommitOf(db: Db): (() => Promise<void>) | undefined {
 }
 
 export const DEFAULT_POOL_SIZE = 10;
+/** Every query here takes milliseconds: a connection that takes seconds to open, or a free one seconds to come, means trouble. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
+/** The same for a statement; the BFF gives up on a read after 5 s too. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5000;
 
 /** Opens (creating the SQLite file if needed) the database DATABASE_URL names and runs the migrations. */
 export async function openDatabase(databaseUrl: string, options: OpenOptions = {}): Promise<Db> {
   const engine = engineOfUrl(databaseUrl);
-  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
-  const { db, afterCommit, unchangedReads } =
-    engine === 'postgres'
-      ? { db: openPostgres(databaseUrl, { poolSize }), afterCommit: undefined, unchangedReads: undefined }
-      : openSqlite(sqlitePathFromUrl(databaseUrl), { synchronous: options.synchronous, syncInBackground: options.syncInBackground });
-  opened.set(db, { engine, connections: engine === 'postgres' ? poolSize : 1, afterCommit, unchangedReads });
+  if (engine === 'postgres') return openPostgresDatabase(databaseUrl, options);
+  const { db, afterCommit, unchangedReads } = openSqlite(sqlitePathFromUrl(databaseUrl), {
+    synchronous: options.synchronous,
+    syncInBackground: options.syncInBackground,
+  });
+  opened.set(db, { engine, connections: 1, afterCommit, unchangedReads });
   try {
     await migrateToLatest(db as Kysely<unknown>, engine);
   } catch (error) {
     await db.destroy();
     throw error;
   }
+  return db;
+}
+
+/**
+ * PostgreSQL: the migrations run on a connection of their own, without the
+ * statement timeout (an index built on a large table may take longer than any
+ * request should), then the pool the process serves from is opened.
+ */
+async function openPostgresDatabase(databaseUrl: string, options: OpenOptions): Promise<Db> {
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+  const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const migrations = openPostgres(databaseUrl, { poolSize: 1, connectTimeoutMs });
+  try {
+    await migrateToLatest(migrations as Kysely<unknown>, 'postgres');
+  } finally {
+    await migrations.destroy();
+  }
+  const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const db = openPostgres(databaseUrl, { poolSize, connectTimeoutMs, statementTimeoutMs });
+  opened.set(db, { engine: 'postgres', connections: poolSize });
   return db;
 }

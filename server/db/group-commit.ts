@@ -1,4 +1,5 @@
 import { afterCommitOf, connectionsOf, engineOf, type Db } from './connection.js';
+import { isDatabaseFault, isDatabaseUnavailable } from './database-faults.js';
 import { errorCodeOf } from './error-code.js';
 import { isTransient } from './transient-errors.js';
 
@@ -121,16 +122,22 @@ export class GroupCommitter {
     for (const unit of units) await this.commitAlone(unit);
   }
 
-  /** True when every unit ran and the transaction committed, each unit then settled. */
+  /**
+   * True when every unit has settled: the transaction committed, or the
+   * database itself failed (unreachable, too slow, its disk full), which each
+   * unit alone would only meet again, one connection timeout after another.
+   */
   private async commitTogether(units: Unit[]): Promise<boolean> {
     const values: unknown[] = [];
     let trx;
     try {
       trx = await this.db.startTransaction().execute();
       for (const unit of units) values.push(await unit.work(trx));
-    } catch {
+    } catch (error) {
       await trx?.rollback().execute().catch(() => undefined);
-      return false;
+      if (isTransient(error) || !isDatabaseFault(error)) return false;
+      for (const unit of units) unit.reject(error);
+      return true;
     }
     try {
       await trx.commit().execute();
@@ -175,12 +182,14 @@ export class GroupCommitter {
 
 /**
  * True when the database itself answered with an error (SQLite's result
- * codes, a PostgreSQL SQLSTATE other than class 08, connection exception), so
- * the statement is known to have had no effect; false for a connection lost
- * on the way, after which a COMMIT may or may not have happened.
+ * codes, a PostgreSQL SQLSTATE), so the statement is known to have had no
+ * effect; false for a connection lost on the way or a statement given up on
+ * (PostgreSQL's class 08, a session ended by a shutdown, a timeout), after
+ * which a COMMIT may or may not have happened.
  */
 function refusedByTheDatabase(error: unknown): boolean {
   const code = errorCodeOf(error);
   if (code === undefined) return false;
-  return code.startsWith('SQLITE_') || (/^[0-9A-Z]{5}$/.test(code) && !code.startsWith('08'));
+  if (code.startsWith('SQLITE_')) return true;
+  return /^[0-9A-Z]{5}$/.test(code) && !isDatabaseUnavailable(error);
 }

@@ -1,12 +1,26 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { discardingLostConnections } from './lost-connections.js';
 import { withPreparedStatements } from './prepared-statements.js';
 import type { Database } from './schema.js';
 
 export interface PostgresOptions {
   /** Connections this process keeps to PostgreSQL at most. */
   poolSize: number;
+  /** How long opening a connection, or waiting for a free one, may take before it fails. */
+  connectTimeoutMs?: number;
+  /** How long one statement may run before PostgreSQL cancels it; unset, as long as it takes (the migrations). */
+  statementTimeoutMs?: number;
 }
+
+/**
+ * How much longer than the statement timeout a query may go unanswered before
+ * node-postgres gives up on it itself. PostgreSQL cancels a slow statement at
+ * the statement timeout and the connection stays usable; only a server that
+ * cannot answer at all (frozen, or cut off) leaves the query to this timeout,
+ * after which its connection is discarded (lost-connections.ts).
+ */
+export const CLIENT_TIMEOUT_GRACE_MS = 1000;
 
 const INT8_OID = 20;
 
@@ -34,11 +48,27 @@ function parseSafeInteger(text: string): number {
 export const isPostgresUrl = (databaseUrl: string): boolean => /^postgres(ql)?:\/\//i.test(databaseUrl);
 
 /**
+ * A connection's 'error' event, once the pool or the query it interrupted has
+ * been told: node-postgres emits it when a connection drops (a restart, a
+ * failover, a backend terminated) or fails to start, and an 'error' event
+ * nobody listens to ends the process. The query that was running rejects
+ * with the same error (its request answers 503), and pg-pool discards the
+ * client when it comes back, so there is nothing left to do here.
+ */
+const alreadyHandled = () => undefined;
+
+/**
  * Opens a pool on the database at `databaseUrl`. Nothing connects until the
  * first query (the migrations, at start-up), where a wrong URL or a server
  * that is down shows.
+ *
+ * No loss of connections ends the process: every client has an 'error'
+ * listener for its whole life, idle in the pool or checked out (in a group
+ * commit's transaction, holding an advisory lock), which pg-pool's own
+ * listener covers only while the client is idle.
  */
 export function openPostgres(databaseUrl: string, options: PostgresOptions): Kysely<Database> {
+  const { statementTimeoutMs } = options;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.poolSize,
@@ -47,9 +77,11 @@ export function openPostgres(databaseUrl: string, options: PostgresOptions): Kys
     // An acknowledged booking is on disk: whatever the server's default, every
     // commit of this pool waits for its WAL flush.
     options: '-c synchronous_commit=on',
+    ...(options.connectTimeoutMs === undefined ? {} : { connectionTimeoutMillis: options.connectTimeoutMs }),
+    ...(statementTimeoutMs === undefined ? {} : { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + CLIENT_TIMEOUT_GRACE_MS }),
   });
-  // An idle connection that drops (a database restart) must not crash the process;
-  // the next query opens a new one.
-  pool.on('error', () => undefined);
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) });
+  // An idle connection that drops: the next query opens a new one.
+  pool.on('error', alreadyHandled);
+  pool.on('connect', (client) => client.on('error', alreadyHandled));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingLostConnections(withPreparedStatements(pool)) }) });
 }

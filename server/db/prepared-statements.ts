@@ -1,5 +1,6 @@
-import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import type { PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
+import type { DiscardablePool, DiscardablePoolClient } from './lost-connections.js';
 
 /** Statements worth preparing: the stores' queries, never DDL, transaction control or savepoints. */
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
@@ -13,7 +14,7 @@ const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
  * would be worse, e.g. for the partial slot index). Names are given to at most
  * `max` distinct texts; any beyond run unnamed, as before.
  */
-export function withPreparedStatements(pool: pg.Pool, max = 500): PostgresPool {
+export function withPreparedStatements(pool: pg.Pool, max = 500): DiscardablePool {
   const names = new Map<string, string>();
   const nameOf = (text: string): string | undefined => {
     let name = names.get(text);
@@ -23,15 +24,15 @@ export function withPreparedStatements(pool: pg.Pool, max = 500): PostgresPool {
     }
     return name;
   };
-  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const wrap = (client: pg.PoolClient): PostgresPoolClient => ({
+  const wrappers = new WeakMap<pg.PoolClient, DiscardablePoolClient>();
+  const wrap = (client: pg.PoolClient): DiscardablePoolClient => ({
     query: ((text: string | pg.Submittable, values?: readonly unknown[]) => {
       // Kysely also passes cursors here (streaming); those go through untouched.
       if (typeof text !== 'string') return client.query(text);
       const name = nameOf(text);
       return client.query({ name, text, values: values && [...values] });
     }) as unknown as PostgresPoolClient['query'],
-    release: () => client.release(),
+    release: (error?: Error) => client.release(error),
   });
   return {
     async connect() {

@@ -2,7 +2,7 @@ import { createDocument, type ZodOpenApiObject, type ZodOpenApiResponseObject } 
 import { z } from 'zod';
 import { AccessTokenResponse, GrantTokenHeaders } from '../../contract/auth.js';
 import { ErrorBody } from '../../contract/common.js';
-import { RateLimitHeaders } from '../../contract/headers.js';
+import { RateLimitHeaders, RetryAfterHeader } from '../../contract/headers.js';
 import { LIMITS } from '../../contract/rules/limits.js';
 import { OrganizationResponse } from '../../contract/organization.js';
 import { WebsiteResponse } from '../../contract/website.js';
@@ -31,6 +31,14 @@ const responses = {
     id: 'RateLimited',
   },
   internalError: { ...error('internal_error: an unexpected failure, logged by the server.'), id: 'InternalError' },
+  unavailable: {
+    ...error(
+      'database_unavailable: the database cannot be reached or did not answer in time (a restart, a failover); try again after ' +
+        'Retry-After seconds, a booking with the same Idempotency-Key. storage_full: the database has no room for new data.',
+    ),
+    headers: z.object({ 'Retry-After': RetryAfterHeader.optional() }),
+    id: 'ServiceUnavailable',
+  },
 } satisfies Record<string, ZodOpenApiResponseObject>;
 
 /** The answers every authenticated operation can give besides its own. */
@@ -38,6 +46,7 @@ const authenticatedErrors = {
   '401': responses.unauthorized,
   '429': responses.rateLimited,
   '500': responses.internalError,
+  '503': responses.unavailable,
 };
 
 const security = [{ appKey: [], bearer: [] }];
@@ -121,6 +130,7 @@ const document = {
           '401': error('auth_failed: unknown key, wrong secret or revoked key.'),
           '429': responses.rateLimited,
           '500': responses.internalError,
+          '503': responses.unavailable,
         },
       },
     },

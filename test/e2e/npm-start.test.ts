@@ -85,7 +85,7 @@ describe('npm start (scripts/start.mjs)', () => {
   });
 
   it('passes every setting from the environment and from .env on to both services', async () => {
-    writeFileSync(env.DEMO_ENV_FILE, `${readFileSync(env.DEMO_ENV_FILE, 'utf8')}TOKEN_RATE_LIMIT=2\n`);
+    writeFileSync(env.DEMO_ENV_FILE, `${readFileSync(env.DEMO_ENV_FILE, 'utf8')}TOKEN_FAILURE_RATE_LIMIT=1\n`);
     const demo = startDemo({ ...env, ...ports, ALLOWED_ORIGINS: 'https://www.my-clinic.example' });
     await waitFor(demo, 'clinic-booking demo is running');
     try {
@@ -94,7 +94,7 @@ describe('npm start (scripts/start.mjs)', () => {
       const fromDemo = await fetch(`http://127.0.0.1:${ports.PORT}/api/treatments`, { headers: { origin: `http://localhost:${ports.PORT}` } });
       expect(fromDemo.headers.get('access-control-allow-origin')).toBe(`http://localhost:${ports.PORT}`);
 
-      // The BFF's own token exchange (same IP) was the first of the two allowed.
+      // One failed exchange allowed per IP and key: the second is refused.
       const grant = () => fetch(`http://127.0.0.1:${ports.SERVER_PORT}/api/v1/granttoken`, { method: 'POST' });
       expect((await grant()).status).toBe(401);
       expect((await grant()).status).toBe(429);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AccessTokenResponse } from '../../../contract/index.js';
+import { MAX_LIVE_TOKENS_PER_KEY } from '../../../server/auth/auth.service.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { hashToken } from '../../../server/auth/credentials.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
@@ -129,26 +130,29 @@ describe('authenticated requests', () => {
   });
 });
 
-describe('the token exchange rate limit', () => {
-  const ctx = useTestServer({
-    tokenRateLimit: { limit: 3, windowMs: 60_000 },
-    setup: async (server) => ({ clinic: await seedClinic(server) }),
-  });
+describe('live tokens per app key', () => {
+  const clock = new FakeClock(TEST_NOW);
+  const ctx = useTestServer({ clock, setup: async (server) => ({ clinic: await seedClinic(server), other: await seedClinic(server) }) });
+  const dentists = (clinic: { appKey: string }, token: string) =>
+    fetch(`${ctx.server.api}/dentists`, { headers: { 'x-app-key': clinic.appKey, authorization: `Bearer ${token}` } });
 
-  it('answers 429 rate_limited with Retry-After and draft-8 RateLimit headers after too many exchanges from one IP', async () => {
-    const caller = await authenticatedCaller(ctx.server, ctx.clinic);
-    const guess = { 'x-app-key': ctx.clinic.appKey, 'x-app-secret-key': 'guess' };
-    for (let i = 0; i < 2; i++) expect((await exchange(ctx.server, guess)).status).toBe(401);
+  it(`are at most ${MAX_LIVE_TOKENS_PER_KEY}: ${MAX_LIVE_TOKENS_PER_KEY + 5} grants revoke the oldest 5, and another key keeps its own`, async () => {
+    const othersToken = await grantToken(ctx.server, ctx.other);
+    const tokens: string[] = [];
+    for (let i = 0; i < MAX_LIVE_TOKENS_PER_KEY + 5; i++) {
+      tokens.push(await grantToken(ctx.server, ctx.clinic));
+      clock.advance(1000);
+    }
 
-    const res = await exchange(ctx.server, { 'x-app-key': ctx.clinic.appKey, 'x-app-secret-key': ctx.clinic.secret });
+    const statuses = [];
+    for (const token of tokens) statuses.push((await dentists(ctx.clinic, token)).status);
 
-    expect(res.status).toBe(429);
-    expect(await res.json()).toMatchObject({ success: false, error_code: 'rate_limited' });
-    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(res.headers.get('ratelimit-policy')).toMatch(/q=3/);
-    expect(res.headers.get('ratelimit')).toMatch(/r=0/);
-    // The API budget is separate: the token already issued still works.
-    expect((await caller.get('/dentists')).status).toBe(200);
+    expect(statuses).toEqual([...Array<number>(5).fill(401), ...Array<number>(MAX_LIVE_TOKENS_PER_KEY).fill(200)]);
+    expect((await dentists(ctx.clinic, tokens[0]!)).status).toBe(401);
+    expect(await (await dentists(ctx.clinic, tokens[0]!)).json()).toEqual(INVALID_TOKEN);
+    expect((await dentists(ctx.other, othersToken)).status).toBe(200);
+    const stored = await ctx.server.db.selectFrom('access_tokens').select('token_hash').where('app_key', '=', ctx.clinic.appKey).execute();
+    expect(stored).toHaveLength(MAX_LIVE_TOKENS_PER_KEY);
   });
 });
 

@@ -36,7 +36,7 @@ describe('the Redis settings of the server', () => {
 /**
  * Two server instances in this process, each with its own connection to the
  * shared Redis (as two processes would have), on one database: the per-key API
- * budget and the per-IP /granttoken budget are each one count across both.
+ * budget and the /granttoken budgets are each one count across both.
  */
 describe.runIf(serviceAvailable('redis'))(`rate limits shared through Redis (REDIS_URL), on ${TEST_ENGINE}`, () => {
   const prefix = testKeyPrefix('server-shared-limits');
@@ -76,7 +76,12 @@ describe.runIf(serviceAvailable('redis'))(`rate limits shared through Redis (RED
       clock,
       logger: silentLogger(),
       redis: link,
-      config: { trustProxy: false, apiRateLimit: { limit: 4, windowMs: 60_000 }, tokenRateLimit: { limit: 3, windowMs: 60_000 } },
+      config: {
+        trustProxy: false,
+        apiRateLimit: { limit: 4, windowMs: 60_000 },
+        tokenRateLimit: { limit: 3, windowMs: 60_000 },
+        tokenFailureRateLimit: { limit: 2, windowMs: 60_000 },
+      },
     });
     const server: Server = await new Promise((resolve) => {
       const listening = createHttpServer(app).listen(0, '127.0.0.1', () => resolve(listening));
@@ -87,19 +92,33 @@ describe.runIf(serviceAvailable('redis'))(`rate limits shared through Redis (RED
   const exchange = (api: string, secret: string) =>
     fetch(`${api}/granttoken`, { method: 'POST', headers: { 'x-app-key': clinic.appKey, 'x-app-secret-key': secret } });
 
-  it('counts /granttoken per IP across instances: 2 on one and 1 on the other spend a budget of 3', async () => {
+  it('counts failed exchanges per IP and key across instances: the third wrong secret, on either, is 429', async () => {
+    const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+    // A key of no clinic: its failures stop that key from this IP, not the clinic's key.
+    const guess = (api: string) => fetch(`${api}/granttoken`, { method: 'POST', headers: { 'x-app-key': 'ck_none', 'x-app-secret-key': 'cs_wrong' } });
+    expect((await guess(a.api)).status).toBe(401);
+    expect((await guess(b.api)).status).toBe(401);
+
+    const refused = await guess(a.api);
+
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('ratelimit')).toMatch(/"granttoken-failed"; r=0/);
+  });
+
+  it('counts tokens issued per IP across instances: 2 on one and 1 on the other spend a budget of 3', async () => {
     const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
     expect((await exchange(a.api, clinic.secret)).status).toBe(200);
-    expect((await exchange(a.api, 'guess')).status).toBe(401);
     expect((await exchange(b.api, clinic.secret)).status).toBe(200);
+    expect((await exchange(a.api, clinic.secret)).status).toBe(200);
 
     const refused = await exchange(b.api, clinic.secret);
 
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject({ success: false, error_code: 'rate_limited' });
-    expect(refused.headers.get('ratelimit-policy')).toMatch(/q=3/);
+    expect(refused.headers.get('ratelimit-policy')).toMatch(/^"granttoken"; q=3/);
     expect((await exchange(a.api, clinic.secret)).status).toBe(429);
-    expect(await redis.get(`${prefix}server:rl:granttoken:127.0.0.1`)).toBe('5');
+    // Three tokens issued; each refusal was counted, then given back once answered.
+    await expect.poll(() => redis.get(`${prefix}server:rl:granttoken:127.0.0.1`)).toBe('3');
   });
 
   it('counts each app key across instances: the fifth request, on either, is 429 with Retry-After', async () => {

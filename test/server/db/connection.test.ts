@@ -40,6 +40,20 @@ describe('DATABASE_POOL_SIZE', () => {
   });
 });
 
+describe.each([
+  ['DATABASE_CONNECT_TIMEOUT_MS', 'databaseConnectTimeoutMs'],
+  ['DATABASE_STATEMENT_TIMEOUT_MS', 'databaseStatementTimeoutMs'],
+] as const)('%s', (name, field) => {
+  it('is 5000 unless set', () => {
+    expect(loadServerConfig({})[field]).toBe(5000);
+    expect(loadServerConfig({ [name]: '1500' })[field]).toBe(1500);
+  });
+
+  it.each(['0', '-1', '2.5', 'soon'])('refuses %s, naming the setting', (value) => {
+    expect(() => loadServerConfig({ [name]: value })).toThrow(name);
+  });
+});
+
 describe.runIf(TEST_ENGINE === 'postgres')('a PostgreSQL database', () => {
   let database: TestDatabase;
   let db: Db;

@@ -185,4 +185,29 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
     ).rejects.toThrow('duplicate');
     expect(runs).toBe(1);
   });
+
+  it('rejects every unit of a batch at once when the database itself fails, running none again alone', async () => {
+    const committer = new GroupCommitter(db);
+    const lost = new Error('Connection terminated unexpectedly');
+    const runs = { before: 0, failing: 0, after: 0 };
+    const outcomes = await Promise.allSettled([
+      committer.run(async (trx) => {
+        runs.before++;
+        return insert('before')(trx);
+      }),
+      committer.run(async () => {
+        runs.failing++;
+        throw lost;
+      }),
+      committer.run(async (trx) => {
+        runs.after++;
+        return insert('after')(trx);
+      }),
+    ]);
+
+    // Each alone would only meet the same fault again, one connection timeout after another.
+    expect(outcomes.map((outcome) => outcome.status === 'rejected' && outcome.reason)).toEqual([lost, lost, lost]);
+    expect(runs).toEqual({ before: 1, failing: 1, after: 0 });
+    expect(await texts()).toEqual([]);
+  });
 });

@@ -200,7 +200,7 @@ describe('GET /api/v1/openapi.json for client generators', () => {
   });
 
   it('declares the 429 headers the server really sends', async () => {
-    const limited = await startTestServer({ tokenRateLimit: { limit: 1, windowMs: 60_000 } });
+    const limited = await startTestServer({ tokenFailureRateLimit: { limit: 1, windowMs: 60_000 } });
     try {
       const exchange = () => fetch(`${limited.api}/granttoken`, { method: 'POST' });
       await exchange();

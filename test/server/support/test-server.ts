@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
+import type { Express } from 'express';
 import { createApp } from '../../../server/app.js';
 import type { Clock } from '../../../platform/clock.js';
 import { openDatabase, type Db } from '../../../server/db/connection.js';
@@ -21,6 +22,7 @@ export interface TestServerOptions {
   clock?: Clock;
   apiRateLimit?: { limit: number; windowMs: number };
   tokenRateLimit?: { limit: number; windowMs: number };
+  tokenFailureRateLimit?: { limit: number; windowMs: number };
   /** Run on this SQLite file (e.g. to restart on the same data), whatever TEST_DATABASE says. */
   dbPath?: string;
   /** Run on this database (e.g. to restart on the same data); close() leaves it, the caller removes it. */
@@ -30,6 +32,8 @@ export interface TestServerOptions {
 }
 
 export interface TestServer {
+  /** The app it serves, for tests that read its routes. */
+  app: Express;
   baseUrl: string;
   api: string;
   db: Db;
@@ -82,6 +86,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       trustProxy: false,
       apiRateLimit: options.apiRateLimit ?? { limit: 10_000, windowMs: 60_000 },
       tokenRateLimit: options.tokenRateLimit ?? { limit: 10_000, windowMs: 60_000 },
+      tokenFailureRateLimit: options.tokenFailureRateLimit ?? { limit: 10_000, windowMs: 60_000 },
     },
   });
   const server: Server = await new Promise((resolve, reject) => {
@@ -91,6 +96,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
   return {
+    app,
     baseUrl,
     api: `${baseUrl}/api/v1`,
     db,

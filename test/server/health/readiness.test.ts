@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { DatabaseReadiness } from '../../../server/health/database-readiness.js';
+import { TEST_ENGINE } from '../support/test-database.js';
+import { useTestServer } from '../support/use-test-server.js';
+
+/** A probe the test settles by hand, counting its calls. */
+function manualProbe() {
+  const probe = {
+    calls: 0,
+    pending: [] as ((outcome: 'answers' | 'fails') => void)[],
+    run: () => {
+      probe.calls++;
+      return new Promise<void>((resolve, reject) => probe.pending.push((outcome) => (outcome === 'fails' ? reject(new Error('down')) : resolve())));
+    },
+    /** Settles every probe still running, and lets the readiness see it. */
+    async settle(outcome: 'answers' | 'fails') {
+      probe.pending.splice(0).forEach((settle) => settle(outcome));
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+  return probe;
+}
+
+describe('DatabaseReadiness', () => {
+  it('runs one probe for checks that arrive while it runs, and answers each what it found', async () => {
+    const probe = manualProbe();
+    const readiness = new DatabaseReadiness(probe.run, 60_000);
+
+    const checks = Array.from({ length: 5 }, () => readiness.isReady());
+    await probe.settle('fails');
+
+    expect(await Promise.all(checks)).toEqual([false, false, false, false, false]);
+    expect(probe.calls).toBe(1);
+  });
+
+  it('is not ready when the probe gives no answer in time, and starts no second probe while it hangs', async () => {
+    const probe = manualProbe();
+    const readiness = new DatabaseReadiness(probe.run, 5);
+
+    expect(await readiness.isReady()).toBe(false);
+    expect(await readiness.isReady()).toBe(false);
+    expect(probe.calls).toBe(1);
+
+    await probe.settle('fails');
+    const next = readiness.isReady();
+    await probe.settle('answers');
+    expect(await next).toBe(true);
+    expect(probe.calls).toBe(2);
+  });
+});
+
+describe(`GET /readyz and /healthz on ${TEST_ENGINE}`, () => {
+  const ctx = useTestServer();
+
+  it('answers /readyz 200 {status: "ready"}, uncached and without credentials, while the database answers', async () => {
+    const res = await fetch(`${ctx.server.baseUrl}/readyz`);
+
+    expect(res.status).toBe(200);
+    expect(await res.json()).toStrictEqual({ status: 'ready' });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('answers /readyz 503 database_unavailable in the error body once the database cannot answer, and /healthz 200 still', async () => {
+    await ctx.server.db.destroy();
+
+    const res = await fetch(`${ctx.server.baseUrl}/readyz`);
+
+    expect(res.status).toBe(503);
+    expect(await res.json()).toStrictEqual({ success: false, message: 'The database cannot be reached', error_code: 'database_unavailable' });
+    expect((await fetch(`${ctx.server.baseUrl}/healthz`)).status).toBe(200);
+    // A poller asks every few seconds: its answer is a warning, never an error with a stack.
+    const line = ctx.server.logs.map((text) => JSON.parse(text) as { level: number; req?: { path: string }; err?: unknown }).find((l) => l.req?.path === '/readyz' && l.level >= 40);
+    expect(line).toMatchObject({ level: 40 });
+    expect(line?.err).toBeUndefined();
+  });
+});
