@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { AppointmentStatus } from '../../contract/index.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../db/connection.js';
+import { engineOf, type Db } from '../db/connection.js';
 import { AuthService } from '../auth/auth.service.js';
 import { KeyStore } from '../auth/key.store.js';
 import { TokenStore } from '../auth/token.store.js';
@@ -96,9 +96,23 @@ const COMMANDS: Record<string, (options: Options, deps: CliDeps) => Promise<unkn
     const appointmentId = positiveInteger(id, '--id');
     const parsed = AppointmentStatus.safeParse(status);
     if (!parsed.success) throw new CliError('--status must be Scheduled, Cancelled or Completed');
-    if (!(await new AppointmentStore(db).setStatus(appointmentId, parsed.data))) {
-      throw new CliError(`no appointment ${appointmentId}`);
-    }
+    await db.transaction().execute(async (trx) => {
+      const appointments = new AppointmentStore(trx, engineOf(db));
+      const appointment = await appointments.find(appointmentId);
+      if (!appointment) throw new CliError(`no appointment ${appointmentId}`);
+      // Scheduled again, it holds its dentist again: refused, as a booking would be, once that time is taken.
+      if (parsed.data === 'Scheduled' && appointment.status !== 'Scheduled' && appointment.doctor_id !== null) {
+        const { appointment_date: date, appointment_time: start, end_time: end } = appointment;
+        const overlap = await appointments.findOverlap(appointment.doctor_id, date, start, end, appointmentId);
+        if (overlap) {
+          throw new CliError(
+            `appointment ${appointmentId} cannot be Scheduled again: its dentist has appointment ${overlap.appointment_id} ` +
+              `from ${overlap.appointment_time} to ${overlap.end_time} on ${date}`,
+          );
+        }
+      }
+      await appointments.setStatus(appointmentId, parsed.data);
+    });
     return { appointment_id: appointmentId, status: parsed.data };
   },
 
