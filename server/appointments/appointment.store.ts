@@ -14,6 +14,18 @@ export interface Overlap {
   end_time: string;
 }
 
+/** The key of the lock on a dentist's day (findOverlap), as decimal digits: doctor_id × 10^8 + YYYYMMDD. */
+const dentistDayLock = (doctorId: number, date: string): string => (BigInt(doctorId) * 100_000_000n + BigInt(date.replaceAll('-', ''))).toString();
+
+/**
+ * Where a booking of this dentist and date goes in a group commit's
+ * transaction (GroupCommitter.run's lockOrder): the order of the lock
+ * findOverlap takes, '' without a dentist (no lock).
+ */
+export function dentistDayLockOrder(doctorId: number | null | undefined, date: string): string {
+  return doctorId == null ? '' : dentistDayLock(doctorId, date).padStart(20, '0');
+}
+
 /** Appointments, always read and written within one clinic. */
 export class AppointmentStore {
   /** `engine` defaults to the one `db` was opened with; a transaction's must be given (as Stores does). */
@@ -49,10 +61,7 @@ export class AppointmentStore {
    * still use that index.
    */
   async findOverlap(doctorId: number, date: string, start: string, end: string, except?: number): Promise<Overlap | undefined> {
-    if (this.engine === 'postgres') {
-      const key = BigInt(doctorId) * 100_000_000n + BigInt(date.replaceAll('-', ''));
-      await sql`select pg_advisory_xact_lock(${key.toString()}::bigint)`.execute(this.db);
-    }
+    if (this.engine === 'postgres') await sql`select pg_advisory_xact_lock(${dentistDayLock(doctorId, date)}::bigint)`.execute(this.db);
     let query = this.db
       .selectFrom('appointments')
       .select(['appointment_id', 'appointment_time', 'end_time'])

@@ -7,7 +7,7 @@ import type { GroupCommitter } from '../db/group-commit.js';
 import type { Stores } from '../db/stores.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { toBookingRules } from '../clinics/booking-rules.js';
-import type { Overlap } from './appointment.store.js';
+import { dentistDayLockOrder, type Overlap } from './appointment.store.js';
 
 export interface BookingAnswer {
   status: number;
@@ -56,7 +56,7 @@ export class BookingService {
       const answer = await this.decide(stores, careId, booking, now);
       if (idempotencyKey && requestHash) await stores.idempotency.save(careId, idempotencyKey, { requestHash, ...answer }, now);
       return { ...answer, replayed: false };
-    });
+    }, dentistDayLockOrder(booking.doctor_id, booking.appointment_date));
   }
 
   private async decide(
