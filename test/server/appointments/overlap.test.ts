@@ -1,10 +1,9 @@
-import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BookAppointmentResponse, ErrorBody } from '../../../contract/index.js';
 import { AppointmentStore } from '../../../server/appointments/appointment.store.js';
-import type { Db } from '../../../server/db/connection.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { overlappingPairs } from '../support/overlaps.js';
 import { authenticatedCaller, seedClinic, validBooking, type Caller } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
 
@@ -60,17 +59,6 @@ async function book(date: string, time: string, treatment?: keyof typeof ctx.tre
 async function booked(res: Response): Promise<number> {
   expect(res.status).toBe(200);
   return BookAppointmentResponse.parse(await res.json()).data.appointment_id;
-}
-
-/** Pairs of Scheduled appointments of one dentist that share a minute: none, whatever was booked. */
-async function overlappingPairs(db: Db): Promise<unknown[]> {
-  const { rows } = await sql`
-    select a.appointment_id as first, b.appointment_id as second
-    from appointments a join appointments b
-      on a.doctor_id = b.doctor_id and a.appointment_date = b.appointment_date and a.appointment_id < b.appointment_id
-    where a.status = 'Scheduled' and b.status = 'Scheduled'
-      and a.appointment_time < b.end_time and b.appointment_time < a.end_time`.execute(db);
-  return rows;
 }
 
 describe('POST /appointments/book with a dentist who has a Scheduled 10:00-11:00 appointment', () => {
