@@ -7,6 +7,8 @@ export * from './days.js';
 export * from './limits.js';
 export * from './clinic-time.js';
 export * from './clinic-now.js';
+export * from './booking-rules.js';
+export * from './appointment-interval.js';
 export * from './opening-hours.js';
 export * from './slots.js';
 export * from './patterns.js';

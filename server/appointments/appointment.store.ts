@@ -1,24 +1,90 @@
+import { sql } from 'kysely';
 import type { AppointmentStatus, AppointmentStatusView, BookAppointmentRequest } from '../../contract/index.js';
-import type { Db } from '../db/connection.js';
+import { engineOf, type Db, type Engine } from '../db/connection.js';
 import type { AppointmentRow } from '../db/schema.js';
 import { UniqueViolation } from '../db/unique-violation.js';
 
 /** A full appointment as the clinic settings area lists it, created_at as an ISO string. */
 export type AppointmentRecord = Omit<AppointmentRow, 'created_at'> & { created_at: string };
 
+/** A Scheduled appointment in the way of another: its id and the time it holds its dentist. */
+export interface Overlap {
+  appointment_id: number;
+  appointment_time: string;
+  end_time: string;
+}
+
+/** The key of the lock on a dentist's day (findOverlap), as decimal digits: doctor_id × 10^8 + YYYYMMDD. */
+const dentistDayLock = (doctorId: number, date: string): string => (BigInt(doctorId) * 100_000_000n + BigInt(date.replaceAll('-', ''))).toString();
+
+/**
+ * Where a booking of this dentist and date goes in a group commit's
+ * transaction (GroupCommitter.run's lockOrder): the order of the lock
+ * findOverlap takes, '' without a dentist (no lock).
+ */
+export function dentistDayLockOrder(doctorId: number | null | undefined, date: string): string {
+  return doctorId == null ? '' : dentistDayLock(doctorId, date).padStart(20, '0');
+}
+
 /** Appointments, always read and written within one clinic. */
 export class AppointmentStore {
-  constructor(private readonly db: Db) {}
+  /** `engine` defaults to the one `db` was opened with; a transaction's must be given (as Stores does). */
+  constructor(
+    private readonly db: Db,
+    private readonly engine: Engine = engineOf(db),
+  ) {}
 
   /**
-   * Inserts the appointment; throws UniqueViolation when the dentist already
-   * has a Scheduled appointment then (the index one_scheduled_booking_per_dentist_slot).
+   * The dentist's Scheduled appointment that overlaps `start`-`end` on `date`
+   * (HH:MM, the end excluded: back-to-back is no overlap), if any; `except`
+   * leaves one appointment out (the one being put back to Scheduled).
+   *
+   * Call it inside the transaction that will then write the appointment: the
+   * check and the insert must be one step for every writer, in this process or
+   * another. On SQLite they are: the write lock, taken at BEGIN IMMEDIATE,
+   * lets one transaction at a time run, and a group commit's later bookings
+   * read its earlier ones. On PostgreSQL, under READ COMMITTED, two
+   * transactions could each find no overlap and both insert; so it first takes
+   * a transaction lock on the dentist's day (pg_advisory_xact_lock): a
+   * concurrent booking of that dentist and day waits until this transaction
+   * ends, then reads what it wrote. A lock rather than an exclusion constraint
+   * (EXCLUDE USING gist with btree_gist): that needs CREATE EXTENSION, which a
+   * managed database may not grant, and its error would abort the group
+   * commit's shared transaction. The lock's key is the dentist and the date
+   * as one bigint (doctor_id × 10^8 + YYYYMMDD), a key space apart from the
+   * two-int Idempotency-Key locks.
+   *
+   * One query on the partial index one_scheduled_booking_per_dentist_slot
+   * (doctor_id, appointment_date, appointment_time, for Scheduled rows): the
+   * dentist's day, up to `end`. 'Scheduled' is written into the SQL, not
+   * bound, so that PostgreSQL's generic plan of the prepared statement can
+   * still use that index.
+   */
+  async findOverlap(doctorId: number, date: string, start: string, end: string, except?: number): Promise<Overlap | undefined> {
+    if (this.engine === 'postgres') await sql`select pg_advisory_xact_lock(${dentistDayLock(doctorId, date)}::bigint)`.execute(this.db);
+    let query = this.db
+      .selectFrom('appointments')
+      .select(['appointment_id', 'appointment_time', 'end_time'])
+      .where('doctor_id', '=', doctorId)
+      .where('appointment_date', '=', date)
+      .where('status', '=', sql.lit('Scheduled'))
+      .where('appointment_time', '<', end)
+      .where('end_time', '>', start);
+    if (except !== undefined) query = query.where('appointment_id', '!=', except);
+    return query.orderBy('appointment_time').limit(1).executeTakeFirst();
+  }
+
+  /**
+   * Inserts the appointment, holding its dentist until `endTime`; throws
+   * UniqueViolation when the dentist already has a Scheduled appointment
+   * starting then (the index one_scheduled_booking_per_dentist_slot, kept as a
+   * second line of defence behind findOverlap, which a caller runs first).
    * ON CONFLICT DO NOTHING rather than the engine's error: on PostgreSQL an
    * error aborts the whole (sub)transaction, and the refusal must still be
    * stored under its Idempotency-Key in the same one. A conflicting insert
    * that is not yet committed is waited for, so the index still decides races.
    */
-  async insert(careId: number, booking: BookAppointmentRequest, status: AppointmentStatus, now: Date): Promise<number> {
+  async insert(careId: number, booking: BookAppointmentRequest, endTime: string, status: AppointmentStatus, now: Date): Promise<number> {
     const inserted = await this.db
       .insertInto('appointments')
       .values({
@@ -28,6 +94,7 @@ export class AppointmentStore {
         address: booking.address || null,
         appointment_date: booking.appointment_date,
         appointment_time: booking.appointment_time,
+        end_time: endTime,
         doctor_id: booking.doctor_id ?? null,
         treatment_id: booking.treatment_id ?? null,
         note: booking.note || null,
@@ -39,19 +106,6 @@ export class AppointmentStore {
       .executeTakeFirst();
     if (!inserted) throw new UniqueViolation('one_scheduled_booking_per_dentist_slot');
     return inserted.appointment_id;
-  }
-
-  /** True when the dentist already has a Scheduled appointment starting then. */
-  async dentistSlotTaken(doctorId: number, date: string, time: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('appointments')
-      .select('appointment_id')
-      .where('doctor_id', '=', doctorId)
-      .where('appointment_date', '=', date)
-      .where('appointment_time', '=', time)
-      .where('status', '=', 'Scheduled')
-      .executeTakeFirst();
-    return row !== undefined;
   }
 
   /** Spec 2.6: the status view, only for this clinic's appointment. */
@@ -73,6 +127,17 @@ export class AppointmentStore {
       .orderBy('appointment_id')
       .execute();
     return rows.map((row) => ({ ...row, created_at: new Date(Number(row.created_at)).toISOString() }));
+  }
+
+  /** What the clinic settings area needs to change an appointment's status: when it is, with whom, and its status now. */
+  async find(
+    appointmentId: number,
+  ): Promise<Pick<AppointmentRow, 'doctor_id' | 'appointment_date' | 'appointment_time' | 'end_time' | 'status'> | undefined> {
+    return this.db
+      .selectFrom('appointments')
+      .select(['doctor_id', 'appointment_date', 'appointment_time', 'end_time', 'status'])
+      .where('appointment_id', '=', appointmentId)
+      .executeTakeFirst();
   }
 
   /** Sets an appointment's status (the clinic settings area); false when there is no such appointment. */

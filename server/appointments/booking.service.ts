@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { BookAppointmentRequest, BookAppointmentResponse, ErrorBody } from '../../contract/index.js';
-import { ApiError, LIMITS } from '../../contract/index.js';
-import { checkOpeningHours, clinicNow, type OpeningHoursVerdict } from '../../contract/rules/index.js';
+import { ApiError } from '../../contract/index.js';
+import { appointmentEnd, checkOpeningHours, clinicNow, type OpeningHoursVerdict } from '../../contract/rules/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { GroupCommitter } from '../db/group-commit.js';
 import type { Stores } from '../db/stores.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
+import { toBookingRules } from '../clinics/booking-rules.js';
+import { dentistDayLockOrder, type Overlap } from './appointment.store.js';
 
 export interface BookingAnswer {
   status: number;
@@ -29,10 +31,11 @@ export class BookingService {
    * Books in one transaction (shared with bookings that arrive together, see
    * GroupCommitter): the idempotency check, every rule, the insert and the
    * stored answer commit together or not at all. Concurrent bookings of one
-   * slot, in this process or another, are decided by the database: its
-   * unique index takes one, and a concurrent Idempotency-Key waits for the
-   * first (SQLite's single writer; a lock on PostgreSQL). The answer is given
-   * only once committed.
+   * dentist's time, in this process or another, are decided by the database:
+   * the overlap check and the insert run as one step (SQLite's single writer;
+   * a lock on the dentist's day on PostgreSQL, see AppointmentStore.findOverlap),
+   * and a concurrent Idempotency-Key waits for the first (the same single
+   * writer; a lock on PostgreSQL). The answer is given only once committed.
    */
   async book(careId: number, booking: BookAppointmentRequest, idempotencyKey: string | undefined): Promise<BookingAnswer> {
     const now = this.clock.now();
@@ -53,7 +56,7 @@ export class BookingService {
       const answer = await this.decide(stores, careId, booking, now);
       if (idempotencyKey && requestHash) await stores.idempotency.save(careId, idempotencyKey, { requestHash, ...answer }, now);
       return { ...answer, replayed: false };
-    });
+    }, dentistDayLockOrder(booking.doctor_id, booking.appointment_date));
   }
 
   private async decide(
@@ -63,8 +66,8 @@ export class BookingService {
     now: Date,
   ): Promise<Omit<BookingAnswer, 'replayed'>> {
     try {
-      await this.checkRules(stores, careId, booking, now);
-      const appointmentId = await stores.appointments.insert(careId, booking, 'Scheduled', now);
+      const end = await this.checkRules(stores, careId, booking, now);
+      const appointmentId = await stores.appointments.insert(careId, booking, end, 'Scheduled', now);
       const body: BookAppointmentResponse = {
         success: true,
         message: 'Appointment booked successfully',
@@ -78,36 +81,55 @@ export class BookingService {
     }
   }
 
-  private async checkRules(stores: Stores, careId: number, booking: BookAppointmentRequest, now: Date): Promise<void> {
+  /**
+   * Every booking rule, in the order its refusal is most useful to read;
+   * answers when the appointment ends, for it holds its dentist until then.
+   */
+  private async checkRules(stores: Stores, careId: number, booking: BookAppointmentRequest, now: Date): Promise<string> {
     const { appointment_date: date, appointment_time: time, doctor_id, treatment_id } = booking;
     const timezone = await stores.clinics.timezone(careId);
+    const stored = await stores.clinics.bookingRules(careId);
     const settings = await stores.websites.settings(careId);
-    if (!timezone || !settings) throw new Error(`clinic ${careId} has no time zone or website settings`);
+    if (!timezone || !stored || !settings) throw new Error(`clinic ${careId} has no time zone, booking rules or website settings`);
+    const rules = toBookingRules(stored);
 
-    const today = clinicNow(now, timezone);
+    const today = clinicNow(now, timezone, rules);
     if (date < today.date || (date === today.date && time <= today.time)) {
       throw invalid(`appointment_date and appointment_time are in the past (clinic time ${timezone}: ${today.date} ${today.time})`);
     }
+    const { earliest } = today;
+    if (date < earliest.date || (date === earliest.date && time < earliest.time)) {
+      throw invalid(
+        `appointment_date and appointment_time must be at least ${rules.minNoticeMinutes} minutes ahead (min_notice_minutes): ` +
+          `the earliest is ${earliest.date} ${earliest.time} (clinic time ${timezone})`,
+      );
+    }
     if (date > today.lastBookableDate) {
-      throw invalid(`appointment_date must be within ${LIMITS.bookingHorizonDays} days from today`);
+      throw invalid(`appointment_date must be within ${rules.horizonDays} days from today (horizon_days): the last is ${today.lastBookableDate}`);
     }
 
-    let durationMinutes: number | undefined;
+    let treatmentMinutes: number | undefined;
     if (treatment_id != null) {
       const treatment = await stores.treatments.findActive(careId, treatment_id);
       if (!treatment) throw invalid('treatment_id does not name an active treatment of this clinic');
-      durationMinutes = treatment.duration_minutes;
+      treatmentMinutes = treatment.duration_minutes;
     }
     if (doctor_id != null && !(await stores.dentists.exists(careId, doctor_id))) {
       throw invalid('doctor_id does not name a dentist of this clinic');
     }
 
-    const hours = checkOpeningHours(settings.opening_hours, date, time, durationMinutes);
+    // Only a treatment's length must end by closing: without one, the clinic's default length is a
+    // placeholder, there to hold the dentist, and the clinic shortens or moves such an appointment itself.
+    const hours = checkOpeningHours(settings.opening_hours, date, time, treatmentMinutes);
     if (!hours.open) throw invalid(openingHoursProblem(hours));
 
-    if (doctor_id != null && (await stores.appointments.dentistSlotTaken(doctor_id, date, time))) {
-      throw slotUnavailable();
+    // An appointment without a dentist holds nobody's time (README, "Where the spec is silent").
+    const end = appointmentEnd(time, treatmentMinutes ?? rules.defaultDurationMinutes);
+    if (doctor_id != null) {
+      const overlap = await stores.appointments.findOverlap(doctor_id, date, time, end);
+      if (overlap) throw slotUnavailable(overlap);
     }
+    return end;
   }
 }
 
@@ -125,8 +147,18 @@ function openingHoursProblem(verdict: Extract<OpeningHoursVerdict, { open: false
 
 const invalid = (reason: string) => new ApiError('validation_error', `Invalid request: ${reason}`);
 
-const slotUnavailable = () =>
-  new ApiError('slot_unavailable', 'This dentist is already booked at that date and time; choose another time');
+/**
+ * 409 for a booking the dentist's time is already given to: the overlapping
+ * appointment's times when known (the overlap check), or, from the unique
+ * index behind it, the same start.
+ */
+const slotUnavailable = (overlap?: Overlap) =>
+  new ApiError(
+    'slot_unavailable',
+    overlap
+      ? `This dentist is already booked from ${overlap.appointment_time} to ${overlap.end_time} that day; choose another time`
+      : 'This dentist is already booked at that date and time; choose another time',
+  );
 
 /**
  * The fingerprint of a booking for Idempotency-Key, from the parsed booking:

@@ -2,11 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { AppointmentStatus } from '../../contract/index.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../db/connection.js';
+import { engineOf, type Db } from '../db/connection.js';
 import { AuthService } from '../auth/auth.service.js';
 import { KeyStore } from '../auth/key.store.js';
 import { TokenStore } from '../auth/token.store.js';
 import { AppointmentStore } from '../appointments/appointment.store.js';
+import { BookingRulesInput } from '../clinics/booking-rules.js';
 import { ClinicFile } from '../clinics/clinic-file.js';
 import { ClinicStore } from '../clinics/clinic.store.js';
 import { describeIssues } from '../../platform/validation.js';
@@ -25,6 +26,9 @@ export class CliError extends Error {}
 
 export const USAGE = `usage: clinic <command>
   clinic create --file clinic.json        create a clinic; prints {"care_id": N}
+  clinic rules --clinic N                 the clinic's booking rules
+  clinic set-rules --clinic N [--min-notice-minutes M] [--horizon-days D] [--default-duration-minutes L]
+                                          change some of them; prints them all
   keys create --clinic N                  new key pair; the secret is shown only this once
   keys list --clinic N                    the clinic's keys (never secrets)
   keys revoke --key K                     revoke a key and every token issued to it
@@ -56,6 +60,9 @@ export function parseCommand(argv: string[]): ParsedCommand {
       id: { type: 'string' },
       status: { type: 'string' },
       'public-url': { type: 'string' },
+      'min-notice-minutes': { type: 'string' },
+      'horizon-days': { type: 'string' },
+      'default-duration-minutes': { type: 'string' },
     },
     strict: true,
   });
@@ -74,6 +81,27 @@ const COMMANDS: Record<string, (options: Options, deps: CliDeps) => Promise<unkn
     const parsed = ClinicFile.safeParse(json);
     if (!parsed.success) throw new CliError(`invalid clinic file: ${describeIssues(parsed.error.issues)}`);
     return { care_id: await new ClinicStore(db).create(parsed.data, clock.now()) };
+  },
+
+  'clinic rules': async ({ clinic }, { db }) => {
+    const careId = await existingClinic(clinic, db);
+    return { care_id: careId, booking_rules: await new ClinicStore(db).bookingRules(careId) };
+  },
+
+  /** Changes the rules given and keeps the others; the result is checked whole (a notice beyond the horizon is refused). */
+  'clinic set-rules': async (options, { db }) => {
+    const careId = await existingClinic(options.clinic, db);
+    const changes = Object.fromEntries(
+      RULE_FLAGS.flatMap(([flag, field]) => (options[flag] === undefined ? [] : [[field, wholeNumber(options[flag], `--${flag}`)]])),
+    );
+    if (Object.keys(changes).length === 0) throw new CliError(`clinic set-rules needs at least one of ${RULE_FLAGS.map(([flag]) => `--${flag}`).join(', ')}`);
+    const clinics = new ClinicStore(db);
+    const parsed = BookingRulesInput.safeParse({ ...(await clinics.bookingRules(careId)), ...changes });
+    if (!parsed.success) {
+      throw new CliError(parsed.error.issues.map((issue) => `--${String(issue.path[0]).replaceAll('_', '-')} ${issue.message}`).join('; '));
+    }
+    await clinics.setBookingRules(careId, parsed.data);
+    return { care_id: careId, booking_rules: parsed.data };
   },
 
   'keys create': async ({ clinic }, deps) => {
@@ -96,9 +124,23 @@ const COMMANDS: Record<string, (options: Options, deps: CliDeps) => Promise<unkn
     const appointmentId = positiveInteger(id, '--id');
     const parsed = AppointmentStatus.safeParse(status);
     if (!parsed.success) throw new CliError('--status must be Scheduled, Cancelled or Completed');
-    if (!(await new AppointmentStore(db).setStatus(appointmentId, parsed.data))) {
-      throw new CliError(`no appointment ${appointmentId}`);
-    }
+    await db.transaction().execute(async (trx) => {
+      const appointments = new AppointmentStore(trx, engineOf(db));
+      const appointment = await appointments.find(appointmentId);
+      if (!appointment) throw new CliError(`no appointment ${appointmentId}`);
+      // Scheduled again, it holds its dentist again: refused, as a booking would be, once that time is taken.
+      if (parsed.data === 'Scheduled' && appointment.status !== 'Scheduled' && appointment.doctor_id !== null) {
+        const { appointment_date: date, appointment_time: start, end_time: end } = appointment;
+        const overlap = await appointments.findOverlap(appointment.doctor_id, date, start, end, appointmentId);
+        if (overlap) {
+          throw new CliError(
+            `appointment ${appointmentId} cannot be Scheduled again: its dentist has appointment ${overlap.appointment_id} ` +
+              `from ${overlap.appointment_time} to ${overlap.end_time} on ${date}`,
+          );
+        }
+      }
+      await appointments.setStatus(appointmentId, parsed.data);
+    });
     return { appointment_id: appointmentId, status: parsed.data };
   },
 
@@ -125,6 +167,19 @@ const authService = ({ db, clock }: CliDeps) => new AuthService(new KeyStore(db)
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new CliError(`${flag} is required`);
   return value;
+}
+
+/** Each flag of `clinic set-rules` and the booking rule it sets (the clinic file's and the table's name). */
+const RULE_FLAGS = [
+  ['min-notice-minutes', 'min_notice_minutes'],
+  ['horizon-days', 'horizon_days'],
+  ['default-duration-minutes', 'default_duration_minutes'],
+] as const;
+
+/** A whole number written in digits; its range is the caller's to check. */
+function wholeNumber(value: string | undefined, flag: string): number {
+  if (!value || !/^\d{1,9}$/.test(value)) throw new CliError(`${flag} must be a whole number`);
+  return Number(value);
 }
 
 function positiveInteger(value: string | undefined, flag: string): number {

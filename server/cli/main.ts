@@ -26,7 +26,8 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     const usage = error instanceof CliError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    console.error(`clinic: ${error instanceof Error ? error.message : String(error)}`);
+    // One line, as promised: Node's parseArgs explains some mistakes over several.
+    console.error(`clinic: ${(error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ')}`);
     process.exit(usage ? 2 : 1);
   },
 );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DentistInput, OrganizationProfile, TreatmentInput, WebsiteSettings } from '../../contract/index.js';
+import { BookingRulesInput } from './booking-rules.js';
 
 /** True when the runtime knows the IANA time zone (e.g. Europe/London). */
 export function isTimeZone(name: string): boolean {
@@ -13,7 +14,9 @@ export function isTimeZone(name: string): boolean {
 
 /**
  * The file `clinic create --file` reads: the spec's field names, without
- * care_id, ids and statistics; a treatment may be created inactive.
+ * care_id, ids and statistics; a treatment may be created inactive. Its
+ * booking_rules (not in the spec) may be left out, whole or rule by rule, for
+ * their defaults.
  */
 export const ClinicFile = z
   .object({
@@ -22,6 +25,7 @@ export const ClinicFile = z
     website: WebsiteSettings,
     treatments: z.array(TreatmentInput.extend({ active: z.boolean().default(true) })).max(500),
     dentists: z.array(DentistInput).max(500),
+    booking_rules: BookingRulesInput.prefault({}),
   })
   .strict();
 export type ClinicFile = z.input<typeof ClinicFile>;

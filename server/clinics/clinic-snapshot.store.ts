@@ -1,15 +1,16 @@
 import type { Db } from '../db/connection.js';
+import type { StoredBookingRules } from './booking-rules.js';
 
-export interface ClinicSnapshot {
+export interface ClinicSnapshot extends StoredBookingRules {
   timezone: string;
   /** The website settings JSON; null when the clinic has none. */
   settings_json: string | null;
 }
 
 /**
- * A clinic's time zone and website settings read in one query, once per
- * transaction: a booking needs both, and on PostgreSQL each query is a round
- * trip. Made only for the stores of one transaction (Stores.within), so
+ * A clinic's time zone, booking rules and website settings read in one query,
+ * once per transaction: a booking needs them all, and on PostgreSQL each query
+ * is a round trip. Made only for the stores of one transaction (Stores.within), so
  * nothing is kept beyond it.
  */
 export class ClinicSnapshots {
@@ -23,7 +24,7 @@ export class ClinicSnapshots {
       snapshot = this.db
         .selectFrom('clinics as c')
         .leftJoin('websites as w', 'w.care_id', 'c.care_id')
-        .select(['c.timezone', 'w.settings_json'])
+        .select(['c.timezone', 'c.min_notice_minutes', 'c.horizon_days', 'c.default_duration_minutes', 'w.settings_json'])
         .where('c.care_id', '=', careId)
         .executeTakeFirst();
       this.#read.set(careId, snapshot);

@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection.js';
 import { centsFromDecimal } from '../money.js';
+import type { StoredBookingRules } from './booking-rules.js';
 import type { ParsedClinicFile } from './clinic-file.js';
 import type { ClinicSnapshots } from './clinic-snapshot.store.js';
 
@@ -16,7 +17,7 @@ export class ClinicStore {
     return this.db.transaction().execute(async (trx) => {
       const { care_id } = await trx
         .insertInto('clinics')
-        .values({ ...file.organization, timezone: file.timezone, created_at: now.getTime() })
+        .values({ ...file.organization, ...file.booking_rules, timezone: file.timezone, created_at: now.getTime() })
         .returning('care_id')
         .executeTakeFirstOrThrow();
       await trx
@@ -55,4 +56,30 @@ export class ClinicStore {
     const row = await this.db.selectFrom('clinics').select('timezone').where('care_id', '=', careId).executeTakeFirst();
     return row?.timezone;
   }
+
+  /** The clinic's booking rules (min_notice_minutes, horizon_days, default_duration_minutes). */
+  async bookingRules(careId: number): Promise<StoredBookingRules | undefined> {
+    if (this.snapshots) {
+      const snapshot = await this.snapshots.of(careId);
+      return snapshot && pickRules(snapshot);
+    }
+    const row = await this.db
+      .selectFrom('clinics')
+      .select(['min_notice_minutes', 'horizon_days', 'default_duration_minutes'])
+      .where('care_id', '=', careId)
+      .executeTakeFirst();
+    return row;
+  }
+
+  /** Replaces the clinic's booking rules (validated by the caller, BookingRulesInput); false when there is no such clinic. */
+  async setBookingRules(careId: number, rules: StoredBookingRules): Promise<boolean> {
+    const result = await this.db.updateTable('clinics').set(pickRules(rules)).where('care_id', '=', careId).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
 }
+
+const pickRules = ({ min_notice_minutes, horizon_days, default_duration_minutes }: StoredBookingRules): StoredBookingRules => ({
+  min_notice_minutes,
+  horizon_days,
+  default_duration_minutes,
+});

@@ -1,11 +1,13 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Engine } from './connection.js';
 import { initial } from './migrations/001-initial.js';
+import { appointmentLengths } from './migrations/002-appointment-lengths.js';
 
 /** Every migration in order, written for the engine it runs on; names sort in the order they run. */
 function migrations(engine: Engine): Record<string, Migration> {
   return {
     '001-initial': initial(engine),
+    '002-appointment-lengths': appointmentLengths,
   };
 }
 

@@ -34,6 +34,10 @@ export interface ClinicsTable {
   fax: string | null;
   established_date: string;
   created_at: number;
+  /** The clinic's booking rules (contract/rules/booking-rules.ts). */
+  min_notice_minutes: number;
+  horizon_days: number;
+  default_duration_minutes: number;
 }
 
 export interface WebsitesTable {
@@ -73,6 +77,8 @@ export interface AppointmentsTable {
   address: string | null;
   appointment_date: string;
   appointment_time: string;
+  /** When the appointment stops holding its dentist, HH:MM (at most 24:00), the end excluded. */
+  end_time: string;
   doctor_id: number | null;
   treatment_id: number | null;
   note: string | null;

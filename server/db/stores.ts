@@ -71,7 +71,7 @@ export class Stores {
   }
 
   get appointments(): AppointmentStore {
-    return (this.#appointments ??= new AppointmentStore(this.db));
+    return (this.#appointments ??= new AppointmentStore(this.db, this.engine));
   }
 
   get idempotency(): IdempotencyStore {

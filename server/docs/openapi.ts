@@ -4,6 +4,7 @@ import { AccessTokenResponse, GrantTokenHeaders } from '../../contract/auth.js';
 import { ErrorBody } from '../../contract/common.js';
 import { RateLimitHeaders, RetryAfterHeader } from '../../contract/headers.js';
 import { LIMITS } from '../../contract/rules/limits.js';
+import { DEFAULT_BOOKING_RULES } from '../../contract/rules/booking-rules.js';
 import { OrganizationResponse } from '../../contract/organization.js';
 import { WebsiteResponse } from '../../contract/website.js';
 import { TreatmentListResponse, TreatmentPathParams, TreatmentResponse } from '../../contract/treatments.js';
@@ -191,7 +192,10 @@ const document = {
         summary: 'Book an appointment',
         description:
           'Creates a Scheduled appointment. The date and time are clinic-local and must be in the future, ' +
-          `within ${LIMITS.bookingHorizonDays} days, and inside that day's opening hours. ` +
+          `at least the clinic's minimum notice ahead (min_notice_minutes, ${DEFAULT_BOOKING_RULES.minNoticeMinutes} unless set), ` +
+          `within its horizon (horizon_days, ${DEFAULT_BOOKING_RULES.horizonDays} unless set), and inside that day's opening hours. ` +
+          "The appointment holds its dentist for the treatment's duration_minutes, or without a treatment the clinic's " +
+          `default length (${DEFAULT_BOOKING_RULES.defaultDurationMinutes} minutes unless set). ` +
           'An optional Idempotency-Key makes retries safe for 24 hours.',
         security,
         requestParams: {
@@ -205,7 +209,7 @@ const document = {
         responses: {
           '200': { description: 'Booked.', ...json(BookAppointmentResponse) },
           '400': error('validation_error: the message names each bad field or broken rule.'),
-          '409': error('slot_unavailable: the dentist is already booked then.'),
+          '409': error('slot_unavailable: the appointment would overlap a Scheduled appointment of that dentist.'),
           '413': error(`payload_too_large: body over ${LIMITS.requestBodyBytes} bytes.`),
           '415': error('unsupported_media_type: not sent as application/json.'),
           '422': error('idempotency_key_reused: the key was used with another body.'),

@@ -6,7 +6,7 @@ import type { BffConfig } from '../../../bff/config.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
 import { TEST_NOW } from '../../server/support/fake-clock.js';
 import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
-import { appointmentIdOf, ManualTime, startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { appointmentIdOf, bffClinicFixture, ManualTime, startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
 
@@ -58,7 +58,7 @@ describe.runIf(serviceAvailable('redis'))('two BFFs on one Redis, in front of th
 
   beforeAll(async () => {
     upstream = await startTestServer();
-    clinic = await seedClinic(upstream);
+    clinic = await seedClinic(upstream, bffClinicFixture());
     pair = await twoBffs(upstream.api, clinic, prefix, {
       bookingRateLimit: { limit: 2, windowMs: 60_000 },
       statusRateLimit: { limit: 3, windowMs: 60_000 },

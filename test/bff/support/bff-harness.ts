@@ -19,6 +19,14 @@ import {
 import { clinicFixture } from '../../server/support/clinic-fixture.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
 
+/**
+ * The fixture clinic as the BFF's tests meet it on the reference server: a
+ * booking without a treatment lasts 15 minutes there, one step of the BFF's
+ * availability grid (contract/rules/slots.ts), which is how long the BFF
+ * takes such a booking to be; the server's own default is 30 minutes.
+ */
+export const bffClinicFixture = (): ClinicFile => ({ ...clinicFixture(), booking_rules: { default_duration_minutes: 15 } });
+
 export interface RunningBff extends Bff {
   baseUrl: string;
   api: string;
@@ -107,7 +115,7 @@ export async function startStack(
   options: { bff?: Partial<BffConfig>; clock?: Clock; clinic?: ClinicFile; server?: TestServerOptions } = {},
 ): Promise<Stack> {
   const upstream = await startTestServer(options.server);
-  const clinic = await seedClinic(upstream, options.clinic ?? clinicFixture());
+  const clinic = await seedClinic(upstream, options.clinic ?? bffClinicFixture());
   const bff = await startBff(upstream.api, clinic, options.bff, options.clock);
   return {
     upstream,

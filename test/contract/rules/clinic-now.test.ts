@@ -11,8 +11,42 @@ describe('clinicNow', () => {
     expect(clinicNow(new Date('2026-11-23T03:00:00Z'), 'America/New_York')).toEqual({
       date: '2026-11-22',
       time: '22:00',
+      earliest: { date: '2026-11-23', time: '00:00' },
       lastBookableDate: addDays('2026-11-22', LIMITS.bookingHorizonDays),
     });
+  });
+
+  it('puts the earliest bookable minute the notice after now, rounded up to a whole minute, and the horizon that many days ahead', () => {
+    const now = clinicNow(new Date('2026-11-23T14:06:30Z'), 'Europe/London', { minNoticeMinutes: 90, horizonDays: 7 });
+
+    expect(now).toEqual({ date: '2026-11-23', time: '14:06', earliest: { date: '2026-11-23', time: '15:37' }, lastBookableDate: '2026-11-30' });
+  });
+
+  it('takes the earliest minute exactly the notice ahead when now is a whole minute, and no notice as now itself', () => {
+    const instant = new Date('2026-11-23T14:06:00Z');
+
+    expect(clinicNow(instant, 'Europe/London', { minNoticeMinutes: 120, horizonDays: 1 }).earliest).toEqual({ date: '2026-11-23', time: '16:06' });
+    expect(clinicNow(instant, 'Europe/London', { minNoticeMinutes: 0, horizonDays: 0 })).toEqual({
+      date: '2026-11-23',
+      time: '14:06',
+      earliest: { date: '2026-11-23', time: '14:06' },
+      lastBookableDate: '2026-11-23',
+    });
+  });
+
+  it('carries the notice across midnight into the next day, in the clinic’s zone', () => {
+    const now = clinicNow(new Date('2026-11-23T22:30:00Z'), 'Europe/London', { minNoticeMinutes: 120, horizonDays: 365 });
+
+    expect(now.earliest).toEqual({ date: '2026-11-24', time: '00:30' });
+  });
+
+  it('answers each window its own reading within one second (two clinics in one zone with other rules)', () => {
+    const instant = new Date('2026-11-23T10:00:00.100Z');
+    const strict = clinicNow(instant, 'Europe/Paris', { minNoticeMinutes: 1440, horizonDays: 30 });
+    const relaxed = clinicNow(new Date('2026-11-23T10:00:00.600Z'), 'Europe/Paris', { minNoticeMinutes: 0, horizonDays: 365 });
+
+    expect([strict.earliest, strict.lastBookableDate]).toEqual([{ date: '2026-11-24', time: '11:00' }, '2026-12-23']);
+    expect([relaxed.earliest, relaxed.lastBookableDate]).toEqual([{ date: '2026-11-23', time: '11:00' }, '2027-11-23']);
   });
 
   it('reads the next minute, and the next day’s horizon, as soon as the clock reaches them', () => {

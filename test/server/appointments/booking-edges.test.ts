@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BookAppointmentResponse, ErrorBody } from '../../../contract/index.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
-import { validBooking } from '../support/test-server.js';
+import { clinicFixture } from '../support/clinic-fixture.js';
+import { authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
 import { twoClinics, useTestServer } from '../support/use-test-server.js';
 
 /**
@@ -35,11 +36,12 @@ describe('POST /appointments/book at the edges of its rules', () => {
     expect(BookAppointmentResponse.parse(await res.json()).message).toBe('Appointment booked successfully');
   });
 
-  it('refuses the current minute in the clinic time zone as past, and takes the next one', async () => {
-    const now = await book(validBooking({ appointment_date: '2026-11-23', appointment_time: '09:00' }));
+  it('refuses the current minute in the clinic time zone as past, and takes the next one (for a clinic that needs no notice)', async () => {
+    const noNotice = await authenticatedCaller(ctx.server, await seedClinic(ctx.server, { ...clinicFixture('No Notice'), booking_rules: { min_notice_minutes: 0 } }));
+    const now = await noNotice.post('/appointments/book', validBooking({ appointment_date: '2026-11-23', appointment_time: '09:00' }));
     expect(await expectError(now, 400, 'validation_error')).toContain('past');
 
-    expect((await book(validBooking({ appointment_date: '2026-11-23', appointment_time: '09:01' }))).status).toBe(200);
+    expect((await noNotice.post('/appointments/book', validBooking({ appointment_date: '2026-11-23', appointment_time: '09:01' }))).status).toBe(200);
   });
 
   it('takes a booking exactly 365 days ahead, and refuses one 366 days ahead', async () => {
@@ -49,14 +51,15 @@ describe('POST /appointments/book at the edges of its rules', () => {
     expect(await expectError(await book(validBooking({ appointment_date: '2027-11-24' })), 400, 'validation_error')).toContain('365 days');
   });
 
-  it('says in a 409 that the dentist is booked then and another time is needed', async () => {
+  it('says in a 409 when the dentist is booked and that another time is needed', async () => {
     const doctor = await firstIdOf('dentists', 'doctor_id', ctx.clinic.careId);
     const slot = validBooking({ doctor_id: doctor, appointment_date: '2026-12-03', appointment_time: '11:00' });
     expect((await book(slot)).status).toBe(200);
 
     const message = await expectError(await book({ ...slot, patient_name: 'Someone Else' }), 409, 'slot_unavailable');
 
-    expect(message).toBe('This dentist is already booked at that date and time; choose another time');
+    // No treatment: the clinic's default length, 30 minutes.
+    expect(message).toBe('This dentist is already booked from 11:00 to 11:30 that day; choose another time');
   });
 });
 

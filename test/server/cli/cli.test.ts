@@ -118,6 +118,82 @@ describe('clinic create', () => {
   });
 });
 
+describe('clinic rules and clinic set-rules', () => {
+  interface Rules {
+    care_id: number;
+    booking_rules: { min_notice_minutes: number; horizon_days: number; default_duration_minutes: number };
+  }
+  const rulesOf = async (careId: number) => printed<Rules>(await cli(['clinic', 'rules', '--clinic', String(careId)]));
+
+  it('prints the defaults for a clinic whose file set none', async () => {
+    const careId = await createClinic();
+
+    expect(await rulesOf(careId)).toEqual({ care_id: careId, booking_rules: { min_notice_minutes: 120, horizon_days: 365, default_duration_minutes: 30 } });
+  });
+
+  it('prints the rules a clinic file set, each one left out at its default', async () => {
+    const file = writeClinicFile('clinic-with-rules.json', { ...clinicFixture(), booking_rules: { min_notice_minutes: 1440, horizon_days: 60 } });
+
+    const { care_id } = printed<{ care_id: number }>(await cli(['clinic', 'create', '--file', file]));
+
+    expect((await rulesOf(care_id)).booking_rules).toEqual({ min_notice_minutes: 1440, horizon_days: 60, default_duration_minutes: 30 });
+  });
+
+  it('clinic set-rules changes the rules given, keeps the others, prints them all, and the server books by them at once', async () => {
+    const clinic = await seedClinic(ctx.server);
+    const caller = await authenticatedCaller(ctx.server, clinic);
+    const doctor = (await ctx.server.db.selectFrom('dentists').select('doctor_id').where('care_id', '=', clinic.careId).executeTakeFirstOrThrow()).doctor_id;
+    const soon = validBooking({ appointment_date: '2026-11-23', appointment_time: '09:10', doctor_id: doctor });
+    expect((await caller.post('/appointments/book', soon)).status).toBe(400); // inside the default 120 minutes' notice
+
+    const result = await cli(['clinic', 'set-rules', '--clinic', String(clinic.careId), '--min-notice-minutes', '0', '--default-duration-minutes', '45']);
+
+    const rules = { min_notice_minutes: 0, horizon_days: 365, default_duration_minutes: 45 };
+    expect(printed<Rules>(result)).toEqual({ care_id: clinic.careId, booking_rules: rules });
+    expect((await rulesOf(clinic.careId)).booking_rules).toEqual(rules);
+    expect((await caller.post('/appointments/book', soon)).status).toBe(200);
+    const inside = await caller.post('/appointments/book', { ...soon, appointment_time: '09:50' });
+    expect(inside.status).toBe(409);
+    expect(((await inside.json()) as { message: string }).message).toContain('from 09:10 to 09:55');
+  });
+
+  it.each([
+    ['a default length over 480 minutes', ['--default-duration-minutes', '481'], '--default-duration-minutes must be a whole number of minutes from 5 to 480'],
+    ['a default length under 5 minutes', ['--default-duration-minutes', '4'], '--default-duration-minutes must be a whole number of minutes from 5 to 480'],
+    ['a horizon over two years', ['--horizon-days', '731'], '--horizon-days must be a whole number of days from 0 to 730'],
+    ['a notice over 30 days', ['--min-notice-minutes', '43201'], '--min-notice-minutes must be a whole number of minutes from 0 to 43200'],
+    ['a notice that is not a number', ['--min-notice-minutes', '2h'], '--min-notice-minutes must be a whole number'],
+    ['a negative horizon', ['--horizon-days=-1'], '--horizon-days must be a whole number'],
+    ['a negative horizon written as the next argument', ['--horizon-days', '-1'], "Option '--horizon-days' argument is ambiguous."],
+    ['a notice a whole day past the horizon', ['--horizon-days', '0', '--min-notice-minutes', '1440'], '--min-notice-minutes must be less than the horizon_days (0) plus one day'],
+    ['no rule at all', [], 'clinic set-rules needs at least one of --min-notice-minutes, --horizon-days, --default-duration-minutes'],
+  ])('clinic set-rules refuses %s with one line and exit code 2, and changes nothing', async (_case, flags, message) => {
+    const careId = await createClinic();
+
+    const result = await cli(['clinic', 'set-rules', '--clinic', String(careId), ...flags]);
+
+    expect(failure(result)).toContain(message);
+    expect(result.code).toBe(2);
+    expect((await rulesOf(careId)).booking_rules).toEqual({ min_notice_minutes: 120, horizon_days: 365, default_duration_minutes: 30 });
+  });
+
+  it('clinic create refuses a clinic file whose default length is out of bounds, naming the field', async () => {
+    const file = writeClinicFile('clinic-long-default.json', { ...clinicFixture(), booking_rules: { default_duration_minutes: 600 } });
+
+    const result = await cli(['clinic', 'create', '--file', file]);
+
+    expect(failure(result)).toContain('booking_rules.default_duration_minutes must be a whole number of minutes from 5 to 480');
+    expect(result.code).toBe(2);
+  });
+
+  it('clinic rules for a clinic that does not exist exits 2 naming it', async () => {
+    const result = await cli(['clinic', 'rules', '--clinic', '987654']);
+
+    expect(failure(result)).toContain('no clinic 987654');
+    expect(result.code).toBe(2);
+  });
+});
+
 describe('keys', () => {
   let careId: number;
   let created: CliResult;
@@ -220,6 +296,12 @@ describe('appointments', () => {
     return ((await res.json()) as { data: { appointment_id: number } }).data.appointment_id;
   }
 
+  async function bookBody(body: Record<string, unknown>): Promise<number> {
+    const res = await caller.post('/appointments/book', body);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: { appointment_id: number } }).data.appointment_id;
+  }
+
   const statusOf = async (id: number) =>
     AppointmentStatusResponse.parse(await (await caller.get(`/appointments/status/${id}`)).json()).data.status;
 
@@ -242,6 +324,7 @@ describe('appointments', () => {
         patient_phone: '+44 7700 900123',
         appointment_date: '2026-11-24',
         appointment_time: '10:00',
+        end_time: '10:30',
         address: null,
         doctor_id: null,
         treatment_id: null,
@@ -267,6 +350,32 @@ describe('appointments', () => {
     const line = failure(await cli(['appointments', 'set-status', '--id', String(id), '--status', 'Done']));
 
     expect(line).toContain('--status');
+    expect(await statusOf(id)).toBe('Scheduled');
+  });
+
+  it('appointments set-status refuses to put an appointment back to Scheduled once its dentist\'s time is taken, and changes nothing', async () => {
+    const doctor = (await ctx.server.db.selectFrom('dentists').select('doctor_id').where('care_id', '=', careId).executeTakeFirstOrThrow()).doctor_id;
+    const at = (time: string) => validBooking({ doctor_id: doctor, appointment_date: '2026-11-25', appointment_time: time });
+    const first = await bookBody(at('14:00'));
+    printed(await cli(['appointments', 'set-status', '--id', String(first), '--status', 'Cancelled']));
+    const second = await bookBody(at('14:15'));
+
+    const result = await cli(['appointments', 'set-status', '--id', String(first), '--status', 'Scheduled']);
+
+    expect(failure(result)).toBe(
+      `clinic: appointment ${first} cannot be Scheduled again: its dentist has appointment ${second} from 14:15 to 14:45 on 2026-11-25`,
+    );
+    expect(result.code).toBe(2);
+    expect(await statusOf(first)).toBe('Cancelled');
+  });
+
+  it('appointments set-status puts a Cancelled appointment back to Scheduled while its time is still free', async () => {
+    const doctor = (await ctx.server.db.selectFrom('dentists').select('doctor_id').where('care_id', '=', careId).executeTakeFirstOrThrow()).doctor_id;
+    const id = await bookBody(validBooking({ doctor_id: doctor, appointment_date: '2026-11-26', appointment_time: '14:00' }));
+    printed(await cli(['appointments', 'set-status', '--id', String(id), '--status', 'Cancelled']));
+
+    printed(await cli(['appointments', 'set-status', '--id', String(id), '--status', 'Scheduled']));
+
     expect(await statusOf(id)).toBe('Scheduled');
   });
 
@@ -399,7 +508,7 @@ describe('an unknown command', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('frobnicate');
     expect(result.stderr).toContain('usage: clinic');
-    for (const command of ['clinic create', 'keys create', 'keys list', 'keys revoke', 'appointments list', 'appointments set-status', 'seed-demo']) {
+    for (const command of ['clinic create', 'clinic rules', 'clinic set-rules', 'keys create', 'keys list', 'keys revoke', 'appointments list', 'appointments set-status', 'seed-demo']) {
       expect(result.stderr).toContain(command);
     }
   });

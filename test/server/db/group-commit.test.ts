@@ -210,4 +210,46 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
     expect(runs).toEqual({ before: 1, failing: 1, after: 0 });
     expect(await texts()).toEqual([]);
   });
+
+  it('runs the units of a transaction in the order of the locks they take, in arrival order among equals', async () => {
+    const committer = new GroupCommitter(db);
+    const ran: string[] = [];
+    const unit = (name: string) => async () => void ran.push(name);
+
+    await Promise.all([
+      committer.run(unit('dentist 2, first'), 'b'),
+      committer.run(unit('dentist 1'), 'a'),
+      committer.run(unit('no lock'), ''),
+      committer.run(unit('dentist 2, second'), 'b'),
+      committer.run(unit('no order given')),
+    ]);
+
+    expect(ran).toEqual(['no lock', 'no order given', 'dentist 1', 'dentist 2, first', 'dentist 2, second']);
+    expect(statements.filter((s) => s === 'commit')).toHaveLength(1);
+  });
+
+  // Two transactions, each booking two dentists in the opposite order of the other: taken as they arrived, each holds
+  // one lock and waits for the other's, until PostgreSQL breaks the deadlock (after deadlock_timeout) by failing one,
+  // and the batch is rolled back and run again unit by unit. SQLite runs one transaction at a time: nothing to see.
+  it.runIf(TEST_ENGINE === 'postgres')('takes the locks of two transactions in one order, so neither waits on the other in a cycle', async () => {
+    const committer = new GroupCommitter(db, { maxUnitsPerCommit: 2, maxConcurrentCommits: 2 });
+    let held = 0;
+    /** True once another transaction waits for a lock: this one must go on for it to get it. */
+    const someoneWaits = async () =>
+      Number((await sql<{ n: number }>`select count(*) as n from pg_locks where locktype = 'advisory' and not granted`.execute(db)).rows[0]!.n) > 0;
+    const lock = (key: number) => async (trx: Db) => {
+      await sql`select pg_advisory_xact_lock(${key}::bigint)`.execute(trx);
+      held++;
+      // Both transactions hold a lock before either asks for its second (or one already waits for the other).
+      const deadline = performance.now() + 10_000;
+      while (held < 2 && !(await someoneWaits()) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      return key;
+    };
+
+    const results = await Promise.all([committer.run(lock(1), '1'), committer.run(lock(2), '2'), committer.run(lock(2), '2'), committer.run(lock(1), '1')]);
+
+    expect(results).toEqual([1, 2, 2, 1]);
+    expect(statements.filter((s) => s === 'rollback')).toEqual([]);
+    expect(statements.filter((s) => s === 'commit')).toHaveLength(2);
+  });
 });

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookAppointmentResponse } from '../../../contract/index.js';
-import { nextWeekdayInLondon } from '../support/future-slot.js';
+import { dentistSlots, nextWeekdayInLondon, type DentistSlot } from '../support/future-slot.js';
 import { startServerProcess } from '../support/server-process.js';
 import { appointmentIdsIn, authHeaders, seedDatabase, type SeededKeys } from '../support/seed-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -30,15 +30,17 @@ describe('persistence', () => {
   });
 });
 
-// Each test starts a server process: time for a slow start on a busy machine.
+// Each test starts a server process: time for a slow start on a busy machine. Every booking names a dentist at a
+// time no other booking holds: each goes through the dentist's overlap check, and each is taken.
 describe('the server process', { timeout: 60_000 }, () => {
-  const date = nextWeekdayInLondon();
   let database: TestDatabase;
   let keys: SeededKeys;
+  let nextSlot: () => DentistSlot;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     keys = await seedDatabase(database.url);
+    nextSlot = dentistSlots(keys.doctorIds, nextWeekdayInLondon());
   }, 60_000);
   afterAll(() => database?.remove());
 
@@ -47,7 +49,7 @@ describe('the server process', { timeout: 60_000 }, () => {
     const headers = await authHeaders(server.api, keys);
     const acknowledged: number[] = [];
     for (let i = 0; i < 25; i++) {
-      const body = JSON.stringify(validBooking({ appointment_date: date, appointment_time: '10:00', patient_name: `Kill Test ${i}` }));
+      const body = JSON.stringify(validBooking({ ...nextSlot(), patient_name: `Kill Test ${i}` }));
       const res = await fetch(`${server.api}/appointments/book`, { method: 'POST', headers, body });
       expect(res.status).toBe(200);
       acknowledged.push(BookAppointmentResponse.parse(await res.json()).data.appointment_id);
@@ -70,8 +72,7 @@ describe('the server process', { timeout: 60_000 }, () => {
     const client = async (n: number) => {
       // Bounded whatever the timing: at most 100 bookings per client.
       for (let round = 0; round < 100; round++) {
-        // No doctor: any number of bookings fit the same opening hours.
-        const body = JSON.stringify(validBooking({ appointment_date: date, appointment_time: '11:00', patient_name: `Burst ${n}-${round}` }));
+        const body = JSON.stringify(validBooking({ ...nextSlot(), patient_name: `Burst ${n}-${round}` }));
         let status: number;
         let text: string;
         try {
@@ -103,7 +104,7 @@ describe('the server process', { timeout: 60_000 }, () => {
   it('finishes an in-flight booking on SIGTERM, then exits 0', async () => {
     const server = await startServerProcess({ DATABASE_URL: database.url });
     const headers = await authHeaders(server.api, keys);
-    const body = JSON.stringify(validBooking({ appointment_date: date, appointment_time: '12:00', patient_name: 'Drain Test' }));
+    const body = JSON.stringify(validBooking({ ...nextSlot(), patient_name: 'Drain Test' }));
     const url = new URL(`${server.api}/appointments/book`);
 
     // Send the headers and half the body, signal, then send the rest.

@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookAppointmentResponse } from '../../../contract/index.js';
-import { nextWeekdayInLondon } from '../support/future-slot.js';
+import { dentistSlots, nextWeekdayInLondon } from '../support/future-slot.js';
 import { startServerProcess } from '../support/server-process.js';
 import { appointmentIdsIn, seedDatabase, type SeededKeys } from '../support/seed-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -40,7 +40,6 @@ function send(agent: Agent, url: URL, method: string, headers: Record<string, st
 }
 
 describe('SIGTERM during a burst of bookings on keep-alive connections', () => {
-  const date = nextWeekdayInLondon();
   // The engine of the run: a SQLite file, or a PostgreSQL database.
   let database: TestDatabase;
   let keys: SeededKeys;
@@ -75,10 +74,11 @@ describe('SIGTERM during a burst of bookings on keep-alive connections', () => {
     const afterSignal: Answer[] = [];
     const answered: number[] = Array(CLIENTS).fill(0);
     let signalled = false;
+    // Every booking names a dentist at a time no other booking holds: each goes through the overlap check, and each is taken.
+    const nextSlot = dentistSlots(keys.doctorIds, nextWeekdayInLondon());
     const client = async (n: number) => {
       for (let round = 0; round < ROUNDS; round++) {
-        // No doctor: any number of bookings fit the same opening hours.
-        const body = JSON.stringify(validBooking({ appointment_date: date, appointment_time: '10:00', patient_name: `Burst ${n}-${round}` }));
+        const body = JSON.stringify(validBooking({ ...nextSlot(), patient_name: `Burst ${n}-${round}` }));
         const outcome = await send(agent, bookUrl, 'POST', headers, body);
         if ('error' in outcome) {
           failures.push(outcome);

@@ -3,17 +3,28 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookAppointmentResponse } from '../../../contract/index.js';
 import { openDatabase } from '../../../server/db/connection.js';
-import { nextWeekdayInLondon } from '../support/future-slot.js';
+import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
+import { clinicFixture } from '../support/clinic-fixture.js';
+import { dentistSlots, nextWeekdayInLondon, weekdaysAfter } from '../support/future-slot.js';
+import { overlappingPairs } from '../support/overlaps.js';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { appointmentIdsIn, authHeaders, seedDatabase, type SeededKeys } from '../support/seed-database.js';
 import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
 import { validBooking } from '../support/test-server.js';
 
+/** The fixture clinic with an hour-long treatment as well (the last one). */
+function withHourTreatment(): ClinicFile {
+  const file = clinicFixture();
+  file.treatments.push({ treatment_name: 'Implant consultation', description: 'An hour', base_fee: '120.00', duration_minutes: 60, image_url: '' });
+  return file;
+}
+
 /**
  * Two real server processes on ONE database (a SQLite file, or a PostgreSQL
  * database: the engine of the run), as behind a load balancer. Whatever one
- * process knows in memory, the database decides every race: the slot's unique
- * index, the Idempotency-Key, the transactions.
+ * process knows in memory, the database decides every race: a dentist's time
+ * (SQLite's single writer; a lock on the dentist's day on PostgreSQL), the
+ * Idempotency-Key, the transactions.
  */
 describe(`two server processes on one ${TEST_ENGINE} database`, { timeout: 60_000 }, () => {
   const date = nextWeekdayInLondon();
@@ -26,7 +37,7 @@ describe(`two server processes on one ${TEST_ENGINE} database`, { timeout: 60_00
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    keys = await seedDatabase(database.url);
+    keys = await seedDatabase(database.url, withHourTreatment());
     // Both at once (a second start on a migrated database); afterAll stops whichever started.
     const started = await Promise.allSettled([start(), start()]);
     servers = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
@@ -86,6 +97,38 @@ describe(`two server processes on one ${TEST_ENGINE} database`, { timeout: 60_00
     expect(scheduled).toHaveLength(1);
   });
 
+  // Five races, each on a day of its own: one alone may happen not to interleave the two processes' transactions.
+  it('lets exactly one of 50 concurrent overlapping bookings of one dentist succeed (an hour at 10:00, 10:15, 10:30 or 10:45): one 200, 49 × 409, no 500, no overlap', async () => {
+    const hour = keys.treatmentIds.at(-1)!;
+    const times = ['10:00', '10:15', '10:30', '10:45'];
+    for (let race = 0; race < 5; race++) {
+      const day = weekdaysAfter(date, 60 + race);
+
+      const answers = await spread(50, (server, index) =>
+        book(server, validBooking({ appointment_date: day, appointment_time: times[index % 4], doctor_id: keys.doctorIds[1], treatment_id: hour, patient_name: `Overlap ${index}` })),
+      );
+
+      expect(count(answers.map((answer) => answer.status)), day).toEqual({ 200: 1, 409: 49 });
+      for (const answer of answers.filter((a) => a.status === 409)) {
+        expect(JSON.parse(answer.body)).toMatchObject({ success: false, error_code: 'slot_unavailable' });
+      }
+    }
+    const db = await openDatabase(database.url);
+    const overlaps = await overlappingPairs(db);
+    const perDay = await db
+      .selectFrom('appointments')
+      .select(['appointment_date', 'end_time'])
+      .where('doctor_id', '=', keys.doctorIds[1]!)
+      .where('appointment_time', 'in', times)
+      .where('appointment_date', '>=', weekdaysAfter(date, 60))
+      .orderBy('appointment_date')
+      .execute();
+    await db.destroy();
+    expect(overlaps).toEqual([]);
+    expect(perDay.map((row) => row.appointment_date)).toEqual([0, 1, 2, 3, 4].map((race) => weekdaysAfter(date, 60 + race)));
+    for (const { end_time } of perDay) expect(end_time).toMatch(/^11:[0-4][05]$/);
+  });
+
   it('creates one appointment for 20 concurrent requests with one Idempotency-Key, and answers them all alike', async () => {
     const booking = validBooking({ appointment_date: date, appointment_time: '09:30', patient_name: 'Idempotent Twin' });
     const key = { 'idempotency-key': `twin-${TEST_ENGINE}-${Date.now()}` };
@@ -120,8 +163,10 @@ describe(`two server processes on one ${TEST_ENGINE} database`, { timeout: 60_00
   });
 
   // Runs last: it kills the first process. 16 clients over both; SIGKILL to the first once 60 bookings are acknowledged.
+  // Each booking names a dentist, at a time no other booking holds, so every one goes through the overlap check.
   it('loses no acknowledged booking when one of them is killed with SIGKILL in the middle of a burst', { timeout: 60_000 }, async () => {
     const [victim, survivor] = servers as [ServerProcess, ServerProcess];
+    const nextSlot = dentistSlots(keys.doctorIds, weekdaysAfter(date, 1));
     const acknowledged: number[] = [];
     const afterKill: number[] = [];
     let unanswered = 0;
@@ -129,7 +174,7 @@ describe(`two server processes on one ${TEST_ENGINE} database`, { timeout: 60_00
     const client = async (n: number) => {
       const server = n % 2 === 0 ? victim : survivor;
       for (let round = 0; round < 40; round++) {
-        const body = validBooking({ appointment_date: date, appointment_time: '11:00', patient_name: `Kill ${n}-${round}` });
+        const body = validBooking({ ...nextSlot(), patient_name: `Kill ${n}-${round}` });
         let answer: Answer;
         try {
           answer = await book(server, body);
@@ -155,5 +200,9 @@ describe(`two server processes on one ${TEST_ENGINE} database`, { timeout: 60_00
     expect(afterKill.length).toBeGreaterThan(0); // the other went on booking
     const stored = await appointmentIdsIn(database.url);
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    const db = await openDatabase(database.url);
+    const overlaps = await overlappingPairs(db);
+    await db.destroy();
+    expect(overlaps).toEqual([]);
   });
 });

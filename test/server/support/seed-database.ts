@@ -5,27 +5,32 @@ import { AuthService } from '../../../server/auth/auth.service.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { TokenStore } from '../../../server/auth/token.store.js';
 import { systemClock } from '../../../platform/clock.js';
+import type { ClinicFile as ClinicFileInput } from '../../../server/clinics/clinic-file.js';
 import { clinicFixture } from './clinic-fixture.js';
 
 export interface SeededKeys {
   careId: number;
-  /** The fixture's dentists, in id order. */
+  /** The clinic's dentists, in id order. */
   doctorIds: number[];
+  /** The clinic's treatments, in the file's order. */
+  treatmentIds: number[];
   app_key: string;
   app_secret_key: string;
 }
 
 /**
- * Creates the fixture clinic and a key pair in the database at `databaseUrl`
- * (migrating it first), for tests that run the server as a process of its own.
+ * Creates a clinic (the fixture unless given) and a key pair in the database
+ * at `databaseUrl` (migrating it first), for tests that run the server as a
+ * process of its own.
  */
-export async function seedDatabase(databaseUrl: string): Promise<SeededKeys> {
+export async function seedDatabase(databaseUrl: string, file: ClinicFileInput = clinicFixture()): Promise<SeededKeys> {
   const db = await openDatabase(databaseUrl);
   try {
-    const careId = await new ClinicStore(db).create(ClinicFile.parse(clinicFixture()), new Date());
+    const careId = await new ClinicStore(db).create(ClinicFile.parse(file), new Date());
     const keys = await new AuthService(new KeyStore(db), new TokenStore(db), systemClock).createKeyPair(careId);
     const dentists = await db.selectFrom('dentists').select('doctor_id').where('care_id', '=', careId).orderBy('doctor_id').execute();
-    return { careId, doctorIds: dentists.map((row) => row.doctor_id), ...keys };
+    const treatments = await db.selectFrom('treatments').select('treatment_id').where('care_id', '=', careId).orderBy('treatment_id').execute();
+    return { careId, doctorIds: dentists.map((row) => row.doctor_id), treatmentIds: treatments.map((row) => row.treatment_id), ...keys };
   } finally {
     await db.destroy();
   }
