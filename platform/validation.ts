@@ -35,3 +35,8 @@ export function parseParams<S extends z.ZodType>(schema: S, params: unknown, wha
   if (!result.success) throw new ApiError('not_found', `${what} not found`);
   return result.data;
 }
+
+/** Parses query parameters; failures are 400 validation_error naming each bad parameter. */
+export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
+  return parseBody(schema, { ...(query as object) });
+}

@@ -13,7 +13,7 @@ import { requireAuth } from './auth/require-auth.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { addOrganizationRoutes } from './organization/organization.routes.js';
 import { addWebsiteRoutes } from './website/website.routes.js';
-import { addTreatmentRoutes } from './treatments/treatments.routes.js';
+import { treatmentOperations } from './treatments/treatments.routes.js';
 import { addDentistRoutes } from './dentists/dentists.routes.js';
 import { BookingService } from './appointments/booking.service.js';
 import { addAppointmentRoutes } from './appointments/appointments.routes.js';
@@ -24,6 +24,7 @@ import { AllowedMethods } from './http/allowed-methods.js';
 import { compressionWhenAccepted } from './http/compression.js';
 import { errorHandler, notFoundHandler } from '../platform/error-handler.js';
 import { requestLogger } from '../platform/request-logger.js';
+import { addOperations } from '../platform/operation.js';
 import { databaseErrors } from './http/database-errors.js';
 import { DatabaseReadiness, databaseProbe } from './health/database-readiness.js';
 import { addHealthRoutes } from './health/health.routes.js';
@@ -51,12 +52,13 @@ export function createApp({ db, clock, config, logger, redis }: AppDeps): Expres
   // The resources' routes on this router itself, not each under a router of its own: one router fewer per request.
   addOrganizationRoutes(api, stores.organizations);
   addWebsiteRoutes(api, stores.websites);
-  addTreatmentRoutes(api, stores.treatments);
+  const operations = [...treatmentOperations(stores.treatments)];
+  addOperations(api, operations);
   addDentistRoutes(api, stores.dentists);
   addAppointmentRoutes(api, bookings, stores.appointments);
   // After the resources, so their requests, the busiest, pass no router of these on the way.
   api.use(authRoutes(auth, tokenRateLimits({ issued: config.tokenRateLimit, failed: config.tokenFailureRateLimit }, shared)));
-  api.use(docsRoutes());
+  api.use(docsRoutes(operations));
 
   const app = express();
   app.disable('x-powered-by');

@@ -82,3 +82,31 @@ export function formatReference(symbols: string): string {
 
 /** Largest booking body a browser may send, in bytes. */
 export const BROWSER_BOOKING_MAX_BYTES = 8 * 1024;
+
+/**
+ * Why the BFF refused a booking (400 validation_error), as a code in its error
+ * body's `reason`: the widget puts each in the patient's words and never reads
+ * the message, which is English for integrators. The opening-hours codes are
+ * checkOpeningHours's own; the rest name a rule of the booking.
+ */
+export const REFUSAL_REASONS = [
+  /** The start has passed, in the clinic's time. */
+  'in_past',
+  /** The clinic does not open that day. */
+  'closed_day',
+  /** The start is outside that day's opening hours. */
+  'outside_hours',
+  /** The treatment would end after closing time. */
+  'ends_after_closing',
+  /** The start is sooner than the clinic's minimum notice. */
+  'inside_notice',
+  /** The day is further ahead than the clinic books. */
+  'beyond_horizon',
+  /** The start is not on the booking grid (every SLOT_STEP_MINUTES). */
+  'off_grid',
+  /** The treatment is not one of the clinic's active treatments. */
+  'unknown_treatment',
+  /** The dentist is not one of the clinic's dentists. */
+  'unknown_dentist',
+] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];

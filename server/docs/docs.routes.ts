@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { Router } from 'express';
+import type { AnyOperation } from '../../platform/operation.js';
 import { buildOpenApiDocument } from './openapi.js';
 
 /** Swagger UI's assets, served from node_modules: the docs page needs no CDN. */
@@ -26,9 +27,9 @@ const docsPage = (base: string) => `<!doctype html>
 const docsInit = (base: string) =>
   `window.ui = SwaggerUIBundle({ url: '${base}/openapi.json', dom_id: '#swagger-ui', deepLinking: true });`;
 
-/** GET /openapi.json and the human reference at GET /docs. */
-export function docsRoutes(): Router {
-  const document = JSON.stringify(buildOpenApiDocument());
+/** GET /openapi.json, the document of `operations`, and the human reference at GET /docs. */
+export function docsRoutes(operations: readonly AnyOperation[]): Router {
+  const document = JSON.stringify(buildOpenApiDocument(operations));
   const router = Router();
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').set('Cache-Control', 'public, max-age=300').send(document);

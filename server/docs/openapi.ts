@@ -1,13 +1,12 @@
-import { createDocument, type ZodOpenApiObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import { createDocument, type ZodOpenApiObject } from 'zod-openapi';
 import { z } from 'zod';
+import { openApiPaths, type AnyOperation } from '../../platform/operation.js';
+import { authenticatedErrors, credentials, errorAnswer, json, sharedAnswers, TAGS } from '../http/answers.js';
 import { AccessTokenResponse, GrantTokenHeaders } from '../../contract/auth.js';
-import { ErrorBody } from '../../contract/common.js';
-import { RateLimitHeaders, RetryAfterHeader } from '../../contract/headers.js';
 import { LIMITS } from '../../contract/rules/limits.js';
 import { DEFAULT_BOOKING_RULES } from '../../contract/rules/booking-rules.js';
 import { OrganizationResponse } from '../../contract/organization.js';
 import { WebsiteResponse } from '../../contract/website.js';
-import { TreatmentListResponse, TreatmentPathParams, TreatmentResponse } from '../../contract/treatments.js';
 import { DentistListResponse } from '../../contract/dentists.js';
 import {
   AppointmentPathParams,
@@ -17,49 +16,10 @@ import {
   IdempotencyKeyHeader,
 } from '../../contract/appointments.js';
 
-const json = <S extends z.ZodType>(schema: S) => ({ content: { 'application/json': { schema } } });
-const error = (description: string): ZodOpenApiResponseObject => ({ description, ...json(ErrorBody) });
-
-/** Answers shared by several operations, registered once under components.responses. */
-const responses = {
-  unauthorized: {
-    ...error('auth_failed: missing, wrong, expired or revoked credentials.'),
-    id: 'Unauthorized',
-  },
-  rateLimited: {
-    ...error('rate_limited: too many requests under this policy; wait Retry-After seconds.'),
-    headers: RateLimitHeaders,
-    id: 'RateLimited',
-  },
-  internalError: { ...error('internal_error: an unexpected failure, logged by the server.'), id: 'InternalError' },
-  unavailable: {
-    ...error(
-      'database_unavailable: the database cannot be reached or did not answer in time (a restart, a failover); try again after ' +
-        'Retry-After seconds, a booking with the same Idempotency-Key. storage_full: the database has no room for new data.',
-    ),
-    headers: z.object({ 'Retry-After': RetryAfterHeader.optional() }),
-    id: 'ServiceUnavailable',
-  },
-} satisfies Record<string, ZodOpenApiResponseObject>;
-
-/** The answers every authenticated operation can give besides its own. */
-const authenticatedErrors = {
-  '401': responses.unauthorized,
-  '429': responses.rateLimited,
-  '500': responses.internalError,
-  '503': responses.unavailable,
-};
-
-const security = [{ appKey: [], bearer: [] }];
-
-const tags = [
-  { name: 'Auth', description: 'Exchange the application key and secret for a one-hour access token (spec 5).' },
-  { name: 'Organization', description: 'The clinic profile with live statistics (spec 2.2).' },
-  { name: 'Website', description: 'The website settings of the clinic (spec 2.3).' },
-  { name: 'Treatments', description: 'The active treatments of the clinic (spec 2.4).' },
-  { name: 'Dentists', description: 'The dentists of the clinic (spec 2.5).' },
-  { name: 'Appointments', description: 'Book an appointment and read its status (spec 2.6, 4.1).' },
-] as const;
+const responses = sharedAnswers;
+const security = credentials;
+const error = errorAnswer;
+const tags = TAGS;
 type Tag = (typeof tags)[number]['name'];
 const tagged = (tag: Tag) => ({ tags: [tag] });
 
@@ -153,29 +113,6 @@ const document = {
         responses: { '200': { description: 'The site object.', ...json(WebsiteResponse) }, ...authenticatedErrors },
       },
     },
-    '/treatments': {
-      get: {
-        operationId: 'listTreatments',
-        ...tagged('Treatments'),
-        summary: 'Active treatments of the clinic',
-        security,
-        responses: { '200': { description: 'Active treatments.', ...json(TreatmentListResponse) }, ...authenticatedErrors },
-      },
-    },
-    '/treatments/{id}': {
-      get: {
-        operationId: 'getTreatment',
-        ...tagged('Treatments'),
-        summary: 'One active treatment',
-        security,
-        requestParams: { path: TreatmentPathParams },
-        responses: {
-          '200': { description: 'The treatment.', ...json(TreatmentResponse) },
-          '404': error('not_found: no active treatment of this clinic has that id.'),
-          ...authenticatedErrors,
-        },
-      },
-    },
     '/dentists': {
       get: {
         operationId: 'listDentists',
@@ -235,6 +172,6 @@ const document = {
 } satisfies ZodOpenApiObject;
 
 /** The OpenAPI 3.1 document of /api/v1, generated from the contract's zod schemas. */
-export function buildOpenApiDocument() {
-  return createDocument(document);
+export function buildOpenApiDocument(operations: readonly AnyOperation[]) {
+  return createDocument({ ...document, paths: { ...document.paths, ...openApiPaths(operations) } });
 }

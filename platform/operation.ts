@@ -1,0 +1,111 @@
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { z } from 'zod';
+import type {
+  ZodOpenApiOperationObject,
+  ZodOpenApiParameters,
+  ZodOpenApiPathsObject,
+  ZodOpenApiResponseObject,
+} from 'zod-openapi';
+import { parseBody, parseParams, parseQuery } from './validation.js';
+
+/** What a handler receives, parsed by the operation's own schemas (undefined where it declares none). */
+export interface OperationInput<Params, Query, Body> {
+  params: Params;
+  query: Query;
+  body: Body;
+}
+
+/**
+ * One endpoint, declared once: its method and path, the schemas of what it
+ * takes and answers, its place in the OpenAPI document, what runs before it
+ * (limits, the JSON body reader) and its handler. The router (addOperations),
+ * request validation and the OpenAPI document (openApiPaths) all read this one
+ * record, so a path, a schema or an error answer is written in one place.
+ */
+export interface Operation<Params = unknown, Query = unknown, Body = unknown> {
+  /** The OpenAPI operationId, e.g. `listTreatments`. */
+  id: string;
+  method: 'get' | 'post';
+  /** Express's form, relative to the router it is added to: `/treatments/:id` (OpenAPI gets `/treatments/{id}`). */
+  path: string;
+  /** The OpenAPI text of the operation: summary, description, tags, security, deprecated. */
+  docs: Omit<ZodOpenApiOperationObject, 'operationId' | 'requestParams' | 'requestBody' | 'responses'>;
+  request?: {
+    /** Path parameters; a value that does not parse names nothing that exists: 404 `notFound` (e.g. "Treatment not found"). */
+    params?: z.ZodType<Params>;
+    /** What the path parameters name, for that 404's message. */
+    notFound?: string;
+    /** Query parameters; a bad one is 400 validation_error naming it. */
+    query?: z.ZodType<Query>;
+    /** The JSON body; a bad one is 400 validation_error naming each field. Read by a `before` handler (jsonBody). */
+    body?: z.ZodType<Body>;
+    /** Request headers, for the document only (the handler reads them itself, e.g. Idempotency-Key). */
+    headers?: ZodOpenApiParameters['header'];
+  };
+  /** Every answer by status code, as the document gives them. */
+  responses: Record<string, ZodOpenApiResponseObject>;
+  /** Runs before the handler, in order: a rate limit, the JSON body reader. */
+  before?: RequestHandler[];
+  /** Answers the request; a thrown ApiError becomes its error body (the error handler). */
+  handle(input: OperationInput<Params, Query, Body>, req: Request, res: Response): void | Promise<void>;
+}
+
+/** Declares an operation; the identity, so TypeScript infers the handler's input from the schemas. */
+export function operation<Params = undefined, Query = undefined, Body = undefined>(
+  declared: Operation<Params, Query, Body>,
+): Operation<Params, Query, Body> {
+  return declared;
+}
+
+/** Any operation, whatever its input types: the lists that the router and the document read. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation = Operation<any, any, any>;
+
+/** The handler Express runs for an operation: parse what it declares, then answer. */
+export function handlerOf(op: AnyOperation): RequestHandler {
+  const { params, query, body, notFound = 'Resource' } = op.request ?? {};
+  return async (req, res) => {
+    await op.handle(
+      {
+        params: params ? parseParams(params, req.params, notFound) : undefined,
+        query: query ? parseQuery(query, req.query) : undefined,
+        body: body ? parseBody(body, req.body) : undefined,
+      },
+      req,
+      res,
+    );
+  };
+}
+
+/** Adds each operation to `router` as its method, path, `before` handlers and handler. */
+export function addOperations(router: Router, operations: readonly AnyOperation[]): void {
+  for (const op of operations) router[op.method](op.path, ...(op.before ?? []), handlerOf(op));
+}
+
+/** `/treatments/:id` as OpenAPI writes it: `/treatments/{id}`. */
+export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$1}');
+
+/**
+ * The `paths` object of an OpenAPI document for these operations, each under
+ * `prefix` + its path: the same records the router was given.
+ */
+export function openApiPaths(operations: readonly AnyOperation[], prefix = ''): ZodOpenApiPathsObject {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const op of operations) {
+    const { params, query, headers, body } = op.request ?? {};
+    const requestParams: ZodOpenApiParameters = {
+      ...(params ? { path: params as ZodOpenApiParameters['path'] } : {}),
+      ...(query ? { query: query as ZodOpenApiParameters['query'] } : {}),
+      ...(headers ? { header: headers } : {}),
+    };
+    const item = (paths[`${prefix}${openApiPath(op.path)}`] ??= {});
+    item[op.method] = {
+      operationId: op.id,
+      ...op.docs,
+      ...(Object.keys(requestParams).length > 0 ? { requestParams } : {}),
+      ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: body } } } } : {}),
+      responses: op.responses,
+    };
+  }
+  return paths;
+}
