@@ -15,7 +15,7 @@ import { DEFAULT_CONTEXT, type WidgetContext } from '../widget-context.js';
 import { detailList, icsFile, renderAppointment } from './appointment-view.js';
 import { bookingFormStyles } from './booking-form.styles.js';
 import { bookingBody, EMPTY_DRAFT, validateDraft, type BookingDraft, type DraftField, type FieldErrors } from './booking-rules.js';
-import { renderCalendar } from './calendar.js';
+import { renderCalendar, type DayReason } from './calendar.js';
 import { draftStorage, type StoredDraft } from './draft-storage.js';
 
 /** The steps, in order; the form shows one at a time. */
@@ -456,18 +456,18 @@ export class ClinicBookingForm extends LitElement {
     const last = addDays(today.date, LIMITS.bookingHorizonDays);
     const hours = this.site?.opening_hours ?? {};
     const minutes = this.treatment?.duration_minutes;
-    const reason = (day: string) =>
-      day < today.date ? 0
-      : day > last ? 3
-      : !dayHasSlot(hours, day) ? 1
-      : !dayHasSlot(hours, day, minutes) ? 2
-      : day === today.date && !dayHasSlot(hours, day, minutes, today.time) ? 0
-      : -1;
+    const reason = (day: string): DayReason | undefined =>
+      day < today.date ? 'past'
+      : day > last ? 'too_far'
+      : !dayHasSlot(hours, day) ? 'closed'
+      : !dayHasSlot(hours, day, minutes) ? 'too_short'
+      : day === today.date && !dayHasSlot(hours, day, minutes, today.time) ? 'past'
+      : undefined;
     let cursor = this.cursor || this.draft.appointment_date;
     if (!cursor || cursor < today.date || cursor > last) {
       // The first day that can be chosen, within the next two months; else today.
       cursor = today.date;
-      for (let day = today.date, n = 0; n < 62; day = addDays(day, 1), n++) if (reason(day) < 0) { cursor = day; break; }
+      for (let day = today.date, n = 0; n < 62; day = addDays(day, 1), n++) if (!reason(day)) { cursor = day; break; }
     }
     return renderCalendar({
       cursor,
