@@ -341,13 +341,13 @@ describe('<clinic-booking>', () => {
 
     it("puts a 400 validation_error about the hours in the patient's words, never the technical message", async () => {
       const { failure } = await failFirstWith(
-        refused(400, 'validation_error', 'Invalid request: the treatment takes 90 minutes and would end after closing time (18:00) on Tuesday'),
+        refused(400, 'validation_error', 'Invalid request: the treatment takes 90 minutes and would end after closing time (18:00) on Tuesday', 'ends_after_closing'),
       );
       expect(text(failure)).to.equal('The treatment would not fit in the opening hours at that time. Please choose an earlier time or another day.');
     });
 
     it('says a time that has passed in the patient\'s words', async () => {
-      const { failure } = await failFirstWith(refused(400, 'validation_error', 'Invalid request: appointment_date and appointment_time are in the past'));
+      const { failure } = await failFirstWith(refused(400, 'validation_error', 'Invalid request: appointment_date and appointment_time are in the past', 'in_past'));
       expect(text(failure)).to.equal('That time has already passed. Please choose a later one.');
     });
 
