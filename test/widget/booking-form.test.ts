@@ -401,6 +401,26 @@ describe('<clinic-booking>', () => {
       expect(keys()[1]).to.equal(keys()[0]);
     });
 
+    it('resumes a draft kept before the steps had names, at the step its number meant', async () => {
+      const apiBase = uniqueApiBase();
+      bff = installFakeBff(clinicFixtures(), apiBase);
+      // Saved by an earlier release in this tab: the steps were numbered 0 (treatment) to 5 (review).
+      const draft = { ...aPatient({ patient_name: 'Kept Earlier' }), address: '', doctor_id: '', treatment_id: '', note: '', consent: false };
+      sessionStorage.setItem(draftKey(apiBase), JSON.stringify({ draft, step: 4 }));
+      const el = await fixtureReady(html`<clinic-booking api-base=${apiBase} sections="booking"></clinic-booking>`);
+      const form = formOf(el);
+      expect(stepOf(form)).to.equal('details');
+      expect(control(form, 'patient_name').value).to.equal('Kept Earlier');
+    });
+
+    it('starts at the first step when the kept step is not one it knows', async () => {
+      const apiBase = uniqueApiBase();
+      bff = installFakeBff(clinicFixtures(), apiBase);
+      sessionStorage.setItem(draftKey(apiBase), JSON.stringify({ draft: aPatient(), step: 'payment' }));
+      const el = await fixtureReady(html`<clinic-booking api-base=${apiBase} sections="booking"></clinic-booking>`);
+      expect(stepOf(formOf(el))).to.equal('treatment');
+    });
+
     it('starts empty after a booking succeeded', async () => {
       const apiBase = uniqueApiBase();
       bff = installFakeBff(clinicFixtures(), apiBase);
