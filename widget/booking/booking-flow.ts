@@ -8,6 +8,7 @@ import { availability, book, type Availability } from '../api.js';
 import { toBffError } from '../bff-error.js';
 import { emit } from '../events.js';
 import { localToday } from '../format.js';
+import type { Translation } from '../i18n/translation.js';
 import type { WidgetContext } from '../widget-context.js';
 import { icsFile } from './appointment-view.js';
 import { stepAfter, stepBefore, storedStep, type Step } from './booking-steps.js';
@@ -41,7 +42,10 @@ export interface Booked extends BookingResult {
 export type ChoiceField = 'treatment_id' | 'doctor_id';
 const CHOICE_STEP: Record<ChoiceField, Step> = { treatment_id: 'treatment', doctor_id: 'dentist' };
 
-/** The flow's state, changed only through set(), which renders the change. */
+/**
+ * The flow's state: read-only to the views, and changed here only through set(), which asks the
+ * element to render (a controller has no reactive properties of its own).
+ */
 type FlowState = Pick<BookingFlow, 'step' | 'draft' | 'errors' | 'sending' | 'failure' | 'booked' | 'cursor' | 'lostTime' | 'copied'>;
 
 /**
@@ -99,7 +103,7 @@ export class BookingFlow implements ReactiveController {
     return this.host.context.apiBase;
   }
 
-  get t(): WidgetContext['t'] {
+  get t(): Translation {
     return this.host.context.t;
   }
 

@@ -3,7 +3,7 @@ import type { Dentist, Treatment, WebsiteSite } from '../../contract/index.js';
 import { HONEYPOT_FIELD } from '../../contract/rules/bff-api.js';
 import { sharedStyles } from '../shared.styles.js';
 import { DEFAULT_CONTEXT, type WidgetContext } from '../widget-context.js';
-import { BookingFlow } from './booking-flow.js';
+import { BookingFlow, type ChoiceField } from './booking-flow.js';
 import { bookingFormStyles } from './booking-form.styles.js';
 import { STEPS, type Step } from './booking-steps.js';
 import { renderDayStep } from './steps/day-step.js';
@@ -78,7 +78,7 @@ export class ClinicBookingForm extends LitElement {
   }
 
   /** Chooses a treatment or dentist, as "Book" on its card does, and goes to the step after it. */
-  choose(field: 'treatment_id' | 'doctor_id', id: number): void {
+  choose(field: ChoiceField, id: number): void {
     this.flow.choose(field, id);
   }
 
