@@ -32,8 +32,11 @@ async function request<T>(url: string, init?: RequestInit): Promise<T> {
   } catch (error) {
     throw toBffError(error);
   }
-  const body = (await res.json().catch(() => undefined)) as { error_code?: string; message?: string } | undefined;
-  if (!res.ok) throw new BffError(res.status, body?.error_code ?? 'unknown', body?.message ?? res.statusText, retryAfterOf(res));
+  const body = (await res.json().catch(() => undefined)) as { error_code?: string; message?: string; reason?: unknown } | undefined;
+  if (!res.ok) {
+    const reason = typeof body?.reason === 'string' ? body.reason : undefined;
+    throw new BffError(res.status, body?.error_code ?? 'unknown', body?.message ?? res.statusText, retryAfterOf(res), reason);
+  }
   return body as T;
 }
 

@@ -1,4 +1,8 @@
-/** A failed call to the BFF: `status` 0 and code 'network' when it could not be reached. */
+/**
+ * A failed call to the BFF: `status` 0 and code 'network' when it could not be reached.
+ * The message is the BFF's, English for integrators (and the browser's console): the
+ * widget decides what to tell the visitor by status, code and reason alone.
+ */
 export class BffError extends Error {
   constructor(
     readonly status: number,
@@ -6,6 +10,11 @@ export class BffError extends Error {
     message: string,
     /** The answer's Retry-After, in whole seconds, when it had one. */
     readonly retryAfter?: number,
+    /**
+     * Why the BFF refused a booking (400 validation_error), as it sent it: one of the contract's
+     * REFUSAL_REASONS, or a code this widget does not know yet, or none.
+     */
+    readonly reason?: string,
   ) {
     super(message);
   }

@@ -20,21 +20,11 @@ import './status/status-lookup.js';
 import { WidgetContextController } from './widget-context.js';
 import { languageOf } from './i18n/localize.js';
 import { warmUpIntl } from './intl-warm-up.js';
+import { LAST_STAGE, reaches, stageAfter, type Stage } from './render-stages.js';
 
 export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.js';
 
 const ALL_SECTIONS: Section[] = ['site', 'treatments', 'dentists', 'booking', 'status'];
-
-/**
- * The content renders in stages, each in its own task after the one before, so that no task is long:
- * stage n shows the parts STAGES[0..n-1] (the site comes in four, top first). The first
- * stage renders with the content; stages whose section is not shown are skipped.
- */
-const STAGES: Section[] = ['site', 'site', 'site', 'site', 'treatments', 'dentists', 'booking', 'status'];
-const stageAfter = (stage: number, shown: Section[]) => {
-  while (++stage < STAGES.length && !shown.includes(STAGES[stage - 1]!));
-  return stage;
-};
 
 /** What each section needs from the BFF; all of it in one request (GET /api/content), none when nothing is needed. */
 const NEEDS: Record<Section, Resource[]> = {
@@ -172,8 +162,8 @@ export class ClinicBooking extends LitElement {
    * the one moment of an upgrade when `:defined` does not match yet; 0 for an element made by script.
    */
   private readonly reserved = this.isConnected ? Math.round(this.getBoundingClientRect().height) : 0;
-  /** The content renders in stages (STAGES), one task each, so that no task is long: the stages shown. */
-  private stage = 0;
+  /** The content renders in stages (render-stages.ts), one task each, so that no task is long: how far it has come. */
+  private stage?: Stage;
   private nextStage?: ReturnType<typeof setTimeout>;
   /** This widget's place among the page's widgets (1, 2, …), for unique section names. */
   private instance = 1;
@@ -266,20 +256,20 @@ export class ClinicBooking extends LitElement {
     if (changed.has('doctor')) this.chosenDoctor = parsePositiveId(this.doctor);
     if (changed.has('successUrl')) this.successLink = pageLink(this.successUrl, 'success-url');
     if (changed.has('privacyUrl')) this.privacyLink = pageLink(this.privacyUrl, 'privacy-url');
-    if (this.content.status === TaskStatus.COMPLETE && this.stage === 0) this.stage = stageAfter(0, this.shownSections);
+    if (this.content.status === TaskStatus.COMPLETE && !this.stage) this.stage = stageAfter(undefined, this.shownSections);
   }
 
   protected override updated(): void {
     // schema.org JSON-LD in the page's <head>, once per page, unless no-structured-data (seo/json-ld.ts).
     if (this.content.status === TaskStatus.COMPLETE) publishJsonLd(this, this.content.value);
     this.nameSections();
-    if (this.content.status === TaskStatus.COMPLETE && this.stage < STAGES.length) {
+    if (this.content.status === TaskStatus.COMPLETE && this.stage !== LAST_STAGE) {
       this.nextStage ??= setTimeout(() => {
         this.nextStage = undefined;
         this.stage = stageAfter(this.stage, this.shownSections);
       });
     }
-    if (this.content.status === TaskStatus.COMPLETE && this.stage >= STAGES.length && !this.announcedReady) {
+    if (this.content.status === TaskStatus.COMPLETE && this.stage === LAST_STAGE && !this.announcedReady) {
       this.announcedReady = true;
       emit(this, 'clinic-booking:ready', { sections: this.shownSections });
     }
@@ -329,24 +319,24 @@ export class ClinicBooking extends LitElement {
       currency,
       ...(bookable ? { onBook: (id: number) => this.bookFor(field, id) } : {}),
     });
-    const stage = this.stage;
+    const { stage } = this;
     this.instance = [...document.querySelectorAll('clinic-booking')].indexOf(this) + 1;
     // Until every stage has rendered, the root holds the space the page reserved.
-    const hold = stage < STAGES.length && this.reserved && !this.floating ? ` min-height: ${this.reserved}px;` : '';
+    const hold = stage !== LAST_STAGE && this.reserved && !this.floating ? ` min-height: ${this.reserved}px;` : '';
     return html`<div class="root" style=${themeStyle(content.site) + hold} @click=${this.followInPageLinks}
       @clinic-booking:booked=${(event: CustomEvent<{ reference: string }>) => (this.lastReference = event.detail.reference)}>
       ${this.instance > 1 ? html`<span id="cb-instance" hidden>(${this.instance})</span>` : nothing}
       ${shown.includes('site') && content.site
         ? renderSite(content.site, content.organization, context, today, shown.includes('dentists') ? content.dentists : undefined, stage)
         : nothing}
-      ${stage > 4 && shown.includes('treatments') && content.treatments
+      ${reaches(stage, 'treatments') && shown.includes('treatments') && content.treatments
         ? renderTreatments(content.treatments, labels.treatments || t.treatmentsHeading, cardContext('treatment_id'))
         : nothing}
-      ${stage > 5 && shown.includes('dentists') && content.dentists
+      ${reaches(stage, 'dentists') && shown.includes('dentists') && content.dentists
         ? renderDentists(content.dentists, labels.dentists || t.dentistsHeading, cardContext('doctor_id'))
         : nothing}
-      ${stage > 6 && bookable ? this.renderBooking(content) : nothing}
-      ${stage > 7 && shown.includes('status')
+      ${reaches(stage, 'booking') && bookable ? this.renderBooking(content) : nothing}
+      ${reaches(stage, 'status') && shown.includes('status')
         ? html`<section part="status" aria-labelledby="status-heading">
             <h2 id="status-heading">${labels.status || t.statusHeading}</h2>
             <clinic-booking-status exportparts="status-form, status-result" .context=${context}

@@ -341,13 +341,13 @@ describe('<clinic-booking>', () => {
 
     it("puts a 400 validation_error about the hours in the patient's words, never the technical message", async () => {
       const { failure } = await failFirstWith(
-        refused(400, 'validation_error', 'Invalid request: the treatment takes 90 minutes and would end after closing time (18:00) on Tuesday'),
+        refused(400, 'validation_error', 'Invalid request: the treatment takes 90 minutes and would end after closing time (18:00) on Tuesday', 'ends_after_closing'),
       );
       expect(text(failure)).to.equal('The treatment would not fit in the opening hours at that time. Please choose an earlier time or another day.');
     });
 
     it('says a time that has passed in the patient\'s words', async () => {
-      const { failure } = await failFirstWith(refused(400, 'validation_error', 'Invalid request: appointment_date and appointment_time are in the past'));
+      const { failure } = await failFirstWith(refused(400, 'validation_error', 'Invalid request: appointment_date and appointment_time are in the past', 'in_past'));
       expect(text(failure)).to.equal('That time has already passed. Please choose a later one.');
     });
 
@@ -399,6 +399,26 @@ describe('<clinic-booking>', () => {
       await bookedResult(formOf(second));
       expect(keys()).to.have.length(2);
       expect(keys()[1]).to.equal(keys()[0]);
+    });
+
+    it('resumes a draft kept before the steps had names, at the step its number meant', async () => {
+      const apiBase = uniqueApiBase();
+      bff = installFakeBff(clinicFixtures(), apiBase);
+      // Saved by an earlier release in this tab: the steps were numbered 0 (treatment) to 5 (review).
+      const draft = { ...aPatient({ patient_name: 'Kept Earlier' }), address: '', doctor_id: '', treatment_id: '', note: '', consent: false };
+      sessionStorage.setItem(draftKey(apiBase), JSON.stringify({ draft, step: 4 }));
+      const el = await fixtureReady(html`<clinic-booking api-base=${apiBase} sections="booking"></clinic-booking>`);
+      const form = formOf(el);
+      expect(stepOf(form)).to.equal('details');
+      expect(control(form, 'patient_name').value).to.equal('Kept Earlier');
+    });
+
+    it('starts at the first step when the kept step is not one it knows', async () => {
+      const apiBase = uniqueApiBase();
+      bff = installFakeBff(clinicFixtures(), apiBase);
+      sessionStorage.setItem(draftKey(apiBase), JSON.stringify({ draft: aPatient(), step: 'payment' }));
+      const el = await fixtureReady(html`<clinic-booking api-base=${apiBase} sections="booking"></clinic-booking>`);
+      expect(stepOf(formOf(el))).to.equal('treatment');
     });
 
     it('starts empty after a booking succeeded', async () => {

@@ -13,15 +13,21 @@ export interface CalendarOptions {
   last: string;
   lang: string;
   t: Translation;
-  /** Why a day cannot be chosen, as an index into reasons(t), or -1 when it can. */
-  reason: (date: string) => number;
+  /** Why a day cannot be chosen, or undefined when it can. */
+  reason: (date: string) => DayReason | undefined;
   pick: (date: string) => void;
   /** The cursor moved; `byKey` when it moved by a key inside the grid, which then keeps focus on it. */
   move: (date: string, byKey: boolean) => void;
 }
 
-/** Why a day is disabled, each rendered once and tied to its days with aria-describedby. */
-export const reasons = (t: Translation): string[] => [t.dayPast, t.closed, t.dayTooShort, t.dayTooFar];
+/**
+ * Why a day cannot be chosen: it has passed (or today has no start left), the clinic is closed, no
+ * opening is long enough for the treatment, or it is beyond the booking horizon.
+ */
+export type DayReason = 'past' | 'closed' | 'too_short' | 'too_far';
+
+/** Each reason in words, rendered once (id `why-<reason>`) and tied to its days with aria-describedby. */
+const reasons = (t: Translation): Record<DayReason, string> => ({ past: t.dayPast, closed: t.closed, too_short: t.dayTooShort, too_far: t.dayTooFar });
 
 const iso = (time: number) => new Date(time).toISOString().slice(0, 10);
 
@@ -94,11 +100,11 @@ export function renderCalendar(o: CalendarOptions): TemplateResult {
           const why = o.reason(day);
           return html`<td role="gridcell" aria-selected=${day === o.selected ? 'true' : 'false'}>
             <button class="button secondary" type="button" tabindex=${day === cursor ? 0 : -1} data-date=${day} aria-label=${formatDate(day, lang)}
-              aria-disabled=${why < 0 ? nothing : 'true'} aria-describedby=${why < 0 ? nothing : `why${why}`}
-              @click=${() => why < 0 && o.pick(day)}>${Number(day.slice(8))}</button>
+              aria-disabled=${why ? 'true' : nothing} aria-describedby=${why ? `why-${why}` : nothing}
+              @click=${() => !why && o.pick(day)}>${Number(day.slice(8))}</button>
           </td>`;
         })}</tr>`)}
       </tbody>
     </table>
-    ${reasons(t).map((text, i) => html`<span id="why${i}" hidden>${text}</span>`)}`;
+    ${Object.entries(reasons(t)).map(([why, text]) => html`<span id="why-${why}" hidden>${text}</span>`)}`;
 }

@@ -1,9 +1,11 @@
 import type { BookingDraft } from './booking-rules.js';
+import type { Step } from './booking-steps.js';
 
 /** A draft, the step reached, and the Idempotency-Key of its last attempt, so a retry of the same booking reuses the key. */
 export interface StoredDraft {
   draft: BookingDraft;
-  step?: number;
+  /** The step reached: its name (a number in drafts kept before the steps had names). */
+  step?: Step | number;
   attempt?: { key: string; body: string };
 }
 

@@ -1,4 +1,5 @@
 import type { AppointmentStatus } from '../../contract/index.js';
+import type { RefusalReason } from '../../contract/rules/bff-api.js';
 
 /** Every string the widget shows. English is complete; each other language implements all of it. */
 export interface Translation {
@@ -83,9 +84,12 @@ export interface Translation {
   addToCalendar: string;
   changeByPhone: string;
 
-  /** The server refused the booking: the time has passed / the treatment does not fit the hours / anything else. */
-  errPast: string;
-  errHours: string;
+  /**
+   * The BFF refused the booking (400 validation_error) for this reason: one sentence each, saying
+   * what to do instead. The compiler asks for a new one here when the contract adds a reason.
+   */
+  refusal: Record<RefusalReason, string>;
+  /** A refusal without a reason this widget knows. */
   errRefused: string;
   errSlotTaken: string;
   errRateLimited: string;

@@ -4,6 +4,7 @@ import { httpUrlOrUndefined } from '../../contract/rules/patterns.js';
 import type { Dentist, Organization, WebsiteSite } from '../../contract/index.js';
 import type { Translation } from '../i18n/translation.js';
 import { timeFormatter } from '../format.js';
+import { reaches, type Stage } from '../render-stages.js';
 import { safeHtml } from '../safe-html.js';
 import type { WidgetContext } from '../widget-context.js';
 
@@ -117,17 +118,17 @@ function contact(site: WebsiteSite, t: Translation): Child {
 }
 
 /**
- * Every visible field of the website object, as page sections in reading order. `stage` 1 renders the
- * top (header, hero, stats), 2 adds about, services and team, 3 testimonials and questions, 4 the rest:
- * the widget renders them in separate tasks so that none is long.
+ * Every visible field of the website object, as page sections in reading order, as far as the staged
+ * render has come (render-stages.ts): the top (header, hero, stats) always; 'site-middle' adds about,
+ * services and team, 'site-bottom' testimonials and questions, 'site-end' the rest.
  */
 export function renderSite(
   site: WebsiteSite,
   organization: Organization | undefined,
   { t, lang }: Pick<WidgetContext, 't' | 'lang'>,
   today: DayName | undefined,
-  dentists?: Dentist[],
-  stage = 4,
+  dentists: Dentist[] | undefined,
+  upTo: Stage | undefined,
 ): TemplateResult {
   const name = organization?.name || site.clinic_name;
   const stats = [site.stat_years, site.stat_support, site.stat_success];
@@ -142,9 +143,9 @@ export function renderSite(
     ${stats.some(Boolean)
       ? html`<ul part="stats" class="stats">${stats.map((stat, i) => (stat ? html`<li>${stat} <span>${t.stats[i]}</span></li>` : nothing))}</ul>`
       : nothing}
-    ${stage > 1 ? middle(site, t, team) : nothing}
-    ${stage > 2 ? bottom(site, t) : nothing}
-    ${stage > 3 ? html`${hours(site, t, lang, today)}${contact(site, t)}${
+    ${reaches(upTo, 'site-middle') ? middle(site, t, team) : nothing}
+    ${reaches(upTo, 'site-bottom') ? bottom(site, t) : nothing}
+    ${reaches(upTo, 'site-end') ? html`${hours(site, t, lang, today)}${contact(site, t)}${
       site.footer_description ? html`<footer part="site-footer" class="site-footer"><p>${site.footer_description}</p></footer>` : nothing
     }` : nothing}
   `;

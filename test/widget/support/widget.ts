@@ -252,9 +252,10 @@ export const booked = (reference = REFERENCE) => ({
   body: { success: true, message: 'Appointment booked successfully', data: { reference, doctor_id: null } },
 });
 
-export const refused = (status: number, error_code: string, message = 'refused') => ({
+/** The BFF's error answer; `reason` names why a booking was refused (400 validation_error), as the BFF's body does. */
+export const refused = (status: number, error_code: string, message = 'refused', reason?: string) => ({
   status,
-  body: { success: false, message, error_code },
+  body: { success: false, message, error_code, ...(reason === undefined ? {} : { reason }) },
 });
 
 export const postsTo = (calls: RecordedCall[], path: string) => calls.filter((call) => call.method === 'POST' && call.path === path);

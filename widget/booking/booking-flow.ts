@@ -1,0 +1,328 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { Task, TaskStatus } from '@lit/task';
+import type { Dentist, Treatment, WebsiteSite } from '../../contract/index.js';
+import type { BookingResult } from '../../contract/bff.js';
+import { clinicLocalTime } from '../../contract/rules/clinic-time.js';
+import { candidateSlots, SLOT_STEP_MINUTES } from '../../contract/rules/slots.js';
+import { availability, book, type Availability } from '../api.js';
+import { toBffError } from '../bff-error.js';
+import { emit } from '../events.js';
+import { localToday } from '../format.js';
+import type { Translation } from '../i18n/translation.js';
+import type { WidgetContext } from '../widget-context.js';
+import { icsFile } from './appointment-view.js';
+import { stepAfter, stepBefore, storedStep, type Step } from './booking-steps.js';
+import { bookingBody, EMPTY_DRAFT, validateDraft, type BookingDraft, type DraftField, type FieldErrors } from './booking-rules.js';
+import { draftStorage, type StoredDraft } from './draft-storage.js';
+import { failureText } from './failure-text.js';
+
+/** What the flow reads from the element that owns it: the inputs <clinic-booking> hands the form. */
+export interface BookingFlowHost extends ReactiveControllerHost, HTMLElement {
+  readonly renderRoot: HTMLElement | DocumentFragment;
+  readonly context: WidgetContext;
+  readonly site?: WebsiteSite;
+  readonly treatments: Treatment[];
+  readonly dentists: Dentist[];
+  readonly prefillName?: string;
+  readonly prefillPhone?: string;
+  readonly privacyUrl?: string;
+  readonly successUrl?: string;
+}
+
+/** A booking made: the BFF's answer and what the confirmation shows. */
+export interface Booked extends BookingResult {
+  date: string;
+  time: string;
+  treatment?: Treatment;
+  /** A blob: URL of the .ics file, revoked when the patient books another. */
+  ics: string;
+}
+
+/** The treatment and dentist choices, each made on its own step. */
+export type ChoiceField = 'treatment_id' | 'doctor_id';
+const CHOICE_STEP: Record<ChoiceField, Step> = { treatment_id: 'treatment', doctor_id: 'dentist' };
+
+/**
+ * The flow's state: read-only to the views, and changed here only through set(), which asks the
+ * element to render (a controller has no reactive properties of its own).
+ */
+type FlowState = Pick<BookingFlow, 'step' | 'draft' | 'errors' | 'sending' | 'failure' | 'booked' | 'cursor' | 'lostTime' | 'copied'>;
+
+/**
+ * The booking form's behaviour, apart from how it looks: the steps and the
+ * moves between them, the draft (kept across reloads in sessionStorage),
+ * the day's slots, submitting with one Idempotency-Key per booking (a retry
+ * never books twice), and what a failure means for the patient. The step
+ * views (steps/) render its state and call its methods.
+ */
+export class BookingFlow implements ReactiveController {
+  readonly step: Step = 'treatment';
+  readonly draft: BookingDraft = { ...EMPTY_DRAFT };
+  readonly errors: FieldErrors = {};
+  readonly sending: boolean = false;
+  /** Why the last booking failed, in the patient's words. */
+  readonly failure?: string;
+  readonly booked?: Booked;
+  /** The calendar's focused day (its month is the one shown). */
+  readonly cursor: string = '';
+  /** The start refused by the last 409, for which the nearest open starts are offered. */
+  readonly lostTime: string = '';
+  /** The booking reference has been copied. */
+  readonly copied: boolean = false;
+
+  /** The clinic's IANA time zone, once an availability answer has named it. */
+  private zone?: string;
+  /** Slots this form was refused (409) since they were last fetched: `date doctor time`. */
+  private lost: string[] = [];
+  private attempt?: StoredDraft['attempt'];
+
+  /**
+   * The day's slots as the BFF knows them, fetched on the time step; on the
+   * day step, while the clinic's zone is unknown, today's, to learn it.
+   */
+  readonly slots: Task<readonly [string, string, string, string], Availability | undefined>;
+
+  readonly host: BookingFlowHost;
+
+  constructor(host: BookingFlowHost) {
+    this.host = host;
+    host.addController(this);
+    this.slots = new Task(host, {
+      task: async ([apiBase, date, doctor, treatment], { signal }) => (date ? availability(apiBase, date, doctor, treatment, signal) : undefined),
+      args: () => {
+        const date = this.step === 'time' ? this.draft.appointment_date : this.step === 'day' && !this.zone ? localToday() : '';
+        return [this.apiBase, date, this.draft.doctor_id, this.draft.treatment_id] as const;
+      },
+      onComplete: (found) => {
+        if (found) this.zone = found.time_zone;
+      },
+    });
+  }
+
+  private get apiBase(): string {
+    return this.host.context.apiBase;
+  }
+
+  get t(): Translation {
+    return this.host.context.t;
+  }
+
+  get lang(): string {
+    return this.host.context.lang;
+  }
+
+  private set(state: Partial<FlowState>): void {
+    Object.assign(this, state);
+    this.host.requestUpdate();
+  }
+
+  /** A draft kept in this tab (a reload) comes back where it was; the page's prefill fills what it left empty. */
+  hostConnected(): void {
+    const stored = draftStorage.load(this.apiBase);
+    if (stored) {
+      this.attempt = stored.attempt;
+      this.set({ draft: { ...EMPTY_DRAFT, ...stored.draft }, step: storedStep(stored.step) ?? 'treatment' });
+    }
+    const { draft } = this;
+    this.set({
+      draft: {
+        ...draft,
+        patient_name: draft.patient_name || this.host.prefillName || '',
+        patient_phone: draft.patient_phone || this.host.prefillPhone || '',
+      },
+    });
+  }
+
+  /** A treatment or dentist given by the page: chosen, and its step skipped if the form is on it. */
+  preselect(field: ChoiceField, id: number): void {
+    const step = CHOICE_STEP[field];
+    this.set({ draft: { ...this.draft, [field]: String(id) }, step: this.step === step ? stepAfter(step) : this.step });
+  }
+
+  /** Chooses a treatment or dentist, as "Book" on its card does, and goes to the step after it. */
+  choose(field: ChoiceField, id: number): void {
+    this.setField(field, String(id));
+    void this.go(stepAfter(CHOICE_STEP[field]));
+  }
+
+  /** After the next render, moves focus to the form's element matching selector. */
+  async focus(selector: string): Promise<void> {
+    await this.host.updateComplete;
+    this.host.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+  }
+
+  /** Shows a step and moves focus to its heading, which announces it. */
+  private async go(step: Step): Promise<void> {
+    this.set({ step });
+    this.save();
+    await this.focus('#step-heading');
+  }
+
+  back(): void {
+    void this.go(stepBefore(this.step));
+  }
+
+  private save(): void {
+    draftStorage.save(this.apiBase, { draft: this.draft, step: this.step, attempt: this.attempt });
+  }
+
+  /** The clinic's date and time now: in its zone once known, else the visitor's own clock. */
+  now(): { date: string; time: string } {
+    const now = new Date();
+    return this.zone ? clinicLocalTime(now, this.zone) : { date: localToday(now), time: now.toTimeString().slice(0, 5) };
+  }
+
+  get treatment(): Treatment | undefined {
+    return this.host.treatments.find((x) => String(x.treatment_id) === this.draft.treatment_id);
+  }
+
+  private rules() {
+    return { consentRequired: !!this.host.privacyUrl, t: this.t };
+  }
+
+  /** A typed or ticked value: kept, and its error, if it shows one, checked again. */
+  setField(field: DraftField, value: string | boolean): void {
+    const draft = { ...this.draft, [field]: value };
+    this.set({ draft, errors: this.errors[field] ? { ...this.errors, [field]: validateDraft(draft, this.rules())[field] } : this.errors });
+    this.save();
+  }
+
+  /** A field left or changed: its error shown, or cleared. */
+  checkField(field: DraftField): void {
+    this.set({ errors: { ...this.errors, [field]: validateDraft(this.draft, this.rules())[field] } });
+  }
+
+  /** A choice on the treatment, dentist, day or time step: kept, and on to the next step. */
+  pick(field: DraftField, value: string): void {
+    if (field === 'appointment_date') {
+      // The calendar opens on the day chosen; a new day needs a new time.
+      this.set({ cursor: value, draft: value === this.draft.appointment_date ? this.draft : { ...this.draft, appointment_time: '' } });
+    }
+    this.setField(field, value);
+    this.set({ failure: undefined });
+    void this.go(stepAfter(this.step));
+  }
+
+  /** A start chosen on the time step, or among the nearest offered after a 409. */
+  pickTime(time: string): void {
+    this.set({ lostTime: '' });
+    this.pick('appointment_time', time);
+  }
+
+  /** The calendar's cursor moved; by a key inside the grid, focus follows it. */
+  moveCursor(day: string, byKey: boolean): void {
+    this.set({ cursor: day });
+    if (byKey) void this.focus('[role="grid"] [tabindex="0"]');
+  }
+
+  /** Whether the BFF knows this start to be taken on the chosen day for the chosen dentist. */
+  isTaken(time: string): boolean {
+    const { appointment_date: date, doctor_id: doctor } = this.draft;
+    const known = this.slots.status === TaskStatus.COMPLETE ? this.slots.value : undefined;
+    return this.lost.includes(`${date} ${doctor} ${time}`) || !!known?.slots.some((slot) => slot.time === time && slot.status === 'taken');
+  }
+
+  /** The chosen day's candidate starts for the treatment's length, on today only those still ahead. */
+  dayStarts(): string[] {
+    const date = this.draft.appointment_date;
+    const now = this.now();
+    return candidateSlots(this.host.site?.opening_hours ?? {}, date, this.treatment?.duration_minutes).filter((time) => date !== now.date || time > now.time);
+  }
+
+  /** Enter or the step's button: from the details, on to the review; from the review, book. */
+  async submit(event: Event): Promise<void> {
+    event.preventDefault();
+    if (this.sending) return;
+    const errors = validateDraft(this.draft, this.rules());
+    this.set({ errors, failure: undefined });
+    const invalid = Object.keys(errors).filter((field) => errors[field as DraftField]);
+    if (invalid.length > 0) {
+      if (this.step !== 'details') await this.go('details');
+      return this.focus(`#${invalid[0]}`);
+    }
+    if (this.step !== 'review') return this.go('review');
+    if (!this.draft.appointment_time) return this.go(this.draft.appointment_date ? 'time' : 'day');
+
+    const body = bookingBody(this.draft, this.host.renderRoot.querySelector<HTMLInputElement>('#honeypot')?.value ?? '');
+    const bodyText = JSON.stringify(body);
+    // The same booking retried keeps its key (the server replays the first
+    // answer); a changed booking is a new one with a new key.
+    if (this.attempt?.body !== bodyText) this.attempt = { key: crypto.randomUUID(), body: bodyText };
+    this.save();
+
+    this.set({ sending: true });
+    try {
+      const result = await book(this.apiBase, body, this.attempt.key);
+      this.succeeded(result, body);
+    } catch (error) {
+      await this.failed(error);
+    } finally {
+      this.set({ sending: false });
+    }
+  }
+
+  private succeeded(result: BookingResult, body: ReturnType<typeof bookingBody>): void {
+    draftStorage.clear(this.apiBase);
+    this.attempt = undefined;
+    const { site } = this.host;
+    const { appointment_date: date, appointment_time: time } = body;
+    const treatment = this.treatment;
+    const ics = icsFile({
+      title: [treatment?.treatment_name, site?.clinic_name].filter(Boolean).join(', '),
+      address: site?.contact_address ?? '',
+      date,
+      time,
+      minutes: treatment?.duration_minutes ?? SLOT_STEP_MINUTES,
+      zone: this.zone,
+    });
+    this.set({
+      booked: { ...result, date, time, treatment, ics: URL.createObjectURL(new Blob([ics], { type: 'text/calendar' })) },
+      copied: false,
+    });
+    const proceed = emit(
+      this.host,
+      'clinic-booking:booked',
+      {
+        reference: result.reference,
+        date,
+        time,
+        treatment_id: body.treatment_id ?? null,
+        doctor_id: result.doctor_id ?? body.doctor_id ?? null,
+      },
+      true,
+    );
+    if (proceed && this.host.successUrl) {
+      window.location.assign(this.host.successUrl);
+      return;
+    }
+    void this.focus('#result-heading');
+  }
+
+  private async failed(error: unknown): Promise<void> {
+    const failure = toBffError(error);
+    const { status, code } = failure;
+    this.set({ failure: failureText(failure, this.t) });
+    emit(this.host, 'clinic-booking:error', { kind: 'booking', status, code });
+    if (code === 'slot_unavailable') {
+      // Taken: greyed out from now on, the day's slots fetched again, and the nearest open ones offered.
+      const { appointment_date: date, doctor_id: doctor, appointment_time: time } = this.draft;
+      this.lost = [...this.lost, `${date} ${doctor} ${time}`];
+      this.set({ lostTime: time, step: 'time' });
+      this.save();
+      void this.slots.run();
+    }
+    await this.focus('#failure');
+  }
+
+  /** From the confirmation: an empty form (but for the page's prefill), at the first step. */
+  bookAnother(): void {
+    URL.revokeObjectURL(this.booked?.ics ?? '');
+    this.set({ booked: undefined, draft: { ...EMPTY_DRAFT, patient_name: this.host.prefillName ?? '', patient_phone: this.host.prefillPhone ?? '' } });
+    void this.go('treatment');
+  }
+
+  /** The reference is on the clipboard. */
+  markCopied(): void {
+    this.set({ copied: true });
+  }
+}

@@ -1,0 +1,42 @@
+import type { TemplateResult } from 'lit';
+import { addDays } from '../../../contract/rules/clinic-time.js';
+import { LIMITS } from '../../../contract/rules/limits.js';
+import { dayHasSlot } from '../../../contract/rules/slots.js';
+import type { BookingFlow } from '../booking-flow.js';
+import { renderCalendar, type DayReason } from '../calendar.js';
+
+/**
+ * The day step: a month calendar from today to the booking horizon, each day
+ * that cannot be chosen disabled with its reason. It opens on the day chosen,
+ * else on the first day that can be.
+ */
+export function renderDayStep(flow: BookingFlow): TemplateResult {
+  const today = flow.now();
+  const last = addDays(today.date, LIMITS.bookingHorizonDays);
+  const hours = flow.host.site?.opening_hours ?? {};
+  const minutes = flow.treatment?.duration_minutes;
+  const reason = (day: string): DayReason | undefined =>
+    day < today.date ? 'past'
+    : day > last ? 'too_far'
+    : !dayHasSlot(hours, day) ? 'closed'
+    : !dayHasSlot(hours, day, minutes) ? 'too_short'
+    : day === today.date && !dayHasSlot(hours, day, minutes, today.time) ? 'past'
+    : undefined;
+  let cursor = flow.cursor || flow.draft.appointment_date;
+  if (!cursor || cursor < today.date || cursor > last) {
+    // The first day that can be chosen, within the next two months; else today.
+    cursor = today.date;
+    for (let day = today.date, n = 0; n < 62; day = addDays(day, 1), n++) if (!reason(day)) { cursor = day; break; }
+  }
+  return renderCalendar({
+    cursor,
+    selected: flow.draft.appointment_date,
+    first: today.date,
+    last,
+    lang: flow.lang,
+    t: flow.t,
+    reason,
+    pick: (day) => flow.pick('appointment_date', day),
+    move: (day, byKey) => flow.moveCursor(day, byKey),
+  });
+}

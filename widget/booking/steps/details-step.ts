@@ -1,0 +1,17 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import { LIMITS } from '../../../contract/rules/limits.js';
+import type { BookingFlow } from '../booking-flow.js';
+import { consentField, textArea, textField } from '../fields.js';
+
+/** The details step: name and phone (required), address and note, and the consent when the page links a privacy notice. */
+export function renderDetailsStep(flow: BookingFlow): TemplateResult {
+  const { t } = flow;
+  const { privacyUrl } = flow.host;
+  return html`<div class="grid">
+    ${textField(flow, 'patient_name', t.patientName, { required: true, autocomplete: 'name', maxlength: LIMITS.patientName })}
+    ${textField(flow, 'patient_phone', t.patientPhone, { required: true, autocomplete: 'tel', type: 'tel', maxlength: LIMITS.patientPhone })}
+    ${textField(flow, 'address', t.patientAddress, { autocomplete: 'street-address', maxlength: LIMITS.address, wide: true })}
+    ${textArea(flow, 'note', t.note, LIMITS.note)}
+    ${privacyUrl ? consentField(flow, privacyUrl) : nothing}
+  </div>`;
+}
