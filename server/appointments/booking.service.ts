@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BookAppointmentRequest, BookAppointmentResponse, ErrorBody } from '../../contract/index.js';
 import { ApiError } from '../../contract/index.js';
-import { appointmentEnd, checkOpeningHours, clinicNow, type OpeningHoursVerdict } from '../../contract/rules/index.js';
+import { appointmentEnd, checkOpeningHours, ClinicNowReadings, type OpeningHoursVerdict } from '../../contract/rules/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { GroupCommitter } from '../db/group-commit.js';
 import type { Stores } from '../db/stores.js';
@@ -21,6 +21,9 @@ export interface BookingAnswer {
  * where the spec is silent (README, "Where the spec is silent").
  */
 export class BookingService {
+  /** The clinics' "now", kept for the rest of each second: this service's own. */
+  readonly #clinicNow = new ClinicNowReadings();
+
   constructor(
     private readonly stores: Stores,
     private readonly commits: GroupCommitter,
@@ -93,7 +96,7 @@ export class BookingService {
     if (!timezone || !stored || !settings) throw new Error(`clinic ${careId} has no time zone, booking rules or website settings`);
     const rules = toBookingRules(stored);
 
-    const today = clinicNow(now, timezone, rules);
+    const today = this.#clinicNow.at(now, timezone, rules);
     if (date < today.date || (date === today.date && time <= today.time)) {
       throw invalid(`appointment_date and appointment_time are in the past (clinic time ${timezone}: ${today.date} ${today.time})`);
     }
