@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT_MS, engineOfUrl } from './db/connection.js';
+import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT_MS } from './db/connection.js';
+import { engineOfUrl } from './db/engine.js';
 import { coreConfig, coreSettings, parseSettings, rateSettings, rateWindow, type CoreConfig, type RateWindow } from '../platform/config.js';
 
 /** The server's settings, read once from the environment; nothing else reads process.env. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AppointmentStatus, AppointmentStatusView, BookAppointmentRequest } from '../../contract/index.js';
-import { engineOf, type Db, type Engine } from '../db/connection.js';
+import { engineOf, type Db } from '../db/connection.js';
+import type { Engine } from '../db/engine.js';
 import type { AppointmentRow } from '../db/schema.js';
 import { UniqueViolation } from '../db/unique-violation.js';
 

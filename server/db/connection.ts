@@ -1,14 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Tables } from './schema.js';
+import { engineOfUrl, type Engine } from './engine.js';
 import { migrateToLatest } from './migrate.js';
-import { isPostgresUrl, openPostgres } from './postgres.js';
+import { openPostgres } from './postgres.js';
 import { openSqlite, sqlitePathFromUrl } from './sqlite.js';
 import { ALWAYS_QUERY, type HotReads, type UnchangedReads } from './unchanged-reads.js';
 
-export type Db = Kysely<Database>;
-
-/** The database engine behind a DATABASE_URL. */
-export type Engine = 'sqlite' | 'postgres';
+export type Db = Kysely<Tables>;
 
 export interface OpenOptions {
   /** SQLite only: FULL fsyncs every commit (survives power loss); NORMAL survives kill -9 only. */
@@ -28,21 +26,6 @@ export interface OpenOptions {
 }
 
 export { sqlitePathFromUrl };
-
-/**
- * The engine a DATABASE_URL names: `postgres://` and `postgresql://` are
- * PostgreSQL; `file:` URLs and bare paths are SQLite files; any other scheme
- * is refused by name rather than taken for a file path.
- */
-export function engineOfUrl(databaseUrl: string): Engine {
-  if (isPostgresUrl(databaseUrl)) return 'postgres';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl) && !databaseUrl.startsWith('file://')) {
-    throw new Error(
-      `DATABASE_URL scheme is not supported: ${databaseUrl.split(':')[0]} (use file: for SQLite, postgres:// for PostgreSQL)`,
-    );
-  }
-  return 'sqlite';
-}
 
 interface Opened {
   engine: Engine;

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Tables } from './schema.js';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import { withStatementCache } from './statement-cache.js';
 import { DatabaseChanges, UnchangedReads } from './unchanged-reads.js';
@@ -21,7 +21,7 @@ export interface SqliteOptions {
 }
 
 export interface OpenedSqlite {
-  db: Kysely<Database>;
+  db: Kysely<Tables>;
   /** Set when commits are made durable in the background: resolves once every earlier COMMIT is on disk. */
   afterCommit?: () => Promise<void>;
   /** Reads answered from memory while nothing in the file has changed, by this process or another. */
@@ -60,7 +60,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): OpenedSql
   sqlite.pragma('foreign_keys = ON');
   const changes = new DatabaseChanges(sqlite.prepare<[], number>('PRAGMA data_version').pluck());
   const statements = withStatementCache(sqlite, { onWrite: () => changes.noteWrite() });
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
+  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
   const unchangedReads = new UnchangedReads(changes);
   if (!inBackground) return { db, unchangedReads };
   const syncer = new WalSyncer(path);

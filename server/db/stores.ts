@@ -1,4 +1,5 @@
-import { engineOf, type Db, type Engine } from './connection.js';
+import { engineOf, type Db } from './connection.js';
+import type { Engine } from './engine.js';
 import { KeyStore } from '../auth/key.store.js';
 import { TokenStore } from '../auth/token.store.js';
 import { ClinicStore } from '../clinics/clinic.store.js';

@@ -2,7 +2,8 @@ import { Client } from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadServerConfig } from '../../../server/config.js';
-import { engineOfUrl, openDatabase, type Db } from '../../../server/db/connection.js';
+import { openDatabase, type Db } from '../../../server/db/connection.js';
+import { engineOfUrl } from '../../../server/db/engine.js';
 import { SERVICES } from '../../support/services.js';
 import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
 

@@ -9,7 +9,7 @@ import { TokenStore } from '../../../server/auth/token.store.js';
 import { openDatabase } from '../../../server/db/connection.js';
 import { initial } from '../../../server/db/migrations/001-initial.js';
 import { openPostgres } from '../../../server/db/postgres.js';
-import type { AppointmentsTable, ClinicsTable, Database } from '../../../server/db/schema.js';
+import type { AppointmentsTable, ClinicsTable, Tables } from '../../../server/db/schema.js';
 import { openSqlite, sqlitePathFromUrl } from '../../../server/db/sqlite.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
@@ -31,7 +31,7 @@ async function openInProcess(databaseUrl: string): Promise<string | undefined> {
 }
 
 /** The tables as migration 001 made them, before 002 added the booking rules and end_time. */
-interface DatabaseAt001 extends Omit<Database, 'clinics' | 'appointments'> {
+interface DatabaseAt001 extends Omit<Tables, 'clinics' | 'appointments'> {
   clinics: Omit<ClinicsTable, 'min_notice_minutes' | 'horizon_days' | 'default_duration_minutes'>;
   appointments: Omit<AppointmentsTable, 'end_time'>;
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { Engine } from '../../../server/db/connection.js';
+import type { Engine } from '../../../server/db/engine.js';
 import { SERVICES } from '../../support/services.js';
 
 /**
