@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
 import type { ServerConfig } from './config.js';
-import type { Db } from './db/connection.js';
+import type { Database } from './db/database.js';
 import { GroupCommitter } from './db/group-commit.js';
 import { Stores } from './db/stores.js';
 import { AuthService } from './auth/auth.service.js';
@@ -31,7 +31,8 @@ import { DatabaseReadiness, databaseProbe } from './health/database-readiness.js
 import { addHealthRoutes } from './health/health.routes.js';
 
 export interface AppDeps {
-  db: Db;
+  /** The open database (openDatabase): its engine decides the locks and how bookings commit. */
+  database: Database;
   clock: Clock;
   config: Pick<ServerConfig, 'trustProxy' | 'apiRateLimit' | 'tokenRateLimit' | 'tokenFailureRateLimit'>;
   logger: Logger;
@@ -40,10 +41,11 @@ export interface AppDeps {
 }
 
 /** Builds the reference /api/v1 server as an Express app; it never listens. */
-export function createApp({ db, clock, config, logger, redis }: AppDeps): Express {
-  const stores = new Stores(db);
+export function createApp({ database, clock, config, logger, redis }: AppDeps): Express {
+  // Everything this app keeps in memory (kept reads, parsed settings, the clinics' "now") is made here: its own.
+  const stores = Stores.of(database);
   const auth = new AuthService(stores.keys, stores.tokens, clock);
-  const bookings = new BookingService(stores, new GroupCommitter(db), clock);
+  const bookings = new BookingService(stores, new GroupCommitter(database), clock);
   const shared = redis && { redis, keyPrefix: `${redis.keyPrefix}server:rl:` };
   const authenticated = [requireAuth(auth), apiRateLimit(config.apiRateLimit, shared)];
 
@@ -87,7 +89,7 @@ export function createApp({ db, clock, config, logger, redis }: AppDeps): Expres
   app.use(allowedMethods.check);
   app.use('/api/v1', api);
   // After the API, so its requests, the busiest, pass no layer of these on the way.
-  addHealthRoutes(app.router, new DatabaseReadiness(databaseProbe(db)));
+  addHealthRoutes(app.router, new DatabaseReadiness(databaseProbe(database)));
   app.use('/assets/demo', demoImageRoutes());
   allowedMethods.learnFrom(app.router);
   app.use(notFoundHandler);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/connection.js';
+import type { Db } from '../db/database.js';
 import type { Engine } from '../db/engine.js';
 
 /** How long an Idempotency-Key is remembered, as with Stripe. */
