@@ -7,7 +7,7 @@ import type { RedisLink } from '../platform/redis-link.js';
 import type { ServerConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { GroupCommitter } from './db/group-commit.js';
-import { Stores } from './db/stores.js';
+import { Stores } from './stores.js';
 import { AuthService } from './auth/auth.service.js';
 import { requireAuth } from './auth/require-auth.js';
 import { authOperations } from './auth/auth.routes.js';

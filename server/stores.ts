@@ -1,17 +1,17 @@
-import type { Database, Db } from './database.js';
-import type { Engine } from './engine.js';
-import { ALWAYS_QUERY, UnchangedReads, type HotReads } from './unchanged-reads.js';
-import { KeyStore } from '../auth/key.store.js';
-import { TokenStore } from '../auth/token.store.js';
-import { ClinicStore } from '../clinics/clinic.store.js';
-import { ClinicSnapshots } from '../clinics/clinic-snapshot.store.js';
-import { OrganizationStore } from '../organization/organization.store.js';
-import { WebsiteStore } from '../website/website.store.js';
-import { ParsedSettings } from '../website/parsed-settings.js';
-import { TreatmentStore } from '../treatments/treatment.store.js';
-import { DentistStore } from '../dentists/dentist.store.js';
-import { AppointmentStore } from '../appointments/appointment.store.js';
-import { IdempotencyStore } from '../appointments/idempotency.store.js';
+import type { Database, Db } from './db/database.js';
+import type { Engine } from './db/engine.js';
+import { ALWAYS_QUERY, UnchangedReads, type HotReads } from './db/unchanged-reads.js';
+import { KeyStore } from './auth/key.store.js';
+import { TokenStore } from './auth/token.store.js';
+import { ClinicStore } from './clinics/clinic.store.js';
+import { ClinicSnapshots } from './clinics/clinic-snapshot.store.js';
+import { OrganizationStore } from './organization/organization.store.js';
+import { WebsiteStore } from './website/website.store.js';
+import { ParsedSettings } from './website/parsed-settings.js';
+import { TreatmentStore } from './treatments/treatment.store.js';
+import { DentistStore } from './dentists/dentist.store.js';
+import { AppointmentStore } from './appointments/appointment.store.js';
+import { IdempotencyStore } from './appointments/idempotency.store.js';
 
 /** What every store of one Stores is bound to. */
 interface Binding {
