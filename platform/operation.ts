@@ -44,6 +44,12 @@ export interface Operation<Params = unknown, Query = unknown, Body = unknown> {
   };
   /** Every answer by status code, as the document gives them. */
   responses: Record<string, ZodOpenApiResponseObject>;
+  /**
+   * Headers every answer carries, its errors included: set before the request
+   * is parsed (e.g. `Cache-Control: no-store` on what changes from one request
+   * to the next). A header that only a success carries, the handler sets.
+   */
+  answerHeaders?: Readonly<Record<string, string>>;
   /** Runs before the handler, in order: a rate limit, the JSON body reader. */
   before?: RequestHandler[];
   /** Answers the request; a thrown ApiError becomes its error body (the error handler). */
@@ -61,11 +67,35 @@ export function operation<Params = undefined, Query = undefined, Body = undefine
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyOperation = Operation<any, any, any>;
 
-/** The handler Express runs for an operation: parse what it declares, then answer. */
+/** The input of an operation that declares no params, query or body: one object for every request. */
+const NOTHING_DECLARED: OperationInput<undefined, undefined, undefined> = Object.freeze({
+  params: undefined,
+  query: undefined,
+  body: undefined,
+});
+
+/**
+ * The handler Express runs for an operation: its answer headers, then parse
+ * what it declares, then answer. The handler's promise goes straight back to
+ * Express (which passes a rejection to the error handler), and a parse error
+ * thrown here does too: no wrapper of our own on the way of every request.
+ */
 export function handlerOf(op: AnyOperation): RequestHandler {
   const { params, query, body, notFound = 'Resource' } = op.request ?? {};
-  return async (req, res) => {
-    await op.handle(
+  const headers = Object.entries(op.answerHeaders ?? {});
+  const setHeaders = (res: Response) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+  };
+  if (!params && !query && !body) {
+    if (headers.length === 0) return (req, res) => op.handle(NOTHING_DECLARED, req, res);
+    return (req, res) => {
+      setHeaders(res);
+      return op.handle(NOTHING_DECLARED, req, res);
+    };
+  }
+  return (req, res) => {
+    setHeaders(res);
+    return op.handle(
       {
         params: params ? parseParams(params, req.params, notFound) : undefined,
         query: query ? parseQuery(query, req.query) : undefined,

@@ -5,18 +5,19 @@ import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
 import type { ServerConfig } from './config.js';
-import type { Db } from './db/connection.js';
+import type { Database } from './db/database.js';
 import { GroupCommitter } from './db/group-commit.js';
-import { Stores } from './db/stores.js';
+import { Stores } from './stores.js';
 import { AuthService } from './auth/auth.service.js';
 import { requireAuth } from './auth/require-auth.js';
-import { authRoutes } from './auth/auth.routes.js';
-import { addOrganizationRoutes } from './organization/organization.routes.js';
-import { addWebsiteRoutes } from './website/website.routes.js';
+import { authOperations } from './auth/auth.routes.js';
+import { credentialPrefixes } from './auth/credential-prefixes.js';
+import { organizationOperations } from './organization/organization.routes.js';
+import { websiteOperations } from './website/website.routes.js';
 import { treatmentOperations } from './treatments/treatments.routes.js';
-import { addDentistRoutes } from './dentists/dentists.routes.js';
+import { dentistOperations } from './dentists/dentists.routes.js';
 import { BookingService } from './appointments/booking.service.js';
-import { addAppointmentRoutes } from './appointments/appointments.routes.js';
+import { appointmentOperations } from './appointments/appointments.routes.js';
 import { docsRoutes } from './docs/docs.routes.js';
 import { demoImageRoutes } from './demo/demo-images.routes.js';
 import { apiRateLimit, tokenRateLimits } from './auth/rate-limits.js';
@@ -30,7 +31,8 @@ import { DatabaseReadiness, databaseProbe } from './health/database-readiness.js
 import { addHealthRoutes } from './health/health.routes.js';
 
 export interface AppDeps {
-  db: Db;
+  /** The open database (openDatabase): its engine decides the locks and how bookings commit. */
+  database: Database;
   clock: Clock;
   config: Pick<ServerConfig, 'trustProxy' | 'apiRateLimit' | 'tokenRateLimit' | 'tokenFailureRateLimit'>;
   logger: Logger;
@@ -39,25 +41,31 @@ export interface AppDeps {
 }
 
 /** Builds the reference /api/v1 server as an Express app; it never listens. */
-export function createApp({ db, clock, config, logger, redis }: AppDeps): Express {
-  const stores = new Stores(db);
+export function createApp({ database, clock, config, logger, redis }: AppDeps): Express {
+  // Everything this app keeps in memory (kept reads, parsed settings, the clinics' "now") is made here: its own.
+  const stores = Stores.of(database);
   const auth = new AuthService(stores.keys, stores.tokens, clock);
-  const bookings = new BookingService(stores, new GroupCommitter(db), clock);
+  const bookings = new BookingService(stores, new GroupCommitter(database), clock);
   const shared = redis && { redis, keyPrefix: `${redis.keyPrefix}server:rl:` };
   const authenticated = [requireAuth(auth), apiRateLimit(config.apiRateLimit, shared)];
 
+  // Every /api/v1 operation, each declared once beside its handler: the router and the OpenAPI document read this list.
+  const operations = [
+    ...organizationOperations(stores.organizations),
+    ...websiteOperations(stores.websites),
+    ...treatmentOperations(stores.treatments),
+    ...dentistOperations(stores.dentists),
+    ...appointmentOperations(bookings, stores.appointments),
+    // Last, so the resources' requests, the busiest, pass none of its rate limits' layers on the way.
+    ...authOperations(auth, tokenRateLimits({ issued: config.tokenRateLimit, failed: config.tokenFailureRateLimit }, shared)),
+  ];
+
   const api = Router();
-  // Credentials, then the per-key limit, once for every resource prefix (one layer each, not one per resource).
-  api.use(['/organization', '/website', '/treatments', '/dentists', '/appointments'], ...authenticated);
-  // The resources' routes on this router itself, not each under a router of its own: one router fewer per request.
-  addOrganizationRoutes(api, stores.organizations);
-  addWebsiteRoutes(api, stores.websites);
-  const operations = [...treatmentOperations(stores.treatments)];
+  // Credentials, then the per-key limit, once for every resource prefix (one layer each, not one per operation).
+  api.use(credentialPrefixes(operations), ...authenticated);
+  // The operations on this router itself, not each resource under a router of its own: one router fewer per request.
   addOperations(api, operations);
-  addDentistRoutes(api, stores.dentists);
-  addAppointmentRoutes(api, bookings, stores.appointments);
-  // After the resources, so their requests, the busiest, pass no router of these on the way.
-  api.use(authRoutes(auth, tokenRateLimits({ issued: config.tokenRateLimit, failed: config.tokenFailureRateLimit }, shared)));
+  // After the operations, so their requests pass no layer of the docs on the way.
   api.use(docsRoutes(operations));
 
   const app = express();
@@ -81,7 +89,7 @@ export function createApp({ db, clock, config, logger, redis }: AppDeps): Expres
   app.use(allowedMethods.check);
   app.use('/api/v1', api);
   // After the API, so its requests, the busiest, pass no layer of these on the way.
-  addHealthRoutes(app.router, new DatabaseReadiness(databaseProbe(db)));
+  addHealthRoutes(app.router, new DatabaseReadiness(databaseProbe(database)));
   app.use('/assets/demo', demoImageRoutes());
   allowedMethods.learnFrom(app.router);
   app.use(notFoundHandler);

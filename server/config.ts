@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_POOL_SIZE, DEFAULT_STATEMENT_TIMEOUT_MS, engineOfUrl } from './db/connection.js';
+import type { DatabaseSettings } from './db/connection.js';
+import { engineOfUrl } from './db/engine.js';
 import { coreConfig, coreSettings, parseSettings, rateSettings, rateWindow, type CoreConfig, type RateWindow } from '../platform/config.js';
 
-/** The server's settings, read once from the environment; nothing else reads process.env. */
+/**
+ * The server's settings, read once from the environment; nothing else reads
+ * process.env. Every default is here: the code receives a complete
+ * ServerConfig (loadServerConfig) and assumes none of its own.
+ */
 export const ServerConfigSchema = z.object({
   ...coreSettings(4000),
   /** `file:` (or a path) for a SQLite file; `postgres://` or `postgresql://` for PostgreSQL. */
@@ -12,11 +17,14 @@ export const ServerConfigSchema = z.object({
     .default('file:data/clinic.db')
     .refine((url) => isSupportedDatabaseUrl(url), { message: 'must be a file: path (SQLite) or a postgres:// URL (PostgreSQL)' }),
   /** PostgreSQL: connections each process keeps at most (SQLite always has one). */
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(DEFAULT_POOL_SIZE),
-  /** PostgreSQL: how long opening a connection, or waiting for a free one, may take; then the request is 503. */
-  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_CONNECT_TIMEOUT_MS),
-  /** PostgreSQL: how long one statement may run before it is cancelled and its request answered 503. */
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(DEFAULT_STATEMENT_TIMEOUT_MS),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
+  /**
+   * PostgreSQL: how long opening a connection, or waiting for a free one, may take; then the request is 503.
+   * Every query here takes milliseconds: a connection that takes seconds to open, or a free one seconds to come, means trouble.
+   */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+  /** PostgreSQL: how long one statement may run before it is cancelled and its request answered 503 (the BFF gives up on a read after 5 s too). */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
   /** FULL fsyncs every commit (survives power loss); NORMAL survives a process kill -9 but not a power cut. */
   SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
   /** Requests allowed per app key in each window on every authenticated endpoint. */
@@ -30,11 +38,8 @@ export const ServerConfigSchema = z.object({
 });
 
 export interface ServerConfig extends CoreConfig {
-  databaseUrl: string;
-  databasePoolSize: number;
-  databaseConnectTimeoutMs: number;
-  databaseStatementTimeoutMs: number;
-  sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** DATABASE_* and SQLITE_SYNCHRONOUS, as openDatabase takes them. */
+  database: DatabaseSettings;
   apiRateLimit: RateWindow;
   tokenRateLimit: RateWindow;
   tokenFailureRateLimit: RateWindow;
@@ -46,11 +51,13 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
   const e = parseSettings(ServerConfigSchema, env, 'server');
   return {
     ...coreConfig(e),
-    databaseUrl: e.DATABASE_URL,
-    databasePoolSize: e.DATABASE_POOL_SIZE,
-    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
-    databaseStatementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
-    sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
+    database: {
+      url: e.DATABASE_URL,
+      poolSize: e.DATABASE_POOL_SIZE,
+      connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      sqliteSynchronous: e.SQLITE_SYNCHRONOUS,
+    },
     apiRateLimit: rateWindow(e, 'API'),
     tokenRateLimit: rateWindow(e, 'TOKEN'),
     tokenFailureRateLimit: rateWindow(e, 'TOKEN_FAILURE'),

@@ -11,24 +11,18 @@ import { openRedis } from '../platform/redis-link.js';
 runMain('clinic API', async () => {
   const config = loadServerConfig();
   const logger = createLogger(config.logLevel);
-  const db = await openDatabase(config.databaseUrl, {
-    synchronous: config.sqliteSynchronous,
-    poolSize: config.databasePoolSize,
-    connectTimeoutMs: config.databaseConnectTimeoutMs,
-    statementTimeoutMs: config.databaseStatementTimeoutMs,
-    // Bookings, the server's only writes that must survive a power cut, all go through group commit.
-    syncInBackground: true,
-  });
+  // Bookings, the server's only writes that must survive a power cut, all go through group commit.
+  const database = await openDatabase(config.database, { syncInBackground: true });
   // REDIS_URL: rate limits shared by every instance; a Redis down at start is one warning, not a failed start.
   const redis = await openRedis(config, logger);
-  serve(createApp({ db, clock: systemClock, config, logger, redis }), {
+  serve(createApp({ database, clock: systemClock, config, logger, redis }), {
     name: 'clinic API',
     port: config.port,
     host: config.host,
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onDrained: async () => {
-      await db.destroy();
+      await database.kysely.destroy();
       await redis?.close();
     },
   });

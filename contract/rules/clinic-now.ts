@@ -12,36 +12,49 @@ export interface ClinicNow extends Readonly<ClinicLocalTime> {
   readonly lastBookableDate: string;
 }
 
-/** The last reading per time zone and window, and the whole UTC second it was read for. */
-const lastReadings = new Map<string, { second: number; now: ClinicNow }>();
-
 /**
  * The clinic's clock and calendar at `instant` (clinicLocalTime), with the
  * window a booking must fall in (a clinic's rules, the defaults unless given):
- * the server's bookings and the BFF's availability check against it. Every
- * booking asks for "now", and reading it through Intl and working out the
- * horizon date was about 5 % of a booking's CPU: the last reading of each
- * zone and window is kept for the rest of its UTC second. Per second, not
- * per minute: every offset in the time zone data is whole seconds, but some
- * were not whole minutes (Africa/Monrovia was UTC-00:44:30 until 1972), so one
- * UTC minute could hold two local minutes. A file of its own that the widget
- * does not import (it reads clinic-time.ts directly), so its bundle stays as
- * small as it is.
+ * the server's bookings and the BFF's availability check against it. Per
+ * second, not per minute, is how a reading may be kept (ClinicNowReadings):
+ * every offset in the time zone data is whole seconds, but some were not
+ * whole minutes (Africa/Monrovia was UTC-00:44:30 until 1972), so one UTC
+ * minute could hold two local minutes. A file of its own that the widget does
+ * not import (it reads clinic-time.ts directly), so its bundle stays as small
+ * as it is.
  */
 export function clinicNow(instant: Date, timeZone: string, window: BookingWindow = DEFAULT_BOOKING_RULES): ClinicNow {
-  const second = Math.floor(instant.getTime() / 1000);
-  const key = `${timeZone} ${window.minNoticeMinutes} ${window.horizonDays}`;
-  const last = lastReadings.get(key);
-  if (last?.second === second) return last.now;
   const { date, time } = clinicLocalTime(instant, timeZone);
+  const second = Math.floor(instant.getTime() / 1000);
   // Rounded up to a whole minute, so that a booking at the earliest minute is not seconds short of the notice.
   const earliestInstant = Math.ceil((second * 1000 + window.minNoticeMinutes * 60_000) / 60_000) * 60_000;
-  const now = Object.freeze({
+  return Object.freeze({
     date,
     time,
     earliest: Object.freeze(clinicLocalTime(new Date(earliestInstant), timeZone)),
     lastBookableDate: addDays(date, window.horizonDays),
   });
-  lastReadings.set(key, { second, now });
-  return now;
+}
+
+/**
+ * clinicNow, with the last reading of each time zone and window kept for the
+ * rest of its UTC second: every booking asks for "now", and reading it
+ * through Intl and working out the horizon date was about 5 % of a booking's
+ * CPU. Whoever wants the memo makes one and owns it (the server one per app),
+ * so two apps in one process share nothing. A reading is frozen: no caller
+ * can change it for the next.
+ */
+export class ClinicNowReadings {
+  /** The last reading per time zone and window, and the whole UTC second it was read for. */
+  readonly #last = new Map<string, { second: number; now: ClinicNow }>();
+
+  at(instant: Date, timeZone: string, window: BookingWindow = DEFAULT_BOOKING_RULES): ClinicNow {
+    const second = Math.floor(instant.getTime() / 1000);
+    const key = `${timeZone} ${window.minNoticeMinutes} ${window.horizonDays}`;
+    const last = this.#last.get(key);
+    if (last?.second === second) return last.now;
+    const now = clinicNow(instant, timeZone, window);
+    this.#last.set(key, { second, now });
+    return now;
+  }
 }

@@ -170,10 +170,14 @@ export class DemoRunner {
 
   /**
    * Everything is up: from now on a service that stops is reported, and
-   * Ctrl-C or SIGTERM stops them all. A signal sent to the `npm` process alone
-   * (Docker, systemd, an IDE) never reaches this one: npm passes it to the
-   * shell it runs us in, which dies without passing it on. So a parent that
-   * goes away (we are re-parented) counts as that signal too.
+   * Ctrl-C, SIGINT or SIGTERM stops them all. A signal sent to the `npm`
+   * process alone (`kill -INT`, Docker, systemd, an IDE) reaches this one
+   * because package.json's scripts `exec` node: npm passes SIGINT and SIGTERM
+   * to the shell it runs a script in, and a shell left between would keep
+   * SIGINT to itself while it waits for us (dash and bash both wait for their
+   * child, which they never signal, before they act on it). Should npm
+   * itself go away without a word (SIGKILL), we are re-parented: that counts
+   * as the signal too.
    */
   started() {
     this.#running = true;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AppointmentStatus, AppointmentStatusView, BookAppointmentRequest } from '../../contract/index.js';
-import { engineOf, type Db, type Engine } from '../db/connection.js';
+import type { Db } from '../db/database.js';
+import type { Engine } from '../db/engine.js';
 import type { AppointmentRow } from '../db/schema.js';
 import { UniqueViolation } from '../db/unique-violation.js';
 
@@ -28,10 +29,10 @@ export function dentistDayLockOrder(doctorId: number | null | undefined, date: s
 
 /** Appointments, always read and written within one clinic. */
 export class AppointmentStore {
-  /** `engine` defaults to the one `db` was opened with; a transaction's must be given (as Stores does). */
+  /** `engine`: the database's (Database.engine), for a transaction's stores too: on PostgreSQL a booking takes a lock. */
   constructor(
     private readonly db: Db,
-    private readonly engine: Engine = engineOf(db),
+    private readonly engine: Engine,
   ) {}
 
   /**

@@ -1,13 +1,33 @@
 import { createHash } from 'node:crypto';
 import type { BookAppointmentRequest, BookAppointmentResponse, ErrorBody } from '../../contract/index.js';
 import { ApiError } from '../../contract/index.js';
-import { appointmentEnd, checkOpeningHours, clinicNow, type OpeningHoursVerdict } from '../../contract/rules/index.js';
+import { appointmentEnd, checkOpeningHours, ClinicNowReadings, type OpeningHoursVerdict } from '../../contract/rules/index.js';
 import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../db/database.js';
 import type { GroupCommitter } from '../db/group-commit.js';
-import type { Stores } from '../db/stores.js';
 import { isUniqueViolation } from '../db/unique-violation.js';
 import { toBookingRules } from '../clinics/booking-rules.js';
-import { dentistDayLockOrder, type Overlap } from './appointment.store.js';
+import type { ClinicStore } from '../clinics/clinic.store.js';
+import type { DentistStore } from '../dentists/dentist.store.js';
+import type { TreatmentStore } from '../treatments/treatment.store.js';
+import type { WebsiteStore } from '../website/website.store.js';
+import { dentistDayLockOrder, type AppointmentStore, type Overlap } from './appointment.store.js';
+import type { IdempotencyStore } from './idempotency.store.js';
+
+/**
+ * The stores a booking reads and writes, and the same bound to its
+ * transaction (`within`): what the app's Stores gives (server/stores.ts),
+ * named here so that the rules depend on what they use, not on every store.
+ */
+export interface BookingStores {
+  within(trx: Db): BookingStores;
+  readonly clinics: ClinicStore;
+  readonly websites: WebsiteStore;
+  readonly treatments: TreatmentStore;
+  readonly dentists: DentistStore;
+  readonly appointments: AppointmentStore;
+  readonly idempotency: IdempotencyStore;
+}
 
 export interface BookingAnswer {
   status: number;
@@ -21,8 +41,11 @@ export interface BookingAnswer {
  * where the spec is silent (README, "Where the spec is silent").
  */
 export class BookingService {
+  /** The clinics' "now", kept for the rest of each second: this service's own. */
+  readonly #clinicNow = new ClinicNowReadings();
+
   constructor(
-    private readonly stores: Stores,
+    private readonly stores: BookingStores,
     private readonly commits: GroupCommitter,
     private readonly clock: Clock,
   ) {}
@@ -60,7 +83,7 @@ export class BookingService {
   }
 
   private async decide(
-    stores: Stores,
+    stores: BookingStores,
     careId: number,
     booking: BookAppointmentRequest,
     now: Date,
@@ -85,7 +108,7 @@ export class BookingService {
    * Every booking rule, in the order its refusal is most useful to read;
    * answers when the appointment ends, for it holds its dentist until then.
    */
-  private async checkRules(stores: Stores, careId: number, booking: BookAppointmentRequest, now: Date): Promise<string> {
+  private async checkRules(stores: BookingStores, careId: number, booking: BookAppointmentRequest, now: Date): Promise<string> {
     const { appointment_date: date, appointment_time: time, doctor_id, treatment_id } = booking;
     const timezone = await stores.clinics.timezone(careId);
     const stored = await stores.clinics.bookingRules(careId);
@@ -93,7 +116,7 @@ export class BookingService {
     if (!timezone || !stored || !settings) throw new Error(`clinic ${careId} has no time zone, booking rules or website settings`);
     const rules = toBookingRules(stored);
 
-    const today = clinicNow(now, timezone, rules);
+    const today = this.#clinicNow.at(now, timezone, rules);
     if (date < today.date || (date === today.date && time <= today.time)) {
       throw invalid(`appointment_date and appointment_time are in the past (clinic time ${timezone}: ${today.date} ${today.time})`);
     }

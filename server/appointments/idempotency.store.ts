@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Db, Engine } from '../db/connection.js';
+import type { Db } from '../db/database.js';
+import type { Engine } from '../db/engine.js';
 
 /** How long an Idempotency-Key is remembered, as with Stripe. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import type { Db } from '../db/connection.js';
+import type { Db } from '../db/database.js';
 
 export interface ApiKeyRecord {
   appKey: string;

@@ -1,5 +1,5 @@
-import { hotReadsOf, type Db } from '../db/connection.js';
-import type { HotReads } from '../db/unchanged-reads.js';
+import type { Db } from '../db/database.js';
+import { ALWAYS_QUERY, type HotReads } from '../db/unchanged-reads.js';
 
 export interface TokenOwner {
   appKey: string;
@@ -8,11 +8,11 @@ export interface TokenOwner {
 
 /** Access tokens, stored by SHA-256 only, each tied to the key it was issued to. */
 export class TokenStore {
-  readonly #reads: HotReads;
-
-  constructor(private readonly db: Db) {
-    this.#reads = hotReadsOf(db);
-  }
+  /** `reads`: how its hot reads are made; an app's kept reads (Stores.of), or without them a query each time. */
+  constructor(
+    private readonly db: Db,
+    private readonly reads: HotReads = ALWAYS_QUERY,
+  ) {}
 
   async insert(tokenHash: string, appKey: string, expiresAt: Date): Promise<void> {
     await this.db
@@ -28,7 +28,7 @@ export class TokenStore {
    * unchanged (a revocation is a change); expiry is checked on each call.
    */
   async findOwner(tokenHash: string, appKey: string, now: Date): Promise<TokenOwner | undefined> {
-    const token = await this.#reads.read(`token:${tokenHash}:${appKey}`, () => this.#findUnrevoked(tokenHash, appKey));
+    const token = await this.reads.read(`token:${tokenHash}:${appKey}`, () => this.#findUnrevoked(tokenHash, appKey));
     return token && token.expiresAt > now.getTime() ? token.owner : undefined;
   }
 

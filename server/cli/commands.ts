@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { AppointmentStatus } from '../../contract/index.js';
 import type { Clock } from '../../platform/clock.js';
-import { engineOf, type Db } from '../db/connection.js';
+import type { Database, Db } from '../db/database.js';
 import { AuthService } from '../auth/auth.service.js';
 import { KeyStore } from '../auth/key.store.js';
 import { TokenStore } from '../auth/token.store.js';
@@ -14,7 +14,8 @@ import { describeIssues } from '../../platform/validation.js';
 import { demoClinic } from '../demo/demo-clinic.js';
 
 export interface CliDeps {
-  db: Db;
+  /** The open database: its Kysely, and its engine for the stores that lock on PostgreSQL. */
+  database: Pick<Database, 'kysely' | 'engine'>;
   clock: Clock;
   publicUrl: string;
   /** A line for the person at the terminal (stderr), apart from the JSON result. */
@@ -37,6 +38,9 @@ export const USAGE = `usage: clinic <command>
   seed-demo [--public-url URL]            create the demo clinic and a key pair`;
 
 type Options = Record<string, string | undefined>;
+
+/** What each command runs with: the deps, and the database's Kysely as `db`. */
+type CommandDeps = CliDeps & { db: Db };
 
 /** A command recognised and its options parsed, ready to run against a database. */
 export type ParsedCommand = (deps: CliDeps) => Promise<unknown>;
@@ -66,10 +70,10 @@ export function parseCommand(argv: string[]): ParsedCommand {
     },
     strict: true,
   });
-  return (deps) => handler(values as Options, deps);
+  return (deps) => handler(values as Options, { ...deps, db: deps.database.kysely });
 }
 
-const COMMANDS: Record<string, (options: Options, deps: CliDeps) => Promise<unknown>> = {
+const COMMANDS: Record<string, (options: Options, deps: CommandDeps) => Promise<unknown>> = {
   'clinic create': async ({ file }, { db, clock }) => {
     const path = required(file, '--file');
     let json: unknown;
@@ -117,15 +121,15 @@ const COMMANDS: Record<string, (options: Options, deps: CliDeps) => Promise<unkn
     return { revoked: appKey };
   },
 
-  'appointments list': async ({ clinic }, { db }) =>
-    new AppointmentStore(db).listForClinic(await existingClinic(clinic, db)),
+  'appointments list': async ({ clinic }, { db, database }) =>
+    new AppointmentStore(db, database.engine).listForClinic(await existingClinic(clinic, db)),
 
-  'appointments set-status': async ({ id, status }, { db }) => {
+  'appointments set-status': async ({ id, status }, { db, database }) => {
     const appointmentId = positiveInteger(id, '--id');
     const parsed = AppointmentStatus.safeParse(status);
     if (!parsed.success) throw new CliError('--status must be Scheduled, Cancelled or Completed');
     await db.transaction().execute(async (trx) => {
-      const appointments = new AppointmentStore(trx, engineOf(db));
+      const appointments = new AppointmentStore(trx, database.engine);
       const appointment = await appointments.find(appointmentId);
       if (!appointment) throw new CliError(`no appointment ${appointmentId}`);
       // Scheduled again, it holds its dentist again: refused, as a booking would be, once that time is taken.
@@ -162,7 +166,7 @@ const COMMANDS: Record<string, (options: Options, deps: CliDeps) => Promise<unkn
   },
 };
 
-const authService = ({ db, clock }: CliDeps) => new AuthService(new KeyStore(db), new TokenStore(db), clock);
+const authService = ({ db, clock }: CommandDeps) => new AuthService(new KeyStore(db), new TokenStore(db), clock);
 
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new CliError(`${flag} is required`);

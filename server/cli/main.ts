@@ -7,18 +7,14 @@ import { CliError, parseCommand } from './commands.js';
 async function main(): Promise<number> {
   const config = loadServerConfig();
   const command = parseCommand(process.argv.slice(2));
-  const db = await openDatabase(config.databaseUrl, {
-    synchronous: config.sqliteSynchronous,
-    poolSize: config.databasePoolSize,
-    connectTimeoutMs: config.databaseConnectTimeoutMs,
-    statementTimeoutMs: config.databaseStatementTimeoutMs,
-  });
+  // The CLI's few writes are not group-committed: each COMMIT is synced as SQLITE_SYNCHRONOUS says, by SQLite itself.
+  const database = await openDatabase(config.database, { syncInBackground: false });
   try {
-    const result = await command({ db, clock: systemClock, publicUrl: config.publicUrl, tell: (line) => console.error(line) });
+    const result = await command({ database, clock: systemClock, publicUrl: config.publicUrl, tell: (line) => console.error(line) });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {
-    await db.destroy();
+    await database.kysely.destroy();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Db } from '../db/connection.js';
+import type { Db } from '../db/database.js';
 import type { StoredBookingRules } from './booking-rules.js';
 
 export interface ClinicSnapshot extends StoredBookingRules {

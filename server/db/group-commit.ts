@@ -1,4 +1,4 @@
-import { afterCommitOf, connectionsOf, engineOf, type Db } from './connection.js';
+import type { Database, Db } from './database.js';
 import { isDatabaseFault, isDatabaseUnavailable } from './database-faults.js';
 import { errorCodeOf } from './error-code.js';
 import { isTransient } from './transient-errors.js';
@@ -36,12 +36,15 @@ export interface GroupCommitOptions {
  * clients: 5 transactions of up to 16 bookings cost the server less CPU per
  * booking than 1, 2 or 3 larger ones, or 8 of one booking each).
  */
-export function groupCommitDefaults(db: Db): GroupCommitOptions {
-  if (engineOf(db) === 'postgres') {
-    return { maxUnitsPerCommit: 16, maxConcurrentCommits: Math.max(1, Math.floor(connectionsOf(db) / 2)), maxAttempts: 5 };
+export function groupCommitDefaults(database: GroupCommitted): GroupCommitOptions {
+  if (database.engine === 'postgres') {
+    return { maxUnitsPerCommit: 16, maxConcurrentCommits: Math.max(1, Math.floor(database.connections / 2)), maxAttempts: 5 };
   }
-  return { maxUnitsPerCommit: 64, maxConcurrentCommits: 1, maxAttempts: 3, afterCommit: afterCommitOf(db) };
+  return { maxUnitsPerCommit: 64, maxConcurrentCommits: 1, maxAttempts: 3, afterCommit: database.afterCommit };
 }
+
+/** What group commit needs of a database: its Kysely, its engine and its connections, and when a COMMIT is on disk. */
+export type GroupCommitted = Pick<Database, 'kysely' | 'engine' | 'connections' | 'afterCommit'>;
 
 type Settings = Required<Omit<GroupCommitOptions, 'afterCommit'>> & Pick<GroupCommitOptions, 'afterCommit'>;
 
@@ -73,16 +76,16 @@ type Settings = Required<Omit<GroupCommitOptions, 'afterCommit'>> & Pick<GroupCo
  * happened in most batches.
  */
 export class GroupCommitter {
+  private readonly db: Db;
   private readonly queue: Unit[] = [];
   private readonly options: Settings;
   private scheduled = false;
   private running = 0;
 
-  constructor(
-    private readonly db: Db,
-    options: GroupCommitOptions = {},
-  ) {
-    this.options = { ...groupCommitDefaults(db), ...options } as Settings;
+  /** `options` override the engine's settings (groupCommitDefaults), for tests. */
+  constructor(database: GroupCommitted, options: GroupCommitOptions = {}) {
+    this.db = database.kysely;
+    this.options = { ...groupCommitDefaults(database), ...options } as Settings;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import type { Engine } from './connection.js';
+import type { Engine } from './engine.js';
 import { initial } from './migrations/001-initial.js';
 import { appointmentLengths } from './migrations/002-appointment-lengths.js';
 

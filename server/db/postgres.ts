@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { discardingLostConnections } from './lost-connections.js';
 import { withPreparedStatements } from './prepared-statements.js';
-import type { Database } from './schema.js';
+import type { Tables } from './schema.js';
 
 export interface PostgresOptions {
   /** Connections this process keeps to PostgreSQL at most. */
@@ -44,9 +44,6 @@ function parseSafeInteger(text: string): number {
   return value;
 }
 
-/** True for postgres:// and postgresql:// URLs. */
-export const isPostgresUrl = (databaseUrl: string): boolean => /^postgres(ql)?:\/\//i.test(databaseUrl);
-
 /**
  * A connection's 'error' event, once the pool or the query it interrupted has
  * been told: node-postgres emits it when a connection drops (a restart, a
@@ -67,7 +64,7 @@ const alreadyHandled = () => undefined;
  * commit's transaction, holding an advisory lock), which pg-pool's own
  * listener covers only while the client is idle.
  */
-export function openPostgres(databaseUrl: string, options: PostgresOptions): Kysely<Database> {
+export function openPostgres(databaseUrl: string, options: PostgresOptions): Kysely<Tables> {
   const { statementTimeoutMs } = options;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
@@ -83,5 +80,5 @@ export function openPostgres(databaseUrl: string, options: PostgresOptions): Kys
   // An idle connection that drops: the next query opens a new one.
   pool.on('error', alreadyHandled);
   pool.on('connect', (client) => client.on('error', alreadyHandled));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: discardingLostConnections(withPreparedStatements(pool)) }) });
+  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool: discardingLostConnections(withPreparedStatements(pool)) }) });
 }

@@ -2,7 +2,7 @@ import type { Generated, Insertable, Selectable } from 'kysely';
 import type { AppointmentStatus } from '../../contract/index.js';
 
 /** Table shapes as Kysely sees them. Money is stored as integer cents. */
-export interface Database {
+export interface Tables {
   clinics: ClinicsTable;
   websites: WebsitesTable;
   treatments: TreatmentsTable;

@@ -2,30 +2,30 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
-import type { Database } from './schema.js';
+import type { Tables } from './schema.js';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import { withStatementCache } from './statement-cache.js';
-import { DatabaseChanges, UnchangedReads } from './unchanged-reads.js';
+import { DatabaseChanges } from './unchanged-reads.js';
 import { WalSyncer } from './wal-sync.js';
 
 export interface SqliteOptions {
   /** FULL: every commit is on disk before it is answered (survives power loss); NORMAL survives kill -9 but not a power cut. */
-  synchronous?: 'FULL' | 'NORMAL';
+  synchronous: 'FULL' | 'NORMAL';
   /**
    * With FULL: SQLite runs with synchronous=NORMAL and the WAL is fsynced off
    * the event loop instead (WalSyncer), by whoever calls `afterCommit` before
    * answering: the server's group commit. Only for a process whose durable
    * writes all go through it; the CLI keeps SQLite's own FULL.
    */
-  syncInBackground?: boolean;
+  syncInBackground: boolean;
 }
 
 export interface OpenedSqlite {
-  db: Kysely<Database>;
+  db: Kysely<Tables>;
   /** Set when commits are made durable in the background: resolves once every earlier COMMIT is on disk. */
   afterCommit?: () => Promise<void>;
-  /** Reads answered from memory while nothing in the file has changed, by this process or another. */
-  unchangedReads: UnchangedReads;
+  /** Whether the file may have changed since an earlier moment, through this connection or any other (UnchangedReads keeps reads meanwhile). */
+  changes: DatabaseChanges;
 }
 
 /**
@@ -47,11 +47,11 @@ export function sqlitePathFromUrl(databaseUrl: string): string {
 }
 
 /** Opens (creating if needed) the SQLite file with the pragmas every process on it must share. */
-export function openSqlite(path: string, options: SqliteOptions = {}): OpenedSqlite {
+export function openSqlite(path: string, options: SqliteOptions): OpenedSqlite {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
-  const full = (options.synchronous ?? 'FULL') === 'FULL';
-  const inBackground = full && options.syncInBackground === true && path !== ':memory:';
+  const full = options.synchronous === 'FULL';
+  const inBackground = full && options.syncInBackground && path !== ':memory:';
   // WAL: readers never block the writer. With FULL every commit is on disk before it is
   // answered (fsynced by SQLite inside COMMIT, or by WalSyncer before the answer), so an
   // acknowledged booking survives kill -9 and power loss.
@@ -60,9 +60,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): OpenedSql
   sqlite.pragma('foreign_keys = ON');
   const changes = new DatabaseChanges(sqlite.prepare<[], number>('PRAGMA data_version').pluck());
   const statements = withStatementCache(sqlite, { onWrite: () => changes.noteWrite() });
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
-  const unchangedReads = new UnchangedReads(changes);
-  if (!inBackground) return { db, unchangedReads };
+  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
+  if (!inBackground) return { db, changes };
   const syncer = new WalSyncer(path);
-  return { db, afterCommit: () => syncer.sync(), unchangedReads };
+  return { db, afterCommit: () => syncer.sync(), changes };
 }

@@ -1,16 +1,15 @@
 import type { Statement } from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 
-/** Writes through any connection of this process (noteWrite): each DatabaseChanges counts them all. */
-let writesInThisProcess = 0;
-
 /**
  * Whether a SQLite database may have changed since an earlier moment, as a
- * number that grows with every change: a write through any of this process's
- * connections (counted by `noteWrite`, which the statement cache calls before
- * every statement that writes, so before its COMMIT) or a commit by any
- * other connection, another server process or the CLI (SQLite's own
- * `PRAGMA data_version`, which changes exactly then).
+ * number that grows with every change: a write through its own connection
+ * (counted by `noteWrite`, which the statement cache calls before every
+ * statement that writes, so before its COMMIT) or a commit by any other
+ * connection, another server process, the CLI or another connection of this
+ * process (SQLite's own `PRAGMA data_version`, which changes exactly then).
+ * Each connection counts its own writes: two databases opened in one process
+ * share nothing, and each sees the other's commits as another process's.
  *
  * `current` reads data_version; `currentAsOfThisTurn` trusts a reading
  * already taken in this turn of the event loop, and takes one otherwise.
@@ -19,6 +18,7 @@ let writesInThisProcess = 0;
  * arrived, from any process, without a second read transaction.
  */
 export class DatabaseChanges {
+  #ownWrites = 0;
   #otherCommits = 0;
   #lastDataVersion: number | undefined;
   #readThisTurn = false;
@@ -29,7 +29,7 @@ export class DatabaseChanges {
   constructor(private readonly dataVersion: Statement<[], number>) {}
 
   noteWrite(): void {
-    writesInThisProcess++;
+    this.#ownWrites++;
   }
 
   current(): number {
@@ -51,7 +51,7 @@ export class DatabaseChanges {
 
   /** Grows with every change either counter has seen: both only ever grow. */
   #generation(): number {
-    return this.#otherCommits + writesInThisProcess;
+    return this.#otherCommits + this.#ownWrites;
   }
 }
 
@@ -66,7 +66,7 @@ export interface HotReads {
   readAsOfThisTurn<T>(key: string, load: () => Promise<T>): Promise<T>;
 }
 
-/** Every read queries: PostgreSQL, a transaction's stores, or a Kysely built elsewhere. */
+/** Every read queries: PostgreSQL, a transaction's stores, or stores built without an app's kept reads (the CLI, tests). */
 export const ALWAYS_QUERY: HotReads = { read: (_key, load) => load(), readAsOfThisTurn: (_key, load) => load() };
 
 /** Entries kept at most: tokens and per-clinic lists; the least recently used go first. */
@@ -75,7 +75,8 @@ const MAX_ENTRIES = 10_000;
 /**
  * Reads answered from memory for as long as the database has not changed
  * since they were made (DatabaseChanges): the hot reads of every
- * authenticated request, a token's owner and a clinic's lists. Any write
+ * authenticated request, a token's owner and a clinic's lists. Each app makes
+ * its own (Stores.of), so two apps in one process share none. Any write
  * anywhere drops them all, so a revoked key or an edited treatment is seen by
  * the very next request, from any process (a request's token lookup uses
  * `read`, its lists `readAsOfThisTurn`). The generation is taken before the

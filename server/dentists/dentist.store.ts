@@ -1,22 +1,22 @@
 import type { Dentist } from '../../contract/index.js';
-import { hotReadsOf, type Db } from '../db/connection.js';
-import type { HotReads } from '../db/unchanged-reads.js';
+import type { Db } from '../db/database.js';
+import { ALWAYS_QUERY, type HotReads } from '../db/unchanged-reads.js';
 import { decimalFromCents } from '../money.js';
 
 /** Spec 2.5: the clinic's dentists. */
 export class DentistStore {
-  readonly #reads: HotReads;
-
-  constructor(private readonly db: Db) {
-    this.#reads = hotReadsOf(db);
-  }
+  /** `reads`: how its hot reads are made; an app's kept reads (Stores.of), or without them a query each time. */
+  constructor(
+    private readonly db: Db,
+    private readonly reads: HotReads = ALWAYS_QUERY,
+  ) {}
 
   /**
    * Kept while the database is unchanged (see UnchangedReads), as of the look
    * the request's token lookup took in this turn: read-only for the caller.
    */
   list(careId: number): Promise<Dentist[]> {
-    return this.#reads.readAsOfThisTurn(`dentists:${careId}`, () => this.#list(careId));
+    return this.reads.readAsOfThisTurn(`dentists:${careId}`, () => this.#list(careId));
   }
 
   async #list(careId: number): Promise<Dentist[]> {

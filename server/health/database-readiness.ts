@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/connection.js';
+import type { Database } from '../db/database.js';
 
 /** How long /readyz waits for the database's answer before it says not ready. */
 export const READINESS_TIMEOUT_MS = 1000;
 
 /** The probe: the cheapest statement that needs the database to answer, on SQLite and PostgreSQL alike. */
-export const databaseProbe = (db: Db) => () => sql`select 1`.execute(db);
+export const databaseProbe = (database: Database) => () => sql`select 1`.execute(database.kysely);
 
 /**
  * Whether the database answers: a probe (databaseProbe), given `timeoutMs`.

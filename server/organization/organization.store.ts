@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Organization } from '../../contract/index.js';
-import type { Db } from '../db/connection.js';
+import type { Db } from '../db/database.js';
 
 /** The phone number without the formatting people type: '+44 7700 900123' and '+447700900123' are one patient. */
 const phoneDigits = sql`replace(replace(replace(replace(replace(replace(patient_phone, ' ', ''), '-', ''), '.', ''), '(', ''), ')', ''), '/', '')`;

@@ -1,6 +1,6 @@
 import type { Treatment } from '../../contract/index.js';
-import { hotReadsOf, type Db } from '../db/connection.js';
-import type { HotReads } from '../db/unchanged-reads.js';
+import type { Db } from '../db/database.js';
+import { ALWAYS_QUERY, type HotReads } from '../db/unchanged-reads.js';
 import type { TreatmentRow } from '../db/schema.js';
 import { decimalFromCents } from '../money.js';
 
@@ -15,18 +15,18 @@ const toTreatment = (row: TreatmentRow): Treatment => ({
 
 /** Spec 2.4: only the clinic's active treatments exist for the API. */
 export class TreatmentStore {
-  readonly #reads: HotReads;
-
-  constructor(private readonly db: Db) {
-    this.#reads = hotReadsOf(db);
-  }
+  /** `reads`: how its hot reads are made; an app's kept reads (Stores.of), or without them a query each time. */
+  constructor(
+    private readonly db: Db,
+    private readonly reads: HotReads = ALWAYS_QUERY,
+  ) {}
 
   /**
    * Kept while the database is unchanged (see UnchangedReads), as of the look
    * the request's token lookup took in this turn: read-only for the caller.
    */
   listActive(careId: number): Promise<Treatment[]> {
-    return this.#reads.readAsOfThisTurn(`treatments:${careId}`, () => this.#listActive(careId));
+    return this.reads.readAsOfThisTurn(`treatments:${careId}`, () => this.#listActive(careId));
   }
 
   async #listActive(careId: number): Promise<Treatment[]> {

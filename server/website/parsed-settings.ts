@@ -10,8 +10,6 @@ interface Parsed {
   readonly settings: Readonly<WebsiteSettings>;
 }
 
-const parsed = new LRUCache<number, Parsed>({ max: KEPT_CLINICS });
-
 /** Freezes `value` and everything in it, so one parsed document can be handed to every reader. */
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -22,17 +20,23 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * A clinic's website settings document, parsed once and kept (frozen, so no
- * reader can change it for the next) while its JSON text stays the same:
- * every booking reads its clinic's opening hours from it, and JSON.parse of
- * the whole document was about 5 % of a booking's CPU. Kept per clinic and
- * compared by the whole text, which costs far less than hashing it as a key:
- * an edited document, written by any process, is parsed afresh at once.
+ * The clinics' website settings documents, each parsed once and kept (frozen,
+ * so no reader can change it for the next) while its JSON text stays the
+ * same: every booking reads its clinic's opening hours from it, and
+ * JSON.parse of the whole document was about 5 % of a booking's CPU. Kept per
+ * clinic and compared by the whole text, which costs far less than hashing it
+ * as a key: an edited document, written by any process, is parsed afresh at
+ * once. Each app keeps its own (Stores.of): two apps in one process share none.
  */
-export function parseSettings(careId: number, json: string): Readonly<WebsiteSettings> {
-  const kept = parsed.get(careId);
-  if (kept !== undefined && kept.json === json) return kept.settings;
-  const settings = deepFreeze(JSON.parse(json) as WebsiteSettings);
-  parsed.set(careId, { json, settings });
-  return settings;
+export class ParsedSettings {
+  readonly #parsed = new LRUCache<number, Parsed>({ max: KEPT_CLINICS });
+
+  /** Clinic `careId`'s settings document, parsed from `json` or kept from an earlier parse of the same text. */
+  parse(careId: number, json: string): Readonly<WebsiteSettings> {
+    const kept = this.#parsed.get(careId);
+    if (kept !== undefined && kept.json === json) return kept.settings;
+    const settings = deepFreeze(JSON.parse(json) as WebsiteSettings);
+    this.#parsed.set(careId, { json, settings });
+    return settings;
+  }
 }

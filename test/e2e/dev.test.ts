@@ -156,4 +156,40 @@ describe('npm run dev (scripts/dev.mjs)', () => {
     for (const port of Object.values(ports)) await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
     expect(dev.output()).not.toMatch(/force|forced exit/i);
   });
+
+  it('stops the services within 5 s, then every process, when SIGINT reaches only the npm process (`kill -INT`)', { timeout: 120_000 }, async () => {
+    const ports = { SERVER_PORT: await freePort(), PORT: await freePort(), VITE_PORT: await freePort() };
+    const alone = startDev({
+      SERVER_PORT: String(ports.SERVER_PORT),
+      PORT: String(ports.PORT),
+      VITE_PORT: String(ports.VITE_PORT),
+      DATABASE_URL: `file:${join(dir, 'clinic.db')}`,
+      DEMO_ENV_FILE: join(dir, '.env'),
+    });
+    const up = (port: number) => fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
+    try {
+      const running = await until(() => alone.output().includes('clinic-booking dev is running') || alone.child.exitCode !== null, 60_000);
+      expect(running, alone.output()).toBe(true);
+      expect(alone.output()).toContain('clinic-booking dev is running');
+      const processes = descendants(alone.child.pid!);
+      expect(processes.length).toBeGreaterThanOrEqual(5);
+
+      // To npm alone, not to its process group as a terminal's Ctrl-C would.
+      alone.child.kill('SIGINT');
+      const stoppedAt = Date.now() + 5_000;
+      while (Date.now() < stoppedAt && (await Promise.all(Object.values(ports).map(up))).some(Boolean)) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      for (const port of Object.values(ports)) expect(await up(port), `port ${port}`).toBe(false);
+      const allGone = await until(() => processes.every((pid) => !isRunning(pid)) && !isRunning(alone.child.pid!), 8_000);
+      expect(allGone, `still running: ${processes.filter(isRunning).join(', ')}\n${alone.output()}`).toBe(true);
+    } finally {
+      // Should it not have stopped, nothing of this run may outlive the test.
+      try {
+        process.kill(-alone.child.pid!, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    }
+  });
 });

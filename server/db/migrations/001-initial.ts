@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import type { Engine } from '../connection.js';
+import type { Engine } from '../engine.js';
 import { generatedId } from './generated-id.js';
 
 /**

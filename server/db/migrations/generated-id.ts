@@ -1,5 +1,5 @@
 import type { ColumnDefinitionBuilder } from 'kysely';
-import type { Engine } from '../connection.js';
+import type { Engine } from '../engine.js';
 
 /**
  * The column definition of a generated integer primary key: SQLite's

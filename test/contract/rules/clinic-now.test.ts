@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clinicNow } from '../../../contract/rules/clinic-now.js';
+import { ClinicNowReadings, clinicNow } from '../../../contract/rules/clinic-now.js';
 import { addDays } from '../../../contract/rules/clinic-time.js';
 import { LIMITS } from '../../../contract/rules/limits.js';
 
@@ -72,11 +72,38 @@ describe('clinicNow', () => {
   });
 
   it('answers the same reading to every booking in one second, and none of them can change it for the next', () => {
-    const first = clinicNow(new Date('2026-11-23T09:30:00.100Z'), 'Europe/London');
-    expect(clinicNow(new Date('2026-11-23T09:30:00.800Z'), 'Europe/London')).toBe(first);
+    const readings = new ClinicNowReadings();
+    const first = readings.at(new Date('2026-11-23T09:30:00.100Z'), 'Europe/London');
+    expect(readings.at(new Date('2026-11-23T09:30:00.800Z'), 'Europe/London')).toBe(first);
     expect(() => {
       (first as { time: string }).time = '10:00';
     }).toThrow(TypeError);
-    expect(clinicNow(new Date('2026-11-23T09:30:00.900Z'), 'Europe/London').time).toBe('09:30');
+    expect(readings.at(new Date('2026-11-23T09:30:00.900Z'), 'Europe/London').time).toBe('09:30');
+  });
+
+  it('keeps a reading only for its own second, its own zone and window', () => {
+    const readings = new ClinicNowReadings();
+    const first = readings.at(new Date('2026-11-23T09:30:59.900Z'), 'Europe/London');
+
+    expect(readings.at(new Date('2026-11-23T09:31:00.000Z'), 'Europe/London').time).toBe('09:31');
+    expect(readings.at(new Date('2026-11-23T09:30:59.950Z'), 'Europe/Paris').time).toBe('10:30');
+    expect(readings.at(new Date('2026-11-23T09:30:59.950Z'), 'Europe/London', { minNoticeMinutes: 0, horizonDays: 1 })).not.toBe(first);
+  });
+
+  it('keeps readings apart for each owner: two apps in one process share none', () => {
+    const instant = new Date('2026-11-23T09:30:00.100Z');
+    const mine = new ClinicNowReadings().at(instant, 'Europe/London');
+
+    const theirs = new ClinicNowReadings().at(instant, 'Europe/London');
+
+    expect(theirs).not.toBe(mine);
+    expect(theirs).toEqual(mine);
+  });
+
+  it('is the pure clinicNow: the same answer, worked out afresh on each call without the memo', () => {
+    const instant = new Date('2026-11-23T09:30:00.100Z');
+
+    expect(clinicNow(instant, 'Europe/London')).not.toBe(clinicNow(instant, 'Europe/London'));
+    expect(new ClinicNowReadings().at(instant, 'Europe/London')).toEqual(clinicNow(instant, 'Europe/London'));
   });
 });

@@ -114,7 +114,7 @@ describe('POST /appointments/book around appointments that end', () => {
     const first = await booked(await book(day, '10:00', 'hour'));
     await expectError(await book(day, '10:30', 'checkUp'), 409, 'slot_unavailable');
 
-    expect(await new AppointmentStore(ctx.server.db).setStatus(first, status)).toBe(true);
+    expect(await new AppointmentStore(ctx.server.db, ctx.server.database.engine).setStatus(first, status)).toBe(true);
 
     await booked(await book(day, '10:30', 'checkUp'));
   });

@@ -47,6 +47,15 @@ describe('GET /appointments/status/{id}', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
   });
 
+  it.each([
+    ['an id that does not exist', '999999'],
+    ['an id that does not parse', 'abc'],
+  ])('sends Cache-Control: no-store with the 404 for %s too, since the appointment may exist later', async (_name, id) => {
+    const res = await statusOf(id);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('answers 404 not_found for an appointment of another clinic', async () => {
     const foreign = await bookAs(ctx.otherCaller);
     expect((await ctx.otherCaller.get(`/appointments/status/${foreign}`)).status).toBe(200);

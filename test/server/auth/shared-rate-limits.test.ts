@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../server/app.js';
 import { loadServerConfig } from '../../../server/config.js';
-import { openDatabase, type Db } from '../../../server/db/connection.js';
+import type { Database } from '../../../server/db/database.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';
 import { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { AuthService } from '../../../server/auth/auth.service.js';
@@ -14,7 +14,7 @@ import { createHttpServer } from '../../../platform/http-server.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
-import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, openTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
 
@@ -42,7 +42,7 @@ describe.runIf(serviceAvailable('redis'))(`rate limits shared through Redis (RED
   const prefix = testKeyPrefix('server-shared-limits');
   const clock = new FakeClock(TEST_NOW);
   let database: TestDatabase;
-  let db: Db;
+  let opened: Database;
   let links: RedisLink[];
   let instances: { api: string; server: Server }[];
   let clinic: { appKey: string; secret: string; token: string };
@@ -50,7 +50,8 @@ describe.runIf(serviceAvailable('redis'))(`rate limits shared through Redis (RED
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    db = await openDatabase(database.url);
+    opened = await openTestDatabase(database.url);
+    const db = opened.kysely;
     const careId = await new ClinicStore(db).create(ClinicFile.parse(clinicFixture()), clock.now());
     const auth = new AuthService(new KeyStore(db), new TokenStore(db), clock);
     const keys = await auth.createKeyPair(careId);
@@ -58,7 +59,7 @@ describe.runIf(serviceAvailable('redis'))(`rate limits shared through Redis (RED
     const { access_token } = await auth.grantToken(keys.app_key, keys.app_secret_key);
     clinic = { appKey: keys.app_key, secret: keys.app_secret_key, token: access_token };
     links = [await openLink(prefix), await openLink(prefix)];
-    instances = await Promise.all(links.map((link) => startInstance(db, link)));
+    instances = await Promise.all(links.map((link) => startInstance(opened, link)));
     redis = await inspector();
   });
   afterAll(async () => {
@@ -66,13 +67,13 @@ describe.runIf(serviceAvailable('redis'))(`rate limits shared through Redis (RED
     await Promise.all(links.map((link) => link.close()));
     await redis.cleanUp(prefix);
     await redis.close();
-    await db.destroy();
+    await opened.kysely.destroy();
     await database.remove();
   });
 
-  async function startInstance(database: Db, link: RedisLink) {
+  async function startInstance(shared: Database, link: RedisLink) {
     const app = createApp({
-      db: database,
+      database: shared,
       clock,
       logger: silentLogger(),
       redis: link,

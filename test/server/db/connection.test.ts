@@ -2,9 +2,10 @@ import { Client } from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadServerConfig } from '../../../server/config.js';
-import { engineOfUrl, openDatabase, type Db } from '../../../server/db/connection.js';
+import type { Db } from '../../../server/db/database.js';
+import { engineOfUrl } from '../../../server/db/engine.js';
 import { SERVICES } from '../../support/services.js';
-import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, openTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
 
 describe('DATABASE_URL', () => {
   it.each([
@@ -15,11 +16,11 @@ describe('DATABASE_URL', () => {
     ['data/clinic.db', 'sqlite'],
   ])('%s is %s', (url, engine) => {
     expect(engineOfUrl(url)).toBe(engine);
-    expect(loadServerConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(loadServerConfig({ DATABASE_URL: url }).database.url).toBe(url);
   });
 
   it('keeps SQLite at data/clinic.db by default', () => {
-    expect(loadServerConfig({}).databaseUrl).toBe('file:data/clinic.db');
+    expect(loadServerConfig({}).database.url).toBe('file:data/clinic.db');
   });
 
   it('refuses another scheme by name, without printing the URL (it may hold a password)', () => {
@@ -31,8 +32,8 @@ describe('DATABASE_URL', () => {
 
 describe('DATABASE_POOL_SIZE', () => {
   it('is 10 unless set', () => {
-    expect(loadServerConfig({}).databasePoolSize).toBe(10);
-    expect(loadServerConfig({ DATABASE_POOL_SIZE: '25' }).databasePoolSize).toBe(25);
+    expect(loadServerConfig({}).database.poolSize).toBe(10);
+    expect(loadServerConfig({ DATABASE_POOL_SIZE: '25' }).database.poolSize).toBe(25);
   });
 
   it.each(['0', '1', '2.5', 'many', '1000'])('refuses %s, naming the setting', (size) => {
@@ -41,16 +42,39 @@ describe('DATABASE_POOL_SIZE', () => {
 });
 
 describe.each([
-  ['DATABASE_CONNECT_TIMEOUT_MS', 'databaseConnectTimeoutMs'],
-  ['DATABASE_STATEMENT_TIMEOUT_MS', 'databaseStatementTimeoutMs'],
+  ['DATABASE_CONNECT_TIMEOUT_MS', 'connectTimeoutMs'],
+  ['DATABASE_STATEMENT_TIMEOUT_MS', 'statementTimeoutMs'],
 ] as const)('%s', (name, field) => {
   it('is 5000 unless set', () => {
-    expect(loadServerConfig({})[field]).toBe(5000);
-    expect(loadServerConfig({ [name]: '1500' })[field]).toBe(1500);
+    expect(loadServerConfig({}).database[field]).toBe(5000);
+    expect(loadServerConfig({ [name]: '1500' }).database[field]).toBe(1500);
   });
 
   it.each(['0', '-1', '2.5', 'soon'])('refuses %s, naming the setting', (value) => {
     expect(() => loadServerConfig({ [name]: value })).toThrow(name);
+  });
+});
+
+describe(`the database openDatabase opens (${TEST_ENGINE})`, () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.remove();
+  });
+
+  it('names its engine and how many connections it may hold, for the code that must differ by them', async () => {
+    const opened = await openTestDatabase(database.url, { poolSize: 4 });
+    try {
+      expect({ engine: opened.engine, connections: opened.connections }).toEqual(
+        TEST_ENGINE === 'postgres' ? { engine: 'postgres', connections: 4 } : { engine: 'sqlite', connections: 1 },
+      );
+      // Only SQLite tells cheaply whether anything changed, so only there may an app keep reads.
+      expect(opened.changes !== undefined).toBe(TEST_ENGINE === 'sqlite');
+    } finally {
+      await opened.kysely.destroy();
+    }
   });
 });
 
@@ -74,7 +98,7 @@ describe.runIf(TEST_ENGINE === 'postgres')('a PostgreSQL database', () => {
     database = await createTestDatabase('postgres');
     // A database whose own default would acknowledge commits before they are on disk.
     await asAdmin(`alter database ${databaseName()} set synchronous_commit = off`);
-    db = await openDatabase(database.url, { poolSize: 3 });
+    db = (await openTestDatabase(database.url, { poolSize: 3 })).kysely;
   });
   afterAll(async () => {
     await db?.destroy();
@@ -99,7 +123,7 @@ describe.runIf(TEST_ENGINE === 'postgres')('a PostgreSQL database', () => {
   });
 
   it('prepares each query text once per connection, and sends DDL and transaction control unprepared', async () => {
-    const single = await openDatabase(database.url, { poolSize: 1 });
+    const single = (await openTestDatabase(database.url, { poolSize: 1 })).kysely;
     try {
       for (const careId of [1, 2, 3]) await single.selectFrom('clinics').select('care_id').where('care_id', '=', careId).execute();
       await single.transaction().execute((trx) => trx.selectFrom('dentists').select('doctor_id').execute());

@@ -2,16 +2,19 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GroupCommitter } from '../../../server/db/group-commit.js';
-import type { Db } from '../../../server/db/connection.js';
+import { GroupCommitter, type GroupCommitOptions } from '../../../server/db/group-commit.js';
+import type { Db } from '../../../server/db/database.js';
 import { ImmediateSqliteDialect } from '../../../server/db/sqlite-immediate-dialect.js';
 import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
+
+/** Connections the PostgreSQL pool of loggedDatabase holds at most. */
+const POOL_SIZE = 4;
 
 /** A Kysely on the test database that records every statement it sends, lower-cased. */
 function loggedDatabase(database: TestDatabase, statements: string[]): Db {
   const dialect =
     database.engine === 'postgres'
-      ? new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 4 }) })
+      ? new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: POOL_SIZE }) })
       : new ImmediateSqliteDialect({ database: new SQLite(database.location) });
   return new Kysely({ dialect, log: (event) => void statements.push(event.query.sql.toLowerCase()) }) as unknown as Db;
 }
@@ -49,12 +52,16 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
     await database.remove();
   });
 
+  /** A group committer on the logged Kysely, with the engine's settings (overridden by `options`), as the server has one. */
+  const committerOf = (options: GroupCommitOptions = {}) =>
+    new GroupCommitter({ kysely: db, engine: database.engine, connections: database.engine === 'postgres' ? POOL_SIZE : 1 }, options);
+
   const insert = (text: string) => (trx: Db) =>
     sql`insert into notes (text) values (${text})`.execute(trx).then(() => text);
   const texts = async () => (await sql<{ text: string }>`select text from notes order by id`.execute(db)).rows.map((r) => r.text);
 
   it('commits units that arrive together in one transaction', async () => {
-    const committer = new GroupCommitter(db);
+    const committer = committerOf();
     const results = await Promise.all(['a', 'b', 'c', 'd'].map((text) => committer.run(insert(text))));
 
     expect(results).toEqual(['a', 'b', 'c', 'd']);
@@ -63,12 +70,12 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
   });
 
   it('begins each transaction so that it holds the write lock from the start (SQLite: BEGIN IMMEDIATE)', async () => {
-    await new GroupCommitter(db).run(insert('a'));
+    await committerOf().run(insert('a'));
     expect(statements[0]).toBe(database.engine === 'sqlite' ? 'begin immediate' : 'begin');
   });
 
   it('rolls back a failing unit alone and rejects only its promise', async () => {
-    const committer = new GroupCommitter(db);
+    const committer = committerOf();
     const outcomes = await Promise.allSettled([
       committer.run(insert('first')),
       committer.run(async (trx) => {
@@ -84,7 +91,7 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
   });
 
   it('settles no unit before its transaction is committed', async () => {
-    const committer = new GroupCommitter(db);
+    const committer = committerOf();
     const seenAtSettle: string[][] = [];
     const units = ['x', 'y'].map((text) =>
       committer.run(insert(text)).then(() => seenAtSettle.push([...statements])),
@@ -104,7 +111,7 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
 
   it('rejects a unit whose commit the database refuses, and keeps working', async () => {
     await withDeferredForeignKey();
-    const committer = new GroupCommitter(db);
+    const committer = committerOf();
 
     await expect(committer.run(orphan)).rejects.toThrow();
     expect(await committer.run(insert('after'))).toBe('after');
@@ -113,7 +120,7 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
 
   it('runs each unit of a batch whose commit was refused again alone, so only the guilty one fails', async () => {
     await withDeferredForeignKey();
-    const committer = new GroupCommitter(db);
+    const committer = committerOf();
 
     const outcomes = await Promise.allSettled([committer.run(insert('innocent')), committer.run(orphan), committer.run(insert('bystander'))]);
 
@@ -122,7 +129,7 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
   });
 
   it('runs a unit that lost a deadlock again, in a later transaction, and keeps what the others did', async () => {
-    const committer = new GroupCommitter(db);
+    const committer = committerOf();
     let runs = 0;
     const outcomes = await Promise.all([
       committer.run(insert('neighbour')),
@@ -141,7 +148,7 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
   });
 
   it('gives up on a unit that keeps failing transiently, with its error', async () => {
-    const committer = new GroupCommitter(db, { maxAttempts: 3 });
+    const committer = committerOf({ maxAttempts: 3 });
     let runs = 0;
     const outcome = committer.run(async () => {
       runs++;
@@ -155,7 +162,7 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
   it('settles committed units only once afterCommit says the commit is on disk, running the next transaction meanwhile', async () => {
     const syncs: { done: () => void; fail: (error: Error) => void }[] = [];
     const afterCommit = () => new Promise<void>((done, fail) => void syncs.push({ done, fail }));
-    const committer = new GroupCommitter(db, { afterCommit, maxConcurrentCommits: 1 });
+    const committer = committerOf({ afterCommit, maxConcurrentCommits: 1 });
     const settledAs: string[] = [];
     const track = (promise: Promise<string>) => promise.then((value) => void settledAs.push(value), () => void settledAs.push('rejected'));
 
@@ -175,7 +182,7 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
   });
 
   it('does not run again a unit whose failure is its own', async () => {
-    const committer = new GroupCommitter(db);
+    const committer = committerOf();
     let runs = 0;
     await expect(
       committer.run(async () => {
@@ -187,7 +194,7 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
   });
 
   it('rejects every unit of a batch at once when the database itself fails, running none again alone', async () => {
-    const committer = new GroupCommitter(db);
+    const committer = committerOf();
     const lost = new Error('Connection terminated unexpectedly');
     const runs = { before: 0, failing: 0, after: 0 };
     const outcomes = await Promise.allSettled([
@@ -212,7 +219,7 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
   });
 
   it('runs the units of a transaction in the order of the locks they take, in arrival order among equals', async () => {
-    const committer = new GroupCommitter(db);
+    const committer = committerOf();
     const ran: string[] = [];
     const unit = (name: string) => async () => void ran.push(name);
 
@@ -232,7 +239,7 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
   // one lock and waits for the other's, until PostgreSQL breaks the deadlock (after deadlock_timeout) by failing one,
   // and the batch is rolled back and run again unit by unit. SQLite runs one transaction at a time: nothing to see.
   it.runIf(TEST_ENGINE === 'postgres')('takes the locks of two transactions in one order, so neither waits on the other in a cycle', async () => {
-    const committer = new GroupCommitter(db, { maxUnitsPerCommit: 2, maxConcurrentCommits: 2 });
+    const committer = committerOf({ maxUnitsPerCommit: 2, maxConcurrentCommits: 2 });
     let held = 0;
     /** True once another transaction waits for a lock: this one must go on for it to get it. */
     const someoneWaits = async () =>

@@ -6,15 +6,14 @@ import { BookAppointmentResponse } from '../../../contract/index.js';
 import { AuthService } from '../../../server/auth/auth.service.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { TokenStore } from '../../../server/auth/token.store.js';
-import { openDatabase } from '../../../server/db/connection.js';
 import { initial } from '../../../server/db/migrations/001-initial.js';
 import { openPostgres } from '../../../server/db/postgres.js';
-import type { AppointmentsTable, ClinicsTable, Database } from '../../../server/db/schema.js';
+import type { AppointmentsTable, ClinicsTable, Tables } from '../../../server/db/schema.js';
 import { openSqlite, sqlitePathFromUrl } from '../../../server/db/sqlite.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
 import { REPO_ROOT } from '../support/server-process.js';
-import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, openTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
 import { authenticatedCaller, startTestServer, validBooking } from '../support/test-server.js';
 
 /** Opens the database in a process of its own, as a server or the CLI does at start-up; its error, if any. */
@@ -31,14 +30,14 @@ async function openInProcess(databaseUrl: string): Promise<string | undefined> {
 }
 
 /** The tables as migration 001 made them, before 002 added the booking rules and end_time. */
-interface DatabaseAt001 extends Omit<Database, 'clinics' | 'appointments'> {
+interface DatabaseAt001 extends Omit<Tables, 'clinics' | 'appointments'> {
   clinics: Omit<ClinicsTable, 'min_notice_minutes' | 'horizon_days' | 'default_duration_minutes'>;
   appointments: Omit<AppointmentsTable, 'end_time'>;
 }
 
 /** The database brought to migration 001 only, as a server of that time left it. */
 async function openAt001(database: TestDatabase): Promise<Kysely<DatabaseAt001>> {
-  const db = (database.engine === 'postgres' ? openPostgres(database.url, { poolSize: 2 }) : openSqlite(sqlitePathFromUrl(database.url)).db) as unknown as Kysely<DatabaseAt001>;
+  const db = (database.engine === 'postgres' ? openPostgres(database.url, { poolSize: 2 }) : openSqlite(sqlitePathFromUrl(database.url), { synchronous: 'FULL', syncInBackground: false }).db) as unknown as Kysely<DatabaseAt001>;
   const provider = { getMigrations: async () => ({ '001-initial': initial(database.engine) }) };
   const { error } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) throw error;
@@ -55,7 +54,7 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
         const errors = await Promise.all([1, 2, 3].map(() => openInProcess(database.url)));
         expect(errors).toEqual([undefined, undefined, undefined]);
 
-        const db = await openDatabase(database.url);
+        const db = (await openTestDatabase(database.url)).kysely;
         const applied = await db.selectFrom('kysely_migration' as never).select('name' as never).execute();
         await db.destroy();
         expect(applied).toEqual([{ name: '001-initial' }, { name: '002-appointment-lengths' }]);
@@ -73,7 +72,7 @@ describe(`migrations on ${TEST_ENGINE}`, () => {
         const ids = await seedAt001(old);
         await old.destroy();
 
-        const db = await openDatabase(database.url);
+        const db = (await openTestDatabase(database.url)).kysely;
         const clinic = await db.selectFrom('clinics').select(['min_notice_minutes', 'horizon_days', 'default_duration_minutes']).executeTakeFirstOrThrow();
         const ends = await db.selectFrom('appointments').select(['patient_name', 'appointment_time', 'end_time']).orderBy('appointment_id').execute();
         await db.destroy();

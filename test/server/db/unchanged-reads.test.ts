@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DentistListResponse, TreatmentListResponse } from '../../../contract/index.js';
-import { openDatabase, type Db } from '../../../server/db/connection.js';
+import type { Db } from '../../../server/db/database.js';
+import { openTestDatabase } from '../support/test-database.js';
 import { twoClinics, useTestServer } from '../support/use-test-server.js';
 
 /**
@@ -15,7 +16,7 @@ const ctx = useTestServer({ setup: twoClinics() });
 /** A second connection to the server's database, as another process has it. */
 let other: Db;
 beforeAll(async () => {
-  other = await openDatabase(ctx.server.databaseUrl);
+  other = (await openTestDatabase(ctx.server.databaseUrl)).kysely;
 });
 afterAll(async () => {
   await other.destroy();

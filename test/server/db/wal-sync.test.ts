@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { afterCommitOf, openDatabase } from '../../../server/db/connection.js';
 import { WalSyncer, type SyncKind } from '../../../server/db/wal-sync.js';
-import { removeSqliteFolder, TEST_ENGINE, tempDbPath } from '../support/test-database.js';
+import { openTestDatabase, removeSqliteFolder, TEST_ENGINE, tempDbPath } from '../support/test-database.js';
 
 /** A sync function the test finishes by hand, recording what was synced and in which order. */
 function manualSync() {
@@ -74,11 +73,11 @@ describe('WalSyncer', () => {
 });
 
 describe.runIf(TEST_ENGINE === 'sqlite')('a SQLite database opened for the server (syncInBackground)', () => {
-  const synchronousOf = async (url: string, options: Parameters<typeof openDatabase>[1]) => {
-    const db = await openDatabase(url, options);
-    const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(db);
-    const background = afterCommitOf(db) !== undefined;
-    await db.destroy();
+  const synchronousOf = async (url: string, sqliteSynchronous: 'FULL' | 'NORMAL', syncInBackground: boolean) => {
+    const database = await openTestDatabase(url, { sqliteSynchronous }, { syncInBackground });
+    const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(database.kysely);
+    const background = database.afterCommit !== undefined;
+    await database.kysely.destroy();
     return { synchronous: rows[0]!.synchronous, background };
   };
 
@@ -86,9 +85,9 @@ describe.runIf(TEST_ENGINE === 'sqlite')('a SQLite database opened for the serve
     const path = tempDbPath();
     try {
       // SQLite's pragma synchronous: 1 is NORMAL, 2 is FULL.
-      expect(await synchronousOf(`file:${path}`, { synchronous: 'FULL', syncInBackground: true })).toEqual({ synchronous: 1, background: true });
-      expect(await synchronousOf(`file:${path}`, { synchronous: 'FULL' })).toEqual({ synchronous: 2, background: false });
-      expect(await synchronousOf(`file:${path}`, { synchronous: 'NORMAL', syncInBackground: true })).toEqual({ synchronous: 1, background: false });
+      expect(await synchronousOf(`file:${path}`, 'FULL', true)).toEqual({ synchronous: 1, background: true });
+      expect(await synchronousOf(`file:${path}`, 'FULL', false)).toEqual({ synchronous: 2, background: false });
+      expect(await synchronousOf(`file:${path}`, 'NORMAL', true)).toEqual({ synchronous: 1, background: false });
     } finally {
       removeSqliteFolder(path);
     }

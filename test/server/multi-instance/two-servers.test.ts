@@ -2,14 +2,13 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookAppointmentResponse } from '../../../contract/index.js';
-import { openDatabase } from '../../../server/db/connection.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { dentistSlots, nextWeekdayInLondon, weekdaysAfter } from '../support/future-slot.js';
 import { overlappingPairs } from '../support/overlaps.js';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { appointmentIdsIn, authHeaders, seedDatabase, type SeededKeys } from '../support/seed-database.js';
-import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
+import { createTestDatabase, openTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
 import { validBooking } from '../support/test-server.js';
 
 /** The fixture clinic with an hour-long treatment as well (the last one). */
@@ -85,7 +84,7 @@ describe(`two server processes on one ${TEST_ENGINE} database`, { timeout: 60_00
     for (const answer of answers.filter((a) => a.status === 409)) {
       expect(JSON.parse(answer.body)).toMatchObject({ success: false, error_code: 'slot_unavailable' });
     }
-    const db = await openDatabase(database.url);
+    const db = (await openTestDatabase(database.url)).kysely;
     const scheduled = await db
       .selectFrom('appointments')
       .select('patient_name')
@@ -113,7 +112,7 @@ describe(`two server processes on one ${TEST_ENGINE} database`, { timeout: 60_00
         expect(JSON.parse(answer.body)).toMatchObject({ success: false, error_code: 'slot_unavailable' });
       }
     }
-    const db = await openDatabase(database.url);
+    const db = (await openTestDatabase(database.url)).kysely;
     const overlaps = await overlappingPairs(db);
     const perDay = await db
       .selectFrom('appointments')
@@ -139,7 +138,7 @@ describe(`two server processes on one ${TEST_ENGINE} database`, { timeout: 60_00
     const first = BookAppointmentResponse.parse(JSON.parse(answers[0]!.body));
     for (const answer of answers) expect(JSON.parse(answer.body)).toEqual(first);
     expect(answers.filter((answer) => answer.replayed === 'true')).toHaveLength(19);
-    const db = await openDatabase(database.url);
+    const db = (await openTestDatabase(database.url)).kysely;
     const rows = await db.selectFrom('appointments').select('appointment_id').where('patient_name', '=', 'Idempotent Twin').execute();
     await db.destroy();
     expect(rows).toEqual([{ appointment_id: first.data.appointment_id }]);
@@ -200,7 +199,7 @@ describe(`two server processes on one ${TEST_ENGINE} database`, { timeout: 60_00
     expect(afterKill.length).toBeGreaterThan(0); // the other went on booking
     const stored = await appointmentIdsIn(database.url);
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
-    const db = await openDatabase(database.url);
+    const db = (await openTestDatabase(database.url)).kysely;
     const overlaps = await overlappingPairs(db);
     await db.destroy();
     expect(overlaps).toEqual([]);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../../server/db/connection.js';
+import type { Db } from '../../../server/db/database.js';
 
 /** Pairs of Scheduled appointments of one dentist that share a minute, by id: [] when the schedule holds. */
 export async function overlappingPairs(db: Db): Promise<{ first: number; second: number }[]> {

@@ -1,4 +1,3 @@
-import { openDatabase } from '../../../server/db/connection.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';
 import { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { AuthService } from '../../../server/auth/auth.service.js';
@@ -7,6 +6,7 @@ import { TokenStore } from '../../../server/auth/token.store.js';
 import { systemClock } from '../../../platform/clock.js';
 import type { ClinicFile as ClinicFileInput } from '../../../server/clinics/clinic-file.js';
 import { clinicFixture } from './clinic-fixture.js';
+import { openTestDatabase } from './test-database.js';
 
 export interface SeededKeys {
   careId: number;
@@ -24,7 +24,7 @@ export interface SeededKeys {
  * process of its own.
  */
 export async function seedDatabase(databaseUrl: string, file: ClinicFileInput = clinicFixture()): Promise<SeededKeys> {
-  const db = await openDatabase(databaseUrl);
+  const db = (await openTestDatabase(databaseUrl)).kysely;
   try {
     const careId = await new ClinicStore(db).create(ClinicFile.parse(file), new Date());
     const keys = await new AuthService(new KeyStore(db), new TokenStore(db), systemClock).createKeyPair(careId);
@@ -38,7 +38,7 @@ export async function seedDatabase(databaseUrl: string, file: ClinicFileInput = 
 
 /** The ids of every appointment in the database at `databaseUrl`, read through a connection of its own. */
 export async function appointmentIdsIn(databaseUrl: string): Promise<Set<number>> {
-  const db = await openDatabase(databaseUrl);
+  const db = (await openTestDatabase(databaseUrl)).kysely;
   try {
     return new Set((await db.selectFrom('appointments').select('appointment_id').execute()).map((row) => row.appointment_id));
   } finally {

@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { Engine } from '../../../server/db/connection.js';
+import { loadServerConfig } from '../../../server/config.js';
+import { openDatabase, type DatabaseSettings, type DatabaseUse } from '../../../server/db/connection.js';
+import type { Database } from '../../../server/db/database.js';
+import type { Engine } from '../../../server/db/engine.js';
 import { SERVICES } from '../../support/services.js';
 
 /**
@@ -81,4 +84,17 @@ export async function postgresTestDatabase(): Promise<TestDatabase> {
 /** A fresh database of the engine the tests run on (TEST_ENGINE unless told). */
 export function createTestDatabase(engine: Engine = TEST_ENGINE): Promise<TestDatabase> {
   return engine === 'postgres' ? postgresTestDatabase() : Promise.resolve(sqliteTestDatabase());
+}
+
+/**
+ * Opens the database at `url` as the server does (migrations included), with
+ * the defaults of the server's config schema for every setting `settings`
+ * leaves out; without background WAL sync unless `use` says so.
+ */
+export function openTestDatabase(
+  url: string,
+  settings: Partial<DatabaseSettings> = {},
+  use: DatabaseUse = { syncInBackground: false },
+): Promise<Database> {
+  return openDatabase({ ...loadServerConfig({ DATABASE_URL: url }).database, ...settings }, use);
 }

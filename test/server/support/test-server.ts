@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import type { Express } from 'express';
 import { createApp } from '../../../server/app.js';
 import type { Clock } from '../../../platform/clock.js';
-import { openDatabase, type Db } from '../../../server/db/connection.js';
+import type { Database, Db } from '../../../server/db/database.js';
 import { createHttpServer } from '../../../platform/http-server.js';
 import { createLogger } from '../../../platform/logger.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';
@@ -14,7 +14,7 @@ import { KeyStore } from '../../../server/auth/key.store.js';
 import { TokenStore } from '../../../server/auth/token.store.js';
 import { clinicFixture } from './clinic-fixture.js';
 import { FakeClock, TEST_NOW } from './fake-clock.js';
-import { createTestDatabase, removeSqliteFolder, sqliteTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, openTestDatabase, removeSqliteFolder, sqliteTestDatabase, type TestDatabase } from './test-database.js';
 
 export { tempDbPath } from './test-database.js';
 
@@ -69,17 +69,18 @@ export function collectLogLines(): { lines: string[]; sink: Writable } {
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const owned = !options.database && !options.dbPath;
   const database = options.database ?? (options.dbPath ? sqliteTestDatabase(options.dbPath) : await createTestDatabase());
-  let db: Db;
+  let opened: Database;
   try {
-    db = await openDatabase(database.url);
+    opened = await openTestDatabase(database.url);
   } catch (error) {
     if (owned && database.engine === 'postgres') await database.remove();
     throw error;
   }
   const clock = options.clock ?? new FakeClock(TEST_NOW);
   const { lines: logs, sink } = collectLogLines();
+  const db = opened.kysely;
   const app = createApp({
-    db,
+    database: opened,
     clock,
     logger: createLogger('info', sink),
     config: {

@@ -1,14 +1,20 @@
-import { describe, expect, it } from 'vitest';
-import { parseSettings } from '../../../server/website/parsed-settings.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ParsedSettings } from '../../../server/website/parsed-settings.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 
 // Each booking reads its clinic's opening hours from the settings document;
-// parseSettings keeps one parsed copy per distinct JSON text.
+// ParsedSettings keeps one parsed copy per distinct JSON text, for the app that made it.
 
 const website = clinicFixture('Parsed Dental').website;
 const CARE_ID = 7;
 
-describe('parseSettings', () => {
+describe('ParsedSettings', () => {
+  let parsed: ParsedSettings;
+  beforeEach(() => {
+    parsed = new ParsedSettings();
+  });
+  const parseSettings = (careId: number, json: string) => parsed.parse(careId, json);
+
   it('parses the document as JSON.parse does', () => {
     expect(parseSettings(CARE_ID, JSON.stringify(website))).toEqual(website);
   });
@@ -44,5 +50,14 @@ describe('parseSettings', () => {
       (settings.opening_hours.Monday as { close: string }).close = '23:00';
     }).toThrow(TypeError);
     expect(parseSettings(CARE_ID, JSON.stringify(website))).toEqual(website);
+  });
+
+  it('keeps nothing for another app: each ParsedSettings parses on its own', () => {
+    const mine = parseSettings(CARE_ID, JSON.stringify(website));
+
+    const theirs = new ParsedSettings().parse(CARE_ID, JSON.stringify(website));
+
+    expect(theirs).not.toBe(mine);
+    expect(theirs).toEqual(mine);
   });
 });

@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import type { Engine } from './engine.js';
+import type { Tables } from './schema.js';
+import type { DatabaseChanges } from './unchanged-reads.js';
+
+/** Queries on the database, or within one of its transactions. */
+export type Db = Kysely<Tables>;
+
+/**
+ * An open database, as openDatabase gives it: the Kysely that queries it and
+ * what the code that must differ by engine needs to know. It travels
+ * explicitly to whatever needs it (createApp, Stores, GroupCommitter, the
+ * CLI), so nothing guesses the engine of a Kysely it was handed: a guess of
+ * SQLite would skip PostgreSQL's locks.
+ */
+export interface Database {
+  readonly kysely: Db;
+  readonly engine: Engine;
+  /** Connections it may hold at once: its pool's size on PostgreSQL, 1 on SQLite. */
+  readonly connections: number;
+  /** Resolves once every earlier COMMIT is on disk, when COMMIT itself does not wait for that (SQLite's WAL synced in the background). */
+  readonly afterCommit?: () => Promise<void>;
+  /**
+   * SQLite: whether the file may have changed since an earlier moment, from
+   * this connection or any other, so an app may keep reads meanwhile
+   * (UnchangedReads). PostgreSQL tells no such thing as cheaply.
+   */
+  readonly changes?: DatabaseChanges;
+}
