@@ -82,9 +82,11 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
    * lookups (the spec's status view has neither). Best known: bounded, in
    * memory, for as long as a booking can lie ahead.
    */
+  // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, across a clock moved by hand.
   const bookedDetails = new LRUCache<number, { doctor_id: number | null; treatment_id: number | null }>({
     max: BOOKINGS_REMEMBERED,
     ttl: BOOKING_MEMORY_TTL_MS,
+    ttlResolution: 0,
     perf: { now: () => clock.now().getTime() },
   });
 

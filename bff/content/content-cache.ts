@@ -99,10 +99,13 @@ export class ContentCache {
   ) {
     const clock = options.clock ?? systemClock;
     this.now = () => clock.now().getTime();
+    // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, so an entry read
+    // just before the clock moves (by hand in tests, or an NTP step) would still count as fresh after it.
     this.cache = new LRUCache<string, CachedAnswer, FetchContext>({
       maxSize: options.maxBytes,
       sizeCalculation: (answer, path) => answerSize(answer) + path.length,
       ttl: options.ttlMs,
+      ttlResolution: 0,
       allowStale: true,
       noDeleteOnFetchRejection: true,
       perf: { now: this.now },

@@ -15,6 +15,10 @@ import {
   type StubUpstream,
 } from '../support/bff-harness.js';
 import { heldBytes } from './raw-get.js';
+import { ContentCache } from '../../../bff/content/content-cache.js';
+import { TREATMENTS } from '../../../bff/content/resources.js';
+import { TokenManager } from '../../../bff/upstream/token-manager.js';
+import { UpstreamClient } from '../../../bff/upstream/upstream-client.js';
 
 const STUB_CREDENTIALS = { appKey: 'ck_stub_key', secret: 'stub-secret-0123456789' };
 const TTL_MS = 60_000;
@@ -445,5 +449,29 @@ describe('cache memory bound', () => {
     expect(cached.length).toBeGreaterThan(0);
     expect(cached.length).toBeLessThan(PATHS.length - 1);
     expect(cached.reduce((total, path) => total + sizes.get(path)!, 0)).toBeLessThanOrEqual(MAX_BYTES);
+  });
+});
+
+describe("the cache's clock", () => {
+  let stub: StubUpstream;
+
+  beforeAll(async () => {
+    stub = await startStubUpstream(stubApi(json(200, { success: true, data: [STUB_TREATMENT] })));
+  });
+  afterAll(async () => {
+    await stub.close();
+  });
+
+  it('counts a copy stale as soon as the clock passes its TTL, even within the millisecond of its last reading', async () => {
+    const time = new ManualTime();
+    const tokens = new TokenManager({ upstreamUrl: stub.api, appKey: 'ck_clock', appSecretKey: 'clock-secret-0123456789', timeoutMs: 2_000, clock: time });
+    const cache = new ContentCache(new UpstreamClient(stub.api, 'ck_clock', tokens, 2_000), { ttlMs: TTL_MS, maxStaleMs: MAX_STALE_MS, maxBytes: 1024 * 1024, clock: time });
+    await cache.get('/treatments', TREATMENTS);
+    expect(cache.fresh('/treatments')).toBeDefined();
+
+    // No await in between: lru-cache's own 1 ms reuse of a clock reading (ttlResolution) has had no chance to end.
+    time.advance(TTL_MS + 1);
+
+    expect(cache.fresh('/treatments')).toBeUndefined();
   });
 });
