@@ -5,15 +5,7 @@ import { systemClock, type Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
 import { requestLogger } from '../platform/request-logger.js';
 import { notFoundHandler } from '../platform/error-handler.js';
-import {
-  DEFAULT_AVAILABILITY_MAX_SLOTS,
-  DEFAULT_BOOKING_TIMEOUT_MS,
-  DEFAULT_CLINIC_TIMEZONE,
-  DEFAULT_STATUS_RATE_LIMIT,
-  DEFAULT_UPSTREAM_MAX_BODY_BYTES,
-  DEFAULT_UPSTREAM_READ_BUDGET,
-  type BffConfig,
-} from './config.js';
+import type { BffConfig } from './config.js';
 import { TokenManager } from './upstream/token-manager.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 import { ReadBudget } from './upstream/read-budget.js';
@@ -57,7 +49,7 @@ export interface Bff {
 
 /** Builds the BFF as an Express app; it never listens. */
 export function createBff({ config, logger, clock = systemClock, redis }: BffDeps): Bff {
-  const maxBodyBytes = config.upstreamMaxBodyBytes ?? DEFAULT_UPSTREAM_MAX_BODY_BYTES;
+  const maxBodyBytes = config.upstreamMaxBodyBytes;
   const tokens = new TokenManager({
     upstreamUrl: config.upstreamUrl,
     appKey: config.appKey,
@@ -70,7 +62,7 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   const client = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs, maxBodyBytes, logger);
   const readiness = new Readiness({ probe: upstreamProbe(client), clock });
   const upstream = reportingAnswers(client, readiness);
-  const readBudget = new ReadBudget({ limit: config.upstreamReadBudget ?? DEFAULT_UPSTREAM_READ_BUDGET, clock });
+  const readBudget = new ReadBudget({ limit: config.upstreamReadBudget, clock });
   const cache = new ContentCache(upstream, { ...config.cache, clock, readBudget });
 
   // REDIS_URL: one count per limiter, one set of taken slots and one dentist per patient key for every BFF of this clinic.
@@ -83,8 +75,8 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   api.use(contentRoutes(cache, config.cache.ttlMs, config.cache.maxStaleMs));
   api.use(bffDocsRoutes());
   const facts = new ClinicFacts(cache, upstream, { ttlMs: config.cache.ttlMs, clock });
-  const clinicTimeZone = config.clinicTimeZone ?? DEFAULT_CLINIC_TIMEZONE;
-  const learnt = new MemoryTakenSlots({ maxSlots: config.availabilityMaxSlots ?? DEFAULT_AVAILABILITY_MAX_SLOTS, timeZone: clinicTimeZone, clock });
+  const clinicTimeZone = config.clinicTimeZone;
+  const learnt = new MemoryTakenSlots({ maxSlots: config.availabilityMaxSlots, timeZone: clinicTimeZone, clock });
   const takenSlots: TakenSlots = redis ? new SharedTakenSlots(redis, `${clinicNamespace(redis, config.appKey)}taken:`, learnt) : learnt;
   api.use(availabilityRoutes(facts, takenSlots, clinicTimeZone, clock));
   const triedDentists = new MemoryDentistMemory(clock);
@@ -95,8 +87,8 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
       referenceKey: config.referenceKey,
       previousReferenceKeys: config.previousReferenceKeys,
       bookingRateLimit: bookingRateLimit(config.bookingRateLimit, shared),
-      statusRateLimit: statusRateLimit(config.statusRateLimit ?? DEFAULT_STATUS_RATE_LIMIT, shared),
-      bookingTimeoutMs: config.bookingTimeoutMs ?? DEFAULT_BOOKING_TIMEOUT_MS,
+      statusRateLimit: statusRateLimit(config.statusRateLimit, shared),
+      bookingTimeoutMs: config.bookingTimeoutMs,
       facts,
       taken: takenSlots,
       dentistMemory,

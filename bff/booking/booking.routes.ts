@@ -38,7 +38,7 @@ export interface BookingRoutesOptions {
   /** New references are made with this key (BOOKING_REF_SECRET). */
   referenceKey: Buffer;
   /** References are read with these too (BOOKING_REF_SECRET_PREVIOUS), so rotating the reference secret voids none. */
-  previousReferenceKeys?: readonly Buffer[];
+  previousReferenceKeys: readonly Buffer[];
   /** Bookings per client IP (BOOKING_RATE_LIMIT); the routes give a hit back only for a booking that surely booked nothing. */
   bookingRateLimit: GivingBackRateLimit;
   /** Status lookups per client IP (STATUS_RATE_LIMIT), on POST and the deprecated GET alike. */
@@ -75,7 +75,7 @@ const BOOKINGS_REMEMBERED = 50_000;
  */
 export function bookingRoutes(options: BookingRoutesOptions): Router {
   const { upstream, referenceKey, bookingRateLimit, statusRateLimit, bookingTimeoutMs, facts, taken, dentistMemory, clock } = options;
-  const readingKeys = [referenceKey, ...(options.previousReferenceKeys ?? [])];
+  const readingKeys = [referenceKey, ...options.previousReferenceKeys];
   const router = Router();
   /**
    * The dentist and treatment of each booking this BFF made, for its status

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AccessTokenResponse } from '../../contract/index.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { retryAfterSeconds, UpstreamBusy, UpstreamUnavailable } from './errors.js';
-import { DEFAULT_UPSTREAM_MAX_BODY_BYTES, readJsonWithin, withDeadline } from './bounded-body.js';
+import { readJsonWithin, withDeadline } from './bounded-body.js';
 import { NO_REDIRECTS, refuseRedirect } from './redirects.js';
 
 export interface TokenManagerOptions {
@@ -12,7 +12,7 @@ export interface TokenManagerOptions {
   appSecretKey: string;
   timeoutMs: number;
   /** The most of /granttoken's answer that is read (UPSTREAM_MAX_BODY_BYTES). */
-  maxBodyBytes?: number;
+  maxBodyBytes: number;
   /** Renew this long before expires_in runs out, so no request carries a dying token. */
   renewBeforeMs?: number;
   clock?: Clock;
@@ -82,7 +82,7 @@ export class TokenManager {
           await res.body?.cancel();
           throw new UpstreamUnavailable(res.status >= 500 ? 'server_error' : 'auth', `token exchange answered ${res.status}`);
         }
-        return readJsonWithin(res, this.options.maxBodyBytes ?? DEFAULT_UPSTREAM_MAX_BODY_BYTES, () => call.abort());
+        return readJsonWithin(res, this.options.maxBodyBytes, () => call.abort());
       });
       const { access_token, expires_in } = AccessTokenResponse.extend({ expires_in: z.number().positive() }).parse(body);
       const lifetimeMs = expires_in * 1000;

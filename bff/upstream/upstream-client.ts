@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { TokenManager } from './token-manager.js';
 import { toUpstreamUnavailable } from './token-manager.js';
 import { retryAfterSeconds, UpstreamBusy, UpstreamUnavailable } from './errors.js';
-import { DEFAULT_UPSTREAM_MAX_BODY_BYTES, readJsonWithin, withDeadline } from './bounded-body.js';
+import { readJsonWithin, withDeadline } from './bounded-body.js';
 import { NO_REDIRECTS, refuseRedirect } from './redirects.js';
 
 export interface UpstreamAnswer {
@@ -36,7 +36,7 @@ export class UpstreamClient {
     private readonly appKey: string,
     private readonly tokens: TokenManager,
     private readonly timeoutMs: number,
-    private readonly maxBodyBytes = DEFAULT_UPSTREAM_MAX_BODY_BYTES,
+    private readonly maxBodyBytes: number,
     private readonly logger?: Logger,
   ) {}
 

@@ -464,8 +464,9 @@ describe("the cache's clock", () => {
 
   it('counts a copy stale as soon as the clock passes its TTL, even within the millisecond of its last reading', async () => {
     const time = new ManualTime();
-    const tokens = new TokenManager({ upstreamUrl: stub.api, appKey: 'ck_clock', appSecretKey: 'clock-secret-0123456789', timeoutMs: 2_000, clock: time });
-    const cache = new ContentCache(new UpstreamClient(stub.api, 'ck_clock', tokens, 2_000), { ttlMs: TTL_MS, maxStaleMs: MAX_STALE_MS, maxBytes: 1024 * 1024, clock: time });
+    const upstream = { upstreamUrl: stub.api, appKey: 'ck_clock', appSecretKey: 'clock-secret-0123456789', timeoutMs: 2_000, maxBodyBytes: 1024 * 1024 };
+    const tokens = new TokenManager({ ...upstream, clock: time });
+    const cache = new ContentCache(new UpstreamClient(stub.api, 'ck_clock', tokens, 2_000, upstream.maxBodyBytes), { ttlMs: TTL_MS, maxStaleMs: MAX_STALE_MS, maxBytes: 1024 * 1024, clock: time });
     await cache.get('/treatments', TREATMENTS);
     expect(cache.fresh('/treatments')).toBeDefined();
 

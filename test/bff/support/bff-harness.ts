@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBff, type Bff } from '../../../bff/app.js';
-import { deriveReferenceKey, type BffConfig } from '../../../bff/config.js';
+import { parseBffConfig, type BffConfig } from '../../../bff/config.js';
 import { readReference } from '../../../bff/booking/booking-reference.js';
 import type { Clock } from '../../../platform/clock.js';
 import { createHttpServer } from '../../../platform/http-server.js';
@@ -66,23 +66,24 @@ export async function startBff(
   redis?: RedisLink,
 ): Promise<RunningBff> {
   const { lines: logs, sink } = collectLogLines();
+  // The schema's defaults, with the settings these tests run under, then each test's own.
   const config: BffConfig = {
-    upstreamUrl: upstreamApi,
-    appKey: credentials.appKey,
-    appSecretKey: credentials.secret,
-    port: 0,
-    host: '127.0.0.1',
-    allowedOrigins: ['https://clinic.example'],
-    trustProxy: false,
-    logLevel: 'info',
-    cache: { ttlMs: 60_000, maxStaleMs: 3600_000, maxBytes: 1024 * 1024 },
-    upstreamTimeoutMs: 2_000,
-    apiRateLimit: { limit: 10_000, windowMs: 60_000 },
-    bookingRateLimit: { limit: 1_000, windowMs: 60_000 },
-    // BOOKING_REF_SECRET: one per clinic here, never the app secret (a restarted BFF of the clinic reads its references).
-    referenceKey: deriveReferenceKey(`test-booking-reference-secret:${credentials.appKey}`),
-    widgetDir: 'widget/dist',
-    shutdownTimeoutMs: 1_000,
+    ...parseBffConfig({
+      UPSTREAM_URL: upstreamApi,
+      APP_KEY: credentials.appKey,
+      APP_SECRET_KEY: credentials.secret,
+      // One per clinic here, never the app secret (a restarted BFF of the clinic reads its references).
+      BOOKING_REF_SECRET: `test-booking-reference-secret:${credentials.appKey}`,
+      PORT: '0',
+      ALLOWED_ORIGINS: 'https://clinic.example',
+      CACHE_MAX_STALE_MS: '3600000',
+      CACHE_MAX_BYTES: String(1024 * 1024),
+      UPSTREAM_TIMEOUT_MS: '2000',
+      API_RATE_LIMIT: '10000',
+      BOOKING_RATE_LIMIT: '1000',
+      BOOKING_RATE_WINDOW_MS: '60000',
+      SHUTDOWN_TIMEOUT_MS: '1000',
+    }),
     ...overrides,
   };
   const bff = createBff({ config, logger: createLogger('info', sink), ...(clock ? { clock } : {}), redis });
