@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TokenManager, toUpstreamUnavailable } from '../../../bff/upstream/token-manager.js';
+import { TokenManager } from '../../../bff/upstream/token-manager.js';
+import { toUpstreamUnavailable } from '../../../bff/upstream/upstream-fetch.js';
 import { UpstreamBusy, UpstreamUnavailable } from '../../../bff/upstream/errors.js';
 import { FakeClock, TEST_NOW } from '../../server/support/fake-clock.js';
 import { startStubUpstream, type StubHandler, type StubUpstream } from '../support/bff-harness.js';
