@@ -7,7 +7,7 @@ import type { RedisLink } from '../../../platform/redis-link.js';
 import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
-import { closeServer, startBff, startStubUpstream, type RunningBff } from '../support/bff-harness.js';
+import { bffClinicFixture, closeServer, startBff, startStubUpstream, type RunningBff } from '../support/bff-harness.js';
 
 /**
  * A booking counts against the per-IP booking limit once it has been sent
@@ -166,7 +166,7 @@ describe.each(STORES)('the booking limit counted %s', (_name, inRedis) => {
 
   beforeAll(async () => {
     upstream = await startTestServer();
-    clinic = await seedClinic(upstream);
+    clinic = await seedClinic(upstream, bffClinicFixture());
     hop = new HoldingHop(upstream.api);
     await hop.start();
   });

@@ -5,7 +5,7 @@ import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js'
 import { deriveReferenceKey, loadBffConfig, type BffConfig } from '../../../bff/config.js';
 import { REPO_ROOT } from '../../server/support/server-process.js';
 import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
-import { startBff, type RunningBff } from '../support/bff-harness.js';
+import { bffClinicFixture, startBff, type RunningBff } from '../support/bff-harness.js';
 
 /**
  * Booking references outlive the app key: README's rotation (create a new key
@@ -35,7 +35,7 @@ const running: RunningBff[] = [];
 
 beforeAll(async () => {
   upstream = await startTestServer();
-  clinic = await seedClinic(upstream);
+  clinic = await seedClinic(upstream, bffClinicFixture());
 });
 afterAll(async () => {
   await Promise.all(running.map((bff) => bff.close()));
