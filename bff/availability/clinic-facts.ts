@@ -1,4 +1,3 @@
-import type { DentistListResponse, TreatmentListResponse, WebsiteResponse } from '../../contract/index.js';
 import type { OpeningHours } from '../../contract/rules/opening-hours.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import type { ContentCache } from '../content/content-cache.js';
@@ -34,21 +33,18 @@ export class ClinicFacts {
   }
 
   async openingHours(): Promise<OpeningHours> {
-    const answer = await this.cache.get('/website', WEBSITE);
-    return answer.status === 200 ? (JSON.parse(answer.body.toString()) as WebsiteResponse).site.opening_hours : {};
+    return (await this.cache.get(WEBSITE)).value?.site.opening_hours ?? {};
   }
 
   /** The length of an active treatment, in minutes; undefined when there is no such treatment. */
   async treatmentDuration(treatmentId: number): Promise<number | undefined> {
-    const answer = await this.cache.get('/treatments', TREATMENTS);
-    if (answer.status !== 200) return undefined;
-    return (JSON.parse(answer.body.toString()) as TreatmentListResponse).data.find((t) => t.treatment_id === treatmentId)?.duration_minutes;
+    return (await this.cache.get(TREATMENTS)).value?.data.find((t) => t.treatment_id === treatmentId)?.duration_minutes;
   }
 
   /** The clinic's dentists' ids, in the order GET /dentists lists them, from the content cache. */
   async dentistIds(): Promise<number[]> {
-    const answer = await this.cache.get('/dentists', DENTISTS);
-    const ids = answer.status === 200 ? (JSON.parse(answer.body.toString()) as DentistListResponse).data.map((d) => d.doctor_id) : [];
+    const answer = await this.cache.get(DENTISTS);
+    const ids = answer.value?.data.map((d) => d.doctor_id) ?? [];
     this.dentistsForBooking = { ids, readAt: answer.fetchedAt };
     return ids;
   }
@@ -60,7 +56,7 @@ export class ClinicFacts {
     const answer = await this.upstream.call({ method: 'GET', path: '/dentists' });
     const prepared = answer.status === 200 ? DENTISTS.prepare(answer.body) : { ok: false as const };
     if (!prepared.ok) throw new UpstreamUnavailable('server_error', 'upstream dentists did not match the contract');
-    const ids = (prepared.body as DentistListResponse).data.map((d) => d.doctor_id);
+    const ids = prepared.value.data.map((d) => d.doctor_id);
     this.dentistsForBooking = { ids, readAt: this.now() };
     return ids;
   }

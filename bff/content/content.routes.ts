@@ -1,7 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { IdParam } from '../../contract/index.js';
 import { notFound } from '../../contract/errors.js';
-import { ReadBudgetSpent } from '../upstream/read-budget.js';
 import type { CachedAnswer, ContentCache } from './content-cache.js';
 import { AnswerHeaders, encodingChooser, setHeaders, varyOnOriginAndEncoding } from './answer-headers.js';
 import { CONTENT_BUNDLE_PATH } from '../../contract/rules/bff-api.js';
@@ -34,27 +33,27 @@ export function contentRoutes(cache: ContentCache, ttlMs: number, maxStaleMs: nu
   const send = answerSender(new AnswerHeaders(cacheControl));
 
   // Each route answers at once from a fresh cached copy, and waits for the cache only otherwise.
-  const serve = (resource: ContentResource, upstreamPath: string): ContentRoute => (req, res) =>
-    whenCached(cache.fresh(upstreamPath), () => cache.get(upstreamPath, resource), (answer) => send(req, res, answer));
+  const serve = (resource: ContentResource): ContentRoute => (req, res) =>
+    whenCached(cache.fresh(resource), () => cache.get(resource), (answer) => send(req, res, answer));
 
   const routes = new RouteTable<ContentRoute>([
-    ['/organization', serve(ORGANIZATION, '/organization')],
-    ['/website', serve(WEBSITE, '/website')],
-    ['/treatments', serve(TREATMENTS, '/treatments')],
+    [ORGANIZATION.path, serve(ORGANIZATION)],
+    [WEBSITE.path, serve(WEBSITE)],
+    [TREATMENTS.path, serve(TREATMENTS)],
     [
-      '/treatments/:id',
+      `${TREATMENTS.path}/:id`,
       (req, res, params) => {
         // An id that is not an escape-decodable number is no treatment either.
         const id = IdParam.safeParse(params.id);
         if (!id.success) throw notFound('Treatment');
-        return whenCached(cache.fresh('/treatments'), () => cache.get('/treatments', TREATMENTS), (list) => {
+        return whenCached(cache.fresh(TREATMENTS), () => cache.get(TREATMENTS), (list) => {
           const treatment = list.items?.get(id.data);
           if (!treatment) throw notFound('Treatment');
           send(req, res, treatment);
         });
       },
     ],
-    ['/dentists', serve(DENTISTS, '/dentists')],
+    [DENTISTS.path, serve(DENTISTS)],
     [
       CONTENT_BUNDLE_PATH,
       (req, res) =>
@@ -68,14 +67,11 @@ export function contentRoutes(cache: ContentCache, ttlMs: number, maxStaleMs: nu
       next();
       return;
     }
-    const fail = (err: unknown) => {
-      retryAfterWhenBudgetSpent(err, res);
-      next(err);
-    };
+    // A refusal of the read budget (ReadBudgetSpent) gets its Retry-After from the error handler, as every such error does.
     try {
-      route.value(req, res, route.params)?.catch(fail);
+      route.value(req, res, route.params)?.catch(next);
     } catch (err) {
-      fail(err);
+      next(err);
     }
   };
 }
@@ -90,11 +86,6 @@ function whenCached<T>(cached: T | undefined, load: () => Promise<T>, use: (valu
     return;
   }
   return load().then(use);
-}
-
-/** A content miss refused by the read budget is 503 upstream_busy (the error handler); this adds when to retry. */
-function retryAfterWhenBudgetSpent(err: unknown, res: Response): void {
-  if (err instanceof ReadBudgetSpent && !res.headersSent) res.set('Retry-After', String(err.retryAfterSeconds));
 }
 
 /**
