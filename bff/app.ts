@@ -5,6 +5,7 @@ import { systemClock, type Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
 import { requestLogger } from '../platform/request-logger.js';
 import { notFoundHandler } from '../platform/error-handler.js';
+import { addOperations, operationTable, type AnyOperation } from '../platform/operation.js';
 import type { BffConfig } from './config.js';
 import { TokenManager } from './upstream/token-manager.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
@@ -12,14 +13,14 @@ import { ReadBudget } from './upstream/read-budget.js';
 import { Readiness, reportingAnswers, upstreamProbe } from './health/readiness.js';
 import { healthRoutes } from './health/health.routes.js';
 import { ContentCache } from './content/content-cache.js';
-import { contentRoutes } from './content/content.routes.js';
-import { bookingRoutes } from './booking/booking.routes.js';
+import { contentOperations } from './content/content.routes.js';
+import { bookingOperations } from './booking/booking.routes.js';
 import { MemoryDentistMemory, SharedDentistMemory, type DentistMemory } from './booking/dentist-memory.js';
-import { availabilityRoutes } from './availability/availability.routes.js';
+import { availabilityOperations } from './availability/availability.routes.js';
 import { ClinicFacts } from './availability/clinic-facts.js';
 import { MemoryTakenSlots, type TakenSlots } from './availability/taken-slots.js';
 import { SharedTakenSlots } from './availability/shared-taken-slots.js';
-import { bffDocsRoutes } from './docs/docs.routes.js';
+import { docsOperation } from './docs/docs.routes.js';
 import { apiCors } from './http/cors.js';
 import { apiRateLimit, bookingRateLimit, statusRateLimit } from './http/rate-limits.js';
 import { bffErrorHandler } from './http/error-handler.js';
@@ -43,6 +44,8 @@ export interface Bff {
   cache: ContentCache;
   /** What the BFF has learnt about taken slots (availability). */
   takenSlots: TakenSlots;
+  /** Every operation of /api, as the router serves them and the OpenAPI document describes them. */
+  operations: readonly AnyOperation[];
   /** `npm run dev` only (WIDGET_DEV_URL): /widget/* goes to Vite; main.ts attaches it for the HMR websocket. */
   widgetDevProxy?: WidgetDevProxy;
 }
@@ -71,18 +74,18 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   const api = Router();
   api.use(apiCors(config.allowedOrigins, config.publicOrigin));
   api.use(apiRateLimit(config.apiRateLimit, shared));
-  // The content first: the busiest paths, answered without passing through the docs router.
-  api.use(contentRoutes(cache, config.cache.ttlMs, config.cache.maxStaleMs));
-  api.use(bffDocsRoutes());
+  // The content first: the busiest paths, answered in one lookup without passing through the router's other routes.
+  const content = contentOperations(cache, config.cache.ttlMs, config.cache.maxStaleMs);
+  api.use(operationTable(content));
   const facts = new ClinicFacts(cache, upstream, { ttlMs: config.cache.ttlMs, clock });
   const clinicTimeZone = config.clinicTimeZone;
   const learnt = new MemoryTakenSlots({ maxSlots: config.availabilityMaxSlots, timeZone: clinicTimeZone, clock });
   const takenSlots: TakenSlots = redis ? new SharedTakenSlots(redis, `${clinicNamespace(redis, config.appKey)}taken:`, learnt) : learnt;
-  api.use(availabilityRoutes(facts, takenSlots, clinicTimeZone, clock));
   const triedDentists = new MemoryDentistMemory(clock);
   const dentistMemory: DentistMemory = redis ? new SharedDentistMemory(redis, `${clinicNamespace(redis, config.appKey)}dentist:`, triedDentists) : triedDentists;
-  api.use(
-    bookingRoutes({
+  const routed = [
+    ...availabilityOperations(facts, takenSlots, clinicTimeZone, clock),
+    ...bookingOperations({
       upstream,
       referenceKey: config.referenceKey,
       previousReferenceKeys: config.previousReferenceKeys,
@@ -94,7 +97,10 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
       dentistMemory,
       clock,
     }),
-  );
+  ];
+  const docs = docsOperation([...content, ...routed]);
+  addOperations(api, [...routed, docs]);
+  const operations = [...content, ...routed, docs];
   api.use(notFoundHandler);
 
   const app = express();
@@ -117,7 +123,7 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   if (demo) app.use(demoRoutes(demo));
   app.use(notFoundHandler);
   app.use(bffErrorHandler);
-  return { app, tokens, cache, takenSlots, widgetDevProxy };
+  return { app, tokens, cache, takenSlots, operations, widgetDevProxy };
 }
 
 /**

@@ -6,7 +6,6 @@ import {
   IdempotencyKeyHeader,
   OrganizationResponse,
   TreatmentListResponse,
-  TreatmentResponse,
   WebsiteResponse,
 } from './index.js';
 import { CalendarDate, IdParam, TimeOfDay } from './common.js';
@@ -188,15 +187,17 @@ export type AvailabilityResponse = z.infer<typeof AvailabilityResponse>;
 /** The Idempotency-Key a browser sends with a booking, passed upstream as is. */
 export const BookingIdempotencyKey = IdempotencyKeyHeader;
 
-/** Each read-only content resource: its path under /api and the schema of its answer. */
+/**
+ * Each read-only content resource: its path (under /api, and under the
+ * upstream /api/v1 alike), its name and the schema of its answer. A treatment
+ * by id is answered from the treatments' list, at `${path}/:id`.
+ */
 export const CONTENT_RESOURCES = {
   organization: { path: CONTENT_PATHS.organization, name: 'Organization', response: OrganizationResponse },
   website: { path: CONTENT_PATHS.website, name: 'Website', response: WebsiteResponse },
   treatments: { path: CONTENT_PATHS.treatments, name: 'Treatments', response: TreatmentListResponse },
-  treatment: { path: `${CONTENT_PATHS.treatments}/{id}`, name: 'Treatment', response: TreatmentResponse },
   dentists: { path: CONTENT_PATHS.dentists, name: 'Dentists', response: DentistListResponse },
 } as const;
-export type ContentResourceName = keyof typeof CONTENT_RESOURCES;
 
 /**
  * GET /content: the four content resources in one answer, each as its own
@@ -223,3 +224,12 @@ export const ContentBundleResponse = z
   .strict()
   .meta({ id: 'ContentBundleResponse' });
 export type ContentBundleResponse = z.infer<typeof ContentBundleResponse>;
+
+/** GET /openapi.json: an OpenAPI 3.1 document (this API's own), described only as far as clients need. */
+export const OpenApiDocument = z
+  .looseObject({
+    openapi: z.string().meta({ example: '3.1.0' }),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document: the one describing this API.' });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { LRUCache } from 'lru-cache';
+import { z } from 'zod';
 import {
   AppointmentStatusResponse,
   BookAppointmentResponse,
@@ -9,9 +10,10 @@ import {
 } from '../../contract/index.js';
 import { ApiError, notFound } from '../../contract/errors.js';
 import { LIMITS } from '../../contract/rules/limits.js';
+import { RetryAfterHeader } from '../../contract/headers.js';
 import { readIdempotencyKey } from '../../platform/idempotency-key.js';
 import { jsonBody } from '../../platform/json-body.js';
-import { parseBody } from '../../platform/validation.js';
+import { operation, type AnyOperation } from '../../platform/operation.js';
 import type { Clock } from '../../platform/clock.js';
 import type { GivingBackRateLimit } from '../../platform/rate-limits.js';
 import type { UpstreamAnswer, UpstreamClient } from '../upstream/upstream-client.js';
@@ -20,17 +22,20 @@ import type { ClinicFacts } from '../availability/clinic-facts.js';
 import type { TakenSlots } from '../availability/taken-slots.js';
 import { createReference, readReferenceWithAny } from './booking-reference.js';
 import type { DentistMemory } from './dentist-memory.js';
+import { commonErrors, errorAnswer, json, NoStore, tagged } from '../http/answers.js';
 import {
+  BffBookingResponse,
+  BffStatusResponse,
+  BookingIdempotencyKey,
   BOOKING_PATH,
   BROWSER_BOOKING_MAX_BYTES,
   BrowserBookingRequest,
   HONEYPOT_FIELD,
+  ReferencePathParams,
   STATUS_LOOKUP_MAX_BYTES,
   STATUS_LOOKUP_PATH,
   STATUS_PATH,
   StatusLookupRequest,
-  type BffBookingResponse,
-  type BffStatusResponse,
 } from '../../contract/bff.js';
 
 export interface BookingRoutesOptions {
@@ -62,6 +67,25 @@ const DEPRECATION_HEADERS = {
   Link: `</api${STATUS_LOOKUP_PATH}>; rel="successor-version"`,
 };
 
+/** The same headers, as the document declares them. */
+const DeprecationHeaders = z.object({
+  Deprecation: z.string().meta({
+    description: 'RFC 9745: this operation is deprecated (since the date, as @epoch-seconds); use POST /appointments/status.',
+    example: '@1795305600',
+    header: { id: 'Deprecation' },
+  }),
+  Sunset: z.string().meta({
+    description: 'RFC 8594: after this date the operation may stop answering.',
+    example: STATUS_GET_SUNSET_AT.toUTCString(),
+    header: { id: 'Sunset' },
+  }),
+  Link: z.string().meta({
+    description: 'The successor operation: rel="successor-version".',
+    example: `</api${STATUS_LOOKUP_PATH}>; rel="successor-version"`,
+    header: { id: 'SuccessorLink' },
+  }),
+});
+
 /** Bookings whose dentist and treatment a status lookup can name: the booking horizon, and a bound. */
 const BOOKING_MEMORY_TTL_MS = (LIMITS.bookingHorizonDays + 1) * 24 * 3600_000;
 const BOOKINGS_REMEMBERED = 50_000;
@@ -73,10 +97,9 @@ const BOOKINGS_REMEMBERED = 50_000;
  * longer than reads: answering "try again" while upstream is still booking is
  * what makes a patient book twice.
  */
-export function bookingRoutes(options: BookingRoutesOptions): Router {
+export function bookingOperations(options: BookingRoutesOptions): AnyOperation[] {
   const { upstream, referenceKey, bookingRateLimit, statusRateLimit, bookingTimeoutMs, facts, taken, dentistMemory, clock } = options;
   const readingKeys = [referenceKey, ...options.previousReferenceKeys];
-  const router = Router();
   /**
    * The dentist and treatment of each booking this BFF made, for its status
    * lookups (the spec's status view has neither). Best known: bounded, in
@@ -139,46 +162,89 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
     res.json(body);
   };
 
-  router.post(BOOKING_PATH, bookingRateLimit, ...jsonBody(BROWSER_BOOKING_MAX_BYTES), async (req: Request, res: Response) => {
-    const parsed = parseBody(BrowserBookingRequest, req.body);
-    const { [HONEYPOT_FIELD]: _honeypot, ...booking } = req.body as Record<string, unknown>;
-    const idempotencyKey = readIdempotencyKey(req);
-    res.set('Cache-Control', 'no-store');
-    const { appointment_date: date, appointment_time: time } = parsed;
-    const requested = parsed.doctor_id ?? null;
+  const bookAppointment = operation({
+    id: 'bookAppointment',
+    method: 'post',
+    path: BOOKING_PATH,
+    docs: {
+      ...tagged('Appointments'),
+      summary: 'Book an appointment',
+      description:
+        `The clinic API booking body plus the honeypot field "${HONEYPOT_FIELD}", which must stay empty; ` +
+        'the answer adds a reference to follow the booking by. An optional Idempotency-Key is passed on, ' +
+        'so a retry with the same key and body replays the first answer.',
+    },
+    request: {
+      body: BrowserBookingRequest,
+      headers: z.object({
+        'Idempotency-Key': BookingIdempotencyKey.optional().meta({
+          description: 'Repeating a key with the same body replays the first answer; with another body it is 422.',
+        }),
+      }),
+    },
+    responses: {
+      '200': {
+        description: "Booked: the reference to follow it by and the dentist booked (never the clinic API's appointment_id).",
+        headers: NoStore,
+        ...json(BffBookingResponse),
+      },
+      '400': errorAnswer('validation_error: the message names each bad field or broken rule.'),
+      '409': errorAnswer('slot_unavailable: the dentist is already booked then.'),
+      '413': errorAnswer(`payload_too_large: body over ${BROWSER_BOOKING_MAX_BYTES} bytes.`),
+      '415': errorAnswer('unsupported_media_type: not sent as application/json.'),
+      '422': errorAnswer('idempotency_key_reused: the key was used with another body.'),
+      ...commonErrors,
+      '504': {
+        ...errorAnswer(
+          'booking_outcome_unknown: the booking was sent but the clinic system did not confirm it in time, so it ' +
+            'may or may not have been made. Send the same body again with the same Idempotency-Key: the answer is ' +
+            'then the first booking, never a second one.',
+        ),
+        headers: z.object({ 'Retry-After': RetryAfterHeader }),
+      },
+    },
+    before: [bookingRateLimit, ...jsonBody(BROWSER_BOOKING_MAX_BYTES)],
+    async handle({ body: parsed }, req, res) {
+      const { [HONEYPOT_FIELD]: _honeypot, ...booking } = req.body as Record<string, unknown>;
+      const idempotencyKey = readIdempotencyKey(req);
+      res.set('Cache-Control', 'no-store');
+      const { appointment_date: date, appointment_time: time } = parsed;
+      const requested = parsed.doctor_id ?? null;
 
-    if (requested === null) {
-      // Without the dentist list (upstream failing to answer it) the booking goes as the patient sent it.
-      const dentists = await facts.dentistIdsForBooking().catch((): number[] => []);
-      if (dentists.length > 0) {
-        // A re-send (through any BFF of the clinic): the dentist this key booked (or may have) goes first, taken or not.
-        const retry = idempotencyKey === undefined ? undefined : await dentistMemory.dentistOf(idempotencyKey);
-        const order = retry !== undefined && dentists.includes(retry) ? [retry, ...dentists.filter((id) => id !== retry)] : dentists;
-        for (const doctorId of order) {
-          if (doctorId !== retry && (await taken.isTaken(doctorId, date, time))) continue;
-          const key = idempotencyKey && dentistKey(idempotencyKey, doctorId);
-          const answer = await send(req, { ...booking, doctor_id: doctorId }, key).catch(async (error: unknown) => {
-            if (error instanceof BookingOutcomeUnknown && idempotencyKey) await dentistMemory.remember(idempotencyKey, doctorId);
-            throw error;
-          });
-          if (answer.status === 409) {
+      if (requested === null) {
+        // Without the dentist list (upstream failing to answer it) the booking goes as the patient sent it.
+        const dentists = await facts.dentistIdsForBooking().catch((): number[] => []);
+        if (dentists.length > 0) {
+          // A re-send (through any BFF of the clinic): the dentist this key booked (or may have) goes first, taken or not.
+          const retry = idempotencyKey === undefined ? undefined : await dentistMemory.dentistOf(idempotencyKey);
+          const order = retry !== undefined && dentists.includes(retry) ? [retry, ...dentists.filter((id) => id !== retry)] : dentists;
+          for (const doctorId of order) {
+            if (doctorId !== retry && (await taken.isTaken(doctorId, date, time))) continue;
+            const key = idempotencyKey && dentistKey(idempotencyKey, doctorId);
+            const answer = await send(req, { ...booking, doctor_id: doctorId }, key).catch(async (error: unknown) => {
+              if (error instanceof BookingOutcomeUnknown && idempotencyKey) await dentistMemory.remember(idempotencyKey, doctorId);
+              throw error;
+            });
+            if (answer.status === 409) {
+              await taken.markTaken(doctorId, date, time);
+              continue;
+            }
+            if (answer.status !== 200) return relayError(res, answer);
             await taken.markTaken(doctorId, date, time);
-            continue;
+            if (idempotencyKey) await dentistMemory.remember(idempotencyKey, doctorId);
+            return answerBooked(res, answer, doctorId, parsed.treatment_id ?? null);
           }
-          if (answer.status !== 200) return relayError(res, answer);
-          await taken.markTaken(doctorId, date, time);
-          if (idempotencyKey) await dentistMemory.remember(idempotencyKey, doctorId);
-          return answerBooked(res, answer, doctorId, parsed.treatment_id ?? null);
+          throw new ApiError('slot_unavailable', 'Every dentist is booked at that time; please choose another time');
         }
-        throw new ApiError('slot_unavailable', 'Every dentist is booked at that time; please choose another time');
       }
-    }
 
-    const answer = await send(req, booking, idempotencyKey);
-    if (requested !== null && (answer.status === 200 || answer.status === 409)) await taken.markTaken(requested, date, time);
-    if (answer.status !== 200) return relayError(res, answer);
-    answerBooked(res, answer, requested, parsed.treatment_id ?? null);
-  }, giveBackUnbooked);
+      const answer = await send(req, booking, idempotencyKey);
+      if (requested !== null && (answer.status === 200 || answer.status === 409)) await taken.markTaken(requested, date, time);
+      if (answer.status !== 200) return relayError(res, answer);
+      answerBooked(res, answer, requested, parsed.treatment_id ?? null);
+    },
+    onError: giveBackUnbooked,
+  });
 
   const lookUp = async (reference: string, res: Response) => {
     res.set('Cache-Control', 'no-store');
@@ -193,17 +259,61 @@ export function bookingRoutes(options: BookingRoutesOptions): Router {
     res.json(body);
   };
 
-  router.post(STATUS_LOOKUP_PATH, statusRateLimit, ...jsonBody(STATUS_LOOKUP_MAX_BYTES), async (req, res) => {
-    await lookUp(parseBody(StatusLookupRequest, req.body).reference, res);
-  });
-
-  /** Deprecated: the reference in the URL is recorded by every proxy, CDN and browser history on the way. */
-  router.get(`${STATUS_PATH}/:reference`, statusRateLimit, async (req, res) => {
+  /** What the deprecated GET status lookup adds to its answers. */
+  const deprecationHeaders: RequestHandler = (_req, res, next) => {
     res.set(DEPRECATION_HEADERS);
-    await lookUp(String(req.params.reference), res);
-  });
+    next();
+  };
 
-  return router;
+  return [
+    bookAppointment,
+    operation({
+      id: 'lookUpAppointmentStatus',
+      method: 'post',
+      path: STATUS_LOOKUP_PATH,
+      docs: {
+        ...tagged('Appointments'),
+        summary: 'The status of a booking by its reference',
+        description:
+          'The reference travels in the body, never in a URL, so no proxy, CDN or browser history records it. It is read ' +
+          'in any case, with or without dashes or spaces, I and L as 1 and O as 0. A tampered or made-up reference is ' +
+          '404 without asking the clinic system. Limited per client IP (STATUS_RATE_LIMIT, 30 in 10 minutes by default).',
+      },
+      request: { body: StatusLookupRequest },
+      responses: {
+        '200': { description: 'The status view.', headers: NoStore, ...json(BffStatusResponse) },
+        '400': errorAnswer('validation_error: the body is not {reference} with a string.'),
+        '404': errorAnswer('not_found: no booking has that reference.'),
+        '413': errorAnswer(`payload_too_large: body over ${STATUS_LOOKUP_MAX_BYTES} bytes.`),
+        '415': errorAnswer('unsupported_media_type: not sent as application/json.'),
+        ...commonErrors,
+      },
+      before: [statusRateLimit, ...jsonBody(STATUS_LOOKUP_MAX_BYTES)],
+      handle: ({ body }, _req, res) => lookUp(body.reference, res),
+    }),
+    operation({
+      id: 'getAppointmentStatus',
+      method: 'get',
+      path: `${STATUS_PATH}/:reference`,
+      docs: {
+        ...tagged('Appointments'),
+        summary: 'The status of a booking by its reference (deprecated)',
+        description:
+          `Deprecated: the reference in the URL is recorded by proxies, CDNs and browser history. Use POST ${STATUS_LOOKUP_PATH}; ` +
+          `this answers until ${STATUS_GET_SUNSET_AT.toISOString().slice(0, 10)} (the Sunset header), under the same per-IP limit.`,
+        deprecated: true,
+      },
+      // A reference the schema refuses (over 100 characters) names no booking either: 404, as any unknown one.
+      request: { params: ReferencePathParams, notFound: 'Booking' },
+      responses: {
+        '200': { description: 'The status view.', headers: NoStore.extend(DeprecationHeaders.shape), ...json(BffStatusResponse) },
+        '404': { ...errorAnswer('not_found: no booking has that reference.'), headers: DeprecationHeaders },
+        ...commonErrors,
+      },
+      before: [statusRateLimit, deprecationHeaders],
+      handle: ({ params }, _req, res) => lookUp(params.reference, res),
+    }),
+  ];
 }
 
 /**

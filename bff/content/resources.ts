@@ -19,8 +19,8 @@ export type Prepared<T> = { ok: true; value: T; items?: ReadonlyMap<number, unkn
 
 /**
  * A read-only resource a browser may fetch: its name for messages, its path
- * (the same under the BFF's /api and upstream's /api/v1, CONTENT_PATHS), and
- * how an upstream success body becomes what browsers get (checked against the
+ * (the same under the BFF's /api and upstream's /api/v1, CONTENT_PATHS), the
+ * schema of its answer, and how an upstream success body becomes what browsers get (checked against the
  * contract, then sanitised). The content cache keeps each resource under its
  * own path, so a path and a resource cannot be mismatched; the value types
  * meet only inside defineResource.
@@ -28,6 +28,8 @@ export type Prepared<T> = { ok: true; value: T; items?: ReadonlyMap<number, unkn
 export interface ContentResource<T = unknown> {
   readonly name: string;
   readonly path: string;
+  /** The schema of its answer, as the contract gives it (for the OpenAPI document). */
+  readonly response: z.ZodType;
   prepare(upstreamBody: unknown): Prepared<T>;
 }
 
@@ -54,6 +56,7 @@ export function defineResource<S extends z.ZodType>(
   return {
     name,
     path,
+    response,
     prepare(upstreamBody) {
       const parsed = parseRepairingFields(response, upstreamBody);
       if (!parsed.success) return { ok: false };
