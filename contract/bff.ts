@@ -4,6 +4,7 @@ import {
   BookAppointmentRequest,
   DentistListResponse,
   IdempotencyKeyHeader,
+  ErrorBody,
   OrganizationResponse,
   TreatmentListResponse,
   WebsiteResponse,
@@ -18,6 +19,7 @@ import {
   HONEYPOT_FIELD,
   LEGACY_REFERENCE_PATTERN,
   REFERENCE_PATTERN,
+  REFUSAL_REASONS,
   STATUS_LOOKUP_MAX_BYTES,
   STATUS_LOOKUP_PATH,
   STATUS_PATH,
@@ -37,10 +39,35 @@ export {
   CONTENT_BUNDLE_PATH,
   CONTENT_PATHS,
   HONEYPOT_FIELD,
+  REFUSAL_REASONS,
   STATUS_LOOKUP_MAX_BYTES,
   STATUS_LOOKUP_PATH,
   STATUS_PATH,
 };
+export type { RefusalReason } from './rules/bff-api.js';
+
+/**
+ * The body of every error answer of the BFF: the clinic API's (spec 2.7), and,
+ * on a booking the BFF refused itself before sending it on (400
+ * validation_error), why as a code. The widget puts the code in the patient's
+ * words; the message is English, for integrators. The clinic API's own error
+ * body (ErrorBody) has no such field: this is the BFF's.
+ */
+export const BffErrorBody = ErrorBody.extend({
+  reason: z
+    .enum(REFUSAL_REASONS)
+    .optional()
+    .meta({
+      description:
+        'Only on a booking the BFF refused before sending it to the clinic system (400 validation_error): which rule it ' +
+        'broke, for the client to put in its own words. Absent on every other error, a refusal the clinic system ' +
+        'made itself included.',
+    }),
+}).meta({
+  id: 'BffErrorBody',
+  description: "Body of every error answer: the clinic API's (spec 2.7), with a reason code on a booking the BFF refused itself.",
+});
+export type BffErrorBody = z.infer<typeof BffErrorBody>;
 
 /** What a browser may send to book: the spec's booking body plus the honeypot, which must stay empty. */
 export const BrowserBookingRequest = BookAppointmentRequest.extend({

@@ -28,7 +28,7 @@ const frame = {
     description:
       'The public API the <clinic-booking> widget calls: the clinic API v1 content, sanitised and cached, and booking ' +
       'with an opaque reference instead of the sequential appointment_id. Public: no credentials; CORS ' +
-      'limits which sites may call it from a browser. Every error answer has the body ErrorBody.',
+      'limits which sites may call it from a browser. Every error answer has the body BffErrorBody.',
     license: { name: 'MIT', identifier: 'MIT' },
     contact: { name: 'clinic-booking maintainers' },
   },

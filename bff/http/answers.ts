@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ZodOpenApiResponseObject } from 'zod-openapi';
-import { ErrorBody } from '../../contract/index.js';
+import { BffErrorBody } from '../../contract/bff.js';
 import { RateLimitHeaders, RetryAfterHeader } from '../../contract/headers.js';
 
 /**
@@ -14,7 +14,7 @@ import { RateLimitHeaders, RetryAfterHeader } from '../../contract/headers.js';
 export const json = <S extends z.ZodType>(schema: S) => ({ content: { 'application/json': { schema } } });
 
 /** An error answer: the BFF's error body, described by its codes. */
-export const errorAnswer = (description: string): ZodOpenApiResponseObject => ({ description, ...json(ErrorBody) });
+export const errorAnswer = (description: string): ZodOpenApiResponseObject => ({ description, ...json(BffErrorBody) });
 
 /** What every content answer carries, so browsers and CDNs can cache and revalidate it. */
 export const CacheHeaders = z.object({

@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath, type AnyOperation } from '../../../platform/operation.js';
+import { REFUSAL_REASONS } from '../../../contract/rules/bff-api.js';
 import { startStack, type Stack } from '../support/bff-harness.js';
 import { operationsOf, type OpenApiOperation } from '../../server/docs/openapi-tools.js';
 
@@ -158,6 +159,21 @@ describe('GET /api/openapi.json', () => {
     expect(body?.additionalProperties).toBe(false);
     expect(Object.keys(body?.properties ?? {})).toContain('website');
     expect(Object.keys(document.components.schemas.BookingResult?.properties ?? {})).toEqual(['reference', 'doctor_id']);
+  });
+
+  it("answers every error with BffErrorBody, whose optional reason is one of the BFF's refusal codes", async () => {
+    const document = await openApiDocument();
+
+    const errorBody = document.components.schemas.BffErrorBody as Schema & { properties: Record<string, Schema & { enum?: unknown }> };
+    const errorSchemas = operationsOf(document).flatMap(([, , o]) =>
+      Object.entries(o.responses)
+        .filter(([status]) => Number(status) >= 400)
+        .map(([status, answer]) => [status, JSON.stringify(answer.$ref ? document.components.responses[answer.$ref.split('/').pop()!] : answer)]),
+    );
+
+    expect(errorBody.required?.slice().sort()).toEqual(['error_code', 'message', 'success']);
+    expect(errorBody.properties.reason?.enum).toEqual([...REFUSAL_REASONS]);
+    expect(errorSchemas.filter(([, answer]) => !answer!.includes('#/components/schemas/BffErrorBody'))).toEqual([]);
   });
 
   it('declares the status lookup with the reference in the body, never in the URL', async () => {
