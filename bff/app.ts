@@ -15,6 +15,7 @@ import { healthRoutes } from './health/health.routes.js';
 import { ContentCache } from './content/content-cache.js';
 import { contentOperations } from './content/content.routes.js';
 import { bookingOperations } from './booking/booking.routes.js';
+import { BookingService } from './booking/booking.service.js';
 import { MemoryDentistMemory, SharedDentistMemory, type DentistMemory } from './booking/dentist-memory.js';
 import { availabilityOperations } from './availability/availability.routes.js';
 import { ClinicFacts } from './availability/clinic-facts.js';
@@ -86,16 +87,12 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   const routed = [
     ...availabilityOperations(facts, takenSlots, clinicTimeZone, clock),
     ...bookingOperations({
+      bookings: new BookingService({ upstream, facts, taken: takenSlots, dentistMemory, clock, bookingTimeoutMs: config.bookingTimeoutMs }),
       upstream,
       referenceKey: config.referenceKey,
       previousReferenceKeys: config.previousReferenceKeys,
       bookingRateLimit: bookingRateLimit(config.bookingRateLimit, shared),
       statusRateLimit: statusRateLimit(config.statusRateLimit, shared),
-      bookingTimeoutMs: config.bookingTimeoutMs,
-      facts,
-      taken: takenSlots,
-      dentistMemory,
-      clock,
     }),
   ];
   const docs = docsOperation([...content, ...routed]);

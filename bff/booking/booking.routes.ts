@@ -1,27 +1,16 @@
-import { createHash } from 'node:crypto';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import {
-  AppointmentStatusResponse,
-  BookAppointmentResponse,
-  ErrorBody,
-  type ErrorCode,
-} from '../../contract/index.js';
-import { ApiError, notFound } from '../../contract/errors.js';
-import { LIMITS } from '../../contract/rules/limits.js';
+import { AppointmentStatusResponse, ErrorBody, type ErrorCode } from '../../contract/index.js';
+import { notFound } from '../../contract/errors.js';
 import { RetryAfterHeader } from '../../contract/headers.js';
 import { readIdempotencyKey } from '../../platform/idempotency-key.js';
 import { jsonBody } from '../../platform/json-body.js';
 import { operation, type AnyOperation } from '../../platform/operation.js';
-import type { Clock } from '../../platform/clock.js';
 import type { GivingBackRateLimit } from '../../platform/rate-limits.js';
 import type { UpstreamAnswer, UpstreamClient } from '../upstream/upstream-client.js';
 import { BookingOutcomeUnknown, UpstreamUnavailable } from '../upstream/errors.js';
-import type { ClinicFacts } from '../availability/clinic-facts.js';
-import type { TakenSlots } from '../availability/taken-slots.js';
 import { createReference, readReferenceWithAny } from './booking-reference.js';
-import type { DentistMemory } from './dentist-memory.js';
+import type { BookingService } from './booking.service.js';
 import { commonErrors, errorAnswer, json, NoStore, tagged } from '../http/answers.js';
 import {
   BffBookingResponse,
@@ -39,6 +28,8 @@ import {
 } from '../../contract/bff.js';
 
 export interface BookingRoutesOptions {
+  /** The booking rules: "any dentist", each try's key, what is learnt from answers. */
+  bookings: BookingService;
   upstream: UpstreamClient;
   /** New references are made with this key (BOOKING_REF_SECRET). */
   referenceKey: Buffer;
@@ -48,14 +39,6 @@ export interface BookingRoutesOptions {
   bookingRateLimit: GivingBackRateLimit;
   /** Status lookups per client IP (STATUS_RATE_LIMIT), on POST and the deprecated GET alike. */
   statusRateLimit: RequestHandler;
-  bookingTimeoutMs: number;
-  /** The clinic's dentists, for "any dentist". */
-  facts: ClinicFacts;
-  /** What the BFF learns about taken slots from bookings and 409s. */
-  taken: TakenSlots;
-  /** The dentist each patient key of an "any dentist" booking tried: per process, or shared through Redis. */
-  dentistMemory: DentistMemory;
-  clock: Clock;
 }
 
 /** When the deprecated GET status lookup was deprecated (RFC 9745 Deprecation) and when it may stop answering (RFC 8594 Sunset). */
@@ -86,51 +69,19 @@ const DeprecationHeaders = z.object({
   }),
 });
 
-/** Bookings whose dentist and treatment a status lookup can name: the booking horizon, and a bound. */
-const BOOKING_MEMORY_TTL_MS = (LIMITS.bookingHorizonDays + 1) * 24 * 3600_000;
-const BOOKINGS_REMEMBERED = 50_000;
-
 /**
  * POST /api/appointments/book, POST /api/appointments/status ({reference})
- * and the deprecated GET /api/appointments/status/:reference.
- * A booking waits for upstream up to `bookingTimeoutMs` (BOOKING_TIMEOUT_MS),
- * longer than reads: answering "try again" while upstream is still booking is
- * what makes a patient book twice.
+ * and the deprecated GET /api/appointments/status/:reference: HTTP only. The
+ * booking's rules are the BookingService's; here are its body and headers,
+ * its answer (a reference for the upstream id, an upstream refusal rebuilt),
+ * and the booking limit's give-back, which depends on what reached upstream.
  */
 export function bookingOperations(options: BookingRoutesOptions): AnyOperation[] {
-  const { upstream, referenceKey, bookingRateLimit, statusRateLimit, bookingTimeoutMs, facts, taken, dentistMemory, clock } = options;
+  const { bookings, upstream, referenceKey, bookingRateLimit, statusRateLimit } = options;
   const readingKeys = [referenceKey, ...options.previousReferenceKeys];
-  /**
-   * The dentist and treatment of each booking this BFF made, for its status
-   * lookups (the spec's status view has neither). Best known: bounded, in
-   * memory, for as long as a booking can lie ahead.
-   */
-  // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, across a clock moved by hand.
-  const bookedDetails = new LRUCache<number, { doctor_id: number | null; treatment_id: number | null }>({
-    max: BOOKINGS_REMEMBERED,
-    ttl: BOOKING_MEMORY_TTL_MS,
-    ttlResolution: 0,
-    perf: { now: () => clock.now().getTime() },
-  });
 
   /** Bookings that went upstream (may be stored), and whether they carried an Idempotency-Key (a re-send then replays). */
   const sentUpstream = new WeakMap<Request, { keyed: boolean }>();
-
-  const send = (req: Request, body: Record<string, unknown>, idempotencyKey: string | undefined) => {
-    sentUpstream.set(req, { keyed: idempotencyKey !== undefined });
-    return upstream
-      .call({
-        method: 'POST',
-        path: BOOKING_PATH,
-        body,
-        headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {},
-        timeoutMs: bookingTimeoutMs,
-      })
-      .catch((error: unknown) => {
-        // Sent but never answered: upstream may have booked it. Say so, rather than "try again".
-        throw error instanceof UpstreamUnavailable && error.mayHaveArrived ? new BookingOutcomeUnknown() : error;
-      });
-  };
 
   /**
    * The booking limit's hit comes back only when the answer proves nothing was
@@ -145,21 +96,6 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
     const sent = sentUpstream.get(req);
     if (!sent || (err instanceof BookingOutcomeUnknown && sent.keyed)) await bookingRateLimit.giveBack(req);
     next(err);
-  };
-
-  const answerBooked = (res: Response, answer: UpstreamAnswer, doctorId: number | null, treatmentId: number | null) => {
-    const booked = BookAppointmentResponse.safeParse(answer.body);
-    if (!booked.success) throw new UpstreamUnavailable('server_error', 'upstream booking answer did not match the contract');
-    const { appointment_id } = booked.data.data;
-    bookedDetails.set(appointment_id, { doctor_id: doctorId, treatment_id: treatmentId });
-    if (answer.replayed) res.set('Idempotent-Replayed', 'true');
-    const body: BffBookingResponse = {
-      success: true,
-      message: booked.data.message,
-      // The upstream id stays inside the reference: browsers never see it.
-      data: { reference: createReference(appointment_id, referenceKey), doctor_id: doctorId },
-    };
-    res.json(body);
   };
 
   const bookAppointment = operation({
@@ -204,44 +140,20 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
       },
     },
     before: [bookingRateLimit, ...jsonBody(BROWSER_BOOKING_MAX_BYTES)],
-    async handle({ body: parsed }, req, res) {
-      const { [HONEYPOT_FIELD]: _honeypot, ...booking } = req.body as Record<string, unknown>;
+    async handle({ body: booking }, req, res) {
+      const { [HONEYPOT_FIELD]: _honeypot, ...body } = req.body as Record<string, unknown>;
       const idempotencyKey = readIdempotencyKey(req);
       res.set('Cache-Control', 'no-store');
-      const { appointment_date: date, appointment_time: time } = parsed;
-      const requested = parsed.doctor_id ?? null;
-
-      if (requested === null) {
-        // Without the dentist list (upstream failing to answer it) the booking goes as the patient sent it.
-        const dentists = await facts.dentistIdsForBooking().catch((): number[] => []);
-        if (dentists.length > 0) {
-          // A re-send (through any BFF of the clinic): the dentist this key booked (or may have) goes first, taken or not.
-          const retry = idempotencyKey === undefined ? undefined : await dentistMemory.dentistOf(idempotencyKey);
-          const order = retry !== undefined && dentists.includes(retry) ? [retry, ...dentists.filter((id) => id !== retry)] : dentists;
-          for (const doctorId of order) {
-            if (doctorId !== retry && (await taken.isTaken(doctorId, date, time))) continue;
-            const key = idempotencyKey && dentistKey(idempotencyKey, doctorId);
-            const answer = await send(req, { ...booking, doctor_id: doctorId }, key).catch(async (error: unknown) => {
-              if (error instanceof BookingOutcomeUnknown && idempotencyKey) await dentistMemory.remember(idempotencyKey, doctorId);
-              throw error;
-            });
-            if (answer.status === 409) {
-              await taken.markTaken(doctorId, date, time);
-              continue;
-            }
-            if (answer.status !== 200) return relayError(res, answer);
-            await taken.markTaken(doctorId, date, time);
-            if (idempotencyKey) await dentistMemory.remember(idempotencyKey, doctorId);
-            return answerBooked(res, answer, doctorId, parsed.treatment_id ?? null);
-          }
-          throw new ApiError('slot_unavailable', 'Every dentist is booked at that time; please choose another time');
-        }
-      }
-
-      const answer = await send(req, booking, idempotencyKey);
-      if (requested !== null && (answer.status === 200 || answer.status === 409)) await taken.markTaken(requested, date, time);
-      if (answer.status !== 200) return relayError(res, answer);
-      answerBooked(res, answer, requested, parsed.treatment_id ?? null);
+      const outcome = await bookings.book({ body, booking, idempotencyKey }, (keyed) => sentUpstream.set(req, { keyed }));
+      if (!outcome.booked) return relayError(res, outcome.refusal);
+      if (outcome.replayed) res.set('Idempotent-Replayed', 'true');
+      const answer: BffBookingResponse = {
+        success: true,
+        message: outcome.message,
+        // The upstream id stays inside the reference: browsers never see it.
+        data: { reference: createReference(outcome.appointmentId, referenceKey), doctor_id: outcome.doctorId },
+      };
+      res.json(answer);
     },
     onError: giveBackUnbooked,
   });
@@ -255,7 +167,7 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
     if (answer.status !== 200) return relayError(res, answer);
     const status = AppointmentStatusResponse.safeParse(answer.body);
     if (!status.success) throw new UpstreamUnavailable('server_error', 'upstream status answer did not match the contract');
-    const body: BffStatusResponse = { ...status.data, data: { ...status.data.data, ...bookedDetails.get(appointmentId) } };
+    const body: BffStatusResponse = { ...status.data, data: { ...status.data.data, ...bookings.detailsOf(appointmentId) } };
     res.json(body);
   };
 
@@ -314,18 +226,6 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
       handle: ({ params }, _req, res) => lookUp(params.reference, res),
     }),
   ];
-}
-
-/**
- * Each dentist tried for one "any dentist" booking gets its own
- * Idempotency-Key derived from the patient's, so a re-send replays each try
- * (a 409 or the booking) instead of booking again. A key too long to carry
- * the suffix within the header's limit is replaced by its SHA-256.
- */
-export function dentistKey(patientKey: string, doctorId: number): string {
-  const suffix = `:doctor-${doctorId}`;
-  const base = patientKey.length + suffix.length <= LIMITS.idempotencyKey ? patientKey : createHash('sha256').update(patientKey).digest('base64url');
-  return `${base}${suffix}`;
 }
 
 /**
