@@ -16,6 +16,7 @@ import { ContentCache } from './content/content-cache.js';
 import { contentOperations } from './content/content.routes.js';
 import { bookingOperations } from './booking/booking.routes.js';
 import { BookingService } from './booking/booking.service.js';
+import { BookingFacts } from './booking/booking-facts.js';
 import { MemoryDentistMemory, SharedDentistMemory, type DentistMemory } from './booking/dentist-memory.js';
 import { availabilityOperations } from './availability/availability.routes.js';
 import { ClinicFacts } from './availability/clinic-facts.js';
@@ -78,7 +79,7 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   // The content first: the busiest paths, answered in one lookup without passing through the router's other routes.
   const content = contentOperations(cache, config.cache.ttlMs, config.cache.maxStaleMs);
   api.use(operationTable(content));
-  const facts = new ClinicFacts(cache, upstream, { ttlMs: config.cache.ttlMs, clock });
+  const facts = new ClinicFacts(cache);
   const clinicTimeZone = config.clinicTimeZone;
   const learnt = new MemoryTakenSlots({ maxSlots: config.availabilityMaxSlots, timeZone: clinicTimeZone, clock });
   const takenSlots: TakenSlots = redis ? new SharedTakenSlots(redis, `${clinicNamespace(redis, config.appKey)}taken:`, learnt) : learnt;
@@ -87,7 +88,15 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   const routed = [
     ...availabilityOperations(facts, takenSlots, clinicTimeZone, clock),
     ...bookingOperations({
-      bookings: new BookingService({ upstream, facts, taken: takenSlots, dentistMemory, clock, bookingTimeoutMs: config.bookingTimeoutMs }),
+      bookings: new BookingService({
+        upstream,
+        facts: new BookingFacts(cache, upstream, { ttlMs: config.cache.ttlMs, clock }),
+        timeZone: clinicTimeZone,
+        taken: takenSlots,
+        dentistMemory,
+        clock,
+        bookingTimeoutMs: config.bookingTimeoutMs,
+      }),
       upstream,
       referenceKey: config.referenceKey,
       previousReferenceKeys: config.previousReferenceKeys,

@@ -1,5 +1,6 @@
 import { ApiError } from '../../contract/errors.js';
 import type { RefusalReason } from '../../contract/bff.js';
+import type { OpeningHoursVerdict } from '../../contract/rules/opening-hours.js';
 
 /**
  * A booking the BFF refuses before sending it on, by a rule it can check from
@@ -13,5 +14,23 @@ export class BookingRefused extends ApiError {
     message: string,
   ) {
     super('validation_error', `Invalid request: ${message}`);
+  }
+}
+
+/** A start outside the opening hours, refused with checkOpeningHours's own code, in the reference server's words. */
+export function outsideOpeningHours(verdict: Extract<OpeningHoursVerdict, { open: false }>): BookingRefused {
+  switch (verdict.reason) {
+    case 'closed_day':
+      return new BookingRefused(verdict.reason, `the clinic is closed on ${verdict.day}`);
+    case 'outside_hours':
+      return new BookingRefused(
+        verdict.reason,
+        `appointment_time must be within opening hours on ${verdict.day} (${verdict.hours.open}-${verdict.hours.close})`,
+      );
+    case 'ends_after_closing':
+      return new BookingRefused(
+        verdict.reason,
+        `the treatment takes ${verdict.durationMinutes} minutes and would end after closing time (${verdict.hours.close}) on ${verdict.day}`,
+      );
   }
 }

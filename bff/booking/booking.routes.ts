@@ -86,11 +86,12 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
   /**
    * The booking limit's hit comes back only when the answer proves nothing was
    * booked: a refusal before anything went upstream (the BFF's own checks:
-   * the body, its size and type, the honeypot, the Idempotency-Key; or every
-   * dentist known taken), or a 504 booking_outcome_unknown whose re-send with
-   * its Idempotency-Key will replay rather than book again. A booking sent
-   * upstream counts, whatever its client does after (a hang-up included), and
-   * so does a 504 without a key: its re-send would book again.
+   * the body, its size and type, the honeypot, the Idempotency-Key, a rule the
+   * service checks itself; or every dentist known taken), or a 504
+   * booking_outcome_unknown whose re-send with its Idempotency-Key will replay
+   * rather than book again. A booking sent upstream counts, whatever its
+   * client does after (a hang-up included), and so does a 504 without a key:
+   * its re-send would book again.
    */
   const giveBackUnbooked: ErrorRequestHandler = async (err: unknown, req, _res, next) => {
     const sent = sentUpstream.get(req);
@@ -124,7 +125,11 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
         headers: NoStore,
         ...json(BffBookingResponse),
       },
-      '400': errorAnswer('validation_error: the message names each bad field or broken rule.'),
+      '400': errorAnswer(
+        'validation_error: the message names each bad field or broken rule. When the BFF refused the booking itself, ' +
+          "from the clinic's time and its opening hours, treatments and dentists, before sending it on, `reason` names " +
+          'the rule as a code: in_past, closed_day, outside_hours, ends_after_closing, unknown_treatment or unknown_dentist.',
+      ),
       '409': errorAnswer('slot_unavailable: the dentist is already booked then.'),
       '413': errorAnswer(`payload_too_large: body over ${BROWSER_BOOKING_MAX_BYTES} bytes.`),
       '415': errorAnswer('unsupported_media_type: not sent as application/json.'),

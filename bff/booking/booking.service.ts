@@ -1,14 +1,25 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { BookAppointmentResponse, type BookAppointmentRequest } from '../../contract/index.js';
+import {
+  BookAppointmentResponse,
+  type BookAppointmentRequest,
+  type DentistListResponse,
+  type TreatmentListResponse,
+  type WebsiteResponse,
+} from '../../contract/index.js';
 import { ApiError } from '../../contract/errors.js';
 import { LIMITS } from '../../contract/rules/limits.js';
+import { clinicNow } from '../../contract/rules/clinic-now.js';
+import { checkOpeningHours } from '../../contract/rules/opening-hours.js';
 import { BOOKING_PATH } from '../../contract/bff.js';
 import type { Clock } from '../../platform/clock.js';
 import type { UpstreamAnswer, UpstreamClient } from '../upstream/upstream-client.js';
 import { BookingOutcomeUnknown, UpstreamUnavailable } from '../upstream/errors.js';
-import type { ClinicFacts } from '../availability/clinic-facts.js';
 import type { TakenSlots } from '../availability/taken-slots.js';
+import { DENTISTS, TREATMENTS, WEBSITE } from '../content/resources.js';
+import type { ContentResource } from '../content/resources.js';
+import type { BookingFacts } from './booking-facts.js';
+import { BookingRefused, outsideOpeningHours } from './booking-refused.js';
 import type { DentistMemory } from './dentist-memory.js';
 
 /** A booking as the browser sent it. */
@@ -32,10 +43,19 @@ export interface BookedDetails {
   treatment_id: number | null;
 }
 
+/** What a booking is checked against before it goes upstream: each undefined when it cannot be read (nor checked, then). */
+interface KnownFacts {
+  website?: WebsiteResponse;
+  treatments?: TreatmentListResponse;
+  dentists?: DentistListResponse;
+}
+
 export interface BookingServiceOptions {
   upstream: UpstreamClient;
-  /** The clinic's dentists, for "any dentist". */
-  facts: ClinicFacts;
+  /** The clinic's opening hours, treatments and dentists, as bookings read them. */
+  facts: BookingFacts;
+  /** The clinic's IANA time zone (CLINIC_TIMEZONE): what "in the past" is read in. */
+  timeZone: string;
   /** What the BFF learns about taken slots from bookings and 409s. */
   taken: TakenSlots;
   /** The dentist each patient key of an "any dentist" booking tried: per process, or shared through Redis. */
@@ -50,13 +70,14 @@ const BOOKING_MEMORY_TTL_MS = (LIMITS.bookingHorizonDays + 1) * 24 * 3600_000;
 const BOOKINGS_REMEMBERED = 50_000;
 
 /**
- * The BFF's booking rules, apart from HTTP: "any dentist" (a booking without
- * a dentist goes to the first of the clinic's dentists free then, a re-send
- * first to the dentist its key tried), the Idempotency-Key of each try
- * (dentistKey), and what is learnt from each answer (a slot booked or refused
- * 409 is taken). A booking waits for upstream up to `bookingTimeoutMs`,
- * longer than reads: answering "try again" while upstream is still booking
- * is what makes a patient book twice.
+ * The BFF's booking rules, apart from HTTP: the checks it can make itself
+ * before anything goes upstream (refusals with a reason code), "any dentist"
+ * (a booking without a dentist goes to the first of the clinic's dentists
+ * free then, a re-send first to the dentist its key tried), the
+ * Idempotency-Key of each try (dentistKey), and what is learnt from each
+ * answer (a slot booked or refused 409 is taken). A booking waits for
+ * upstream up to `bookingTimeoutMs`, longer than reads: answering "try again"
+ * while upstream is still booking is what makes a patient book twice.
  */
 export class BookingService {
   /**
@@ -76,17 +97,24 @@ export class BookingService {
   }
 
   /**
-   * Books `request` upstream. `sending` is told before each call upstream,
-   * and whether it carries an Idempotency-Key: from then on the booking may be
-   * stored. Throws ApiError slot_unavailable when every dentist is taken,
-   * BookingOutcomeUnknown when a booking sent got no answer in time, and
-   * UpstreamUnavailable or UpstreamBusy when upstream failed.
+   * Books `request` upstream, unless a check the BFF can make refuses it
+   * first. `sending` is told before each call upstream, and whether it
+   * carries an Idempotency-Key: from then on the booking may be stored.
+   * Throws BookingRefused (nothing sent), ApiError slot_unavailable when every
+   * dentist is taken, BookingOutcomeUnknown when a booking sent got no answer
+   * in time, and UpstreamUnavailable or UpstreamBusy when upstream failed.
    */
   async book(request: BookingRequest, sending: (keyed: boolean) => void): Promise<BookingOutcome> {
     const { booking } = request;
+    // The rules of time first: they need nothing read, as on the reference server.
+    const untimely = this.refusalByTime(booking);
+    if (untimely) throw untimely;
+    const facts = await this.knownFacts(booking);
+    const refusal = refusalOf(booking, facts);
+    if (refusal) throw refusal;
     if (booking.doctor_id == null) {
       // Without the dentist list (upstream failing to answer it) the booking goes as the patient sent it.
-      const dentists = await this.options.facts.dentistIdsForBooking().catch((): number[] => []);
+      const dentists = facts.dentists?.data.map((dentist) => dentist.doctor_id) ?? [];
       if (dentists.length > 0) return this.bookAnyDentist(request, dentists, sending);
     }
     const { appointment_date: date, appointment_time: time } = booking;
@@ -94,6 +122,33 @@ export class BookingService {
     const answer = await this.send(request.body, request.idempotencyKey, sending);
     if (requested !== null && (answer.status === 200 || answer.status === 409)) await this.options.taken.markTaken(requested, date, time);
     return this.outcomeOf(answer, requested, booking);
+  }
+
+  /**
+   * The rules of time, in the clinic's time (CLINIC_TIMEZONE), as the
+   * reference server reads them: a start that has passed (one at this very
+   * minute too) is refused.
+   */
+  private refusalByTime({ appointment_date: date, appointment_time: time }: BookAppointmentRequest): BookingRefused | undefined {
+    const { timeZone, clock } = this.options;
+    const now = clinicNow(clock.now(), timeZone);
+    if (date < now.date || (date === now.date && time <= now.time)) {
+      return new BookingRefused('in_past', `appointment_date and appointment_time are in the past (clinic time ${timeZone}: ${now.date} ${now.time})`);
+    }
+    // Issue 22: the notice (now.earliest, 'inside_notice') and then the horizon (now.lastBookableDate,
+    // 'beyond_horizon') go here, in the reference server's order, from the clinic's booking rules.
+    return undefined;
+  }
+
+  /** What the booking's checks read, each in parallel; what cannot be read (upstream down) is not checked. */
+  private async knownFacts(booking: BookAppointmentRequest): Promise<KnownFacts> {
+    const known = <T>(resource: ContentResource<T>) => this.options.facts.current(resource).catch(() => undefined);
+    const [website, treatments, dentists] = await Promise.all([
+      known(WEBSITE),
+      booking.treatment_id == null ? undefined : known(TREATMENTS),
+      known(DENTISTS),
+    ]);
+    return { website, treatments, dentists };
   }
 
   /** The dentist and treatment of a booking this BFF made, while it remembers them. */
@@ -156,6 +211,34 @@ export class BookingService {
     this.bookedDetails.set(appointment_id, { doctor_id: doctorId, treatment_id: booking.treatment_id ?? null });
     return { booked: true, appointmentId: appointment_id, message: booked.data.message, doctorId, replayed: answer.replayed === true };
   }
+}
+
+/**
+ * Why the BFF refuses a booking before it goes upstream, from the clinic's
+ * content it could read: an unknown treatment or dentist, a start outside
+ * the opening hours or a treatment ending after closing. In the reference
+ * server's order (server/appointments/booking.service.ts), so a booking that
+ * breaks two rules is refused for the same one; undefined when none applies,
+ * and the clinic system decides the rest.
+ */
+function refusalOf(booking: BookAppointmentRequest, { website, treatments, dentists }: KnownFacts): BookingRefused | undefined {
+  const { appointment_date: date, appointment_time: time, doctor_id, treatment_id } = booking;
+  let treatmentMinutes: number | undefined;
+  if (treatment_id != null && treatments) {
+    const treatment = treatments.data.find((t) => t.treatment_id === treatment_id);
+    if (!treatment) return new BookingRefused('unknown_treatment', 'treatment_id does not name an active treatment of this clinic');
+    treatmentMinutes = treatment.duration_minutes;
+  }
+  if (doctor_id != null && dentists && !dentists.data.some((d) => d.doctor_id === doctor_id)) {
+    return new BookingRefused('unknown_dentist', 'doctor_id does not name a dentist of this clinic');
+  }
+  if (website) {
+    // Only a treatment's length must end by closing, as on the reference server.
+    const hours = checkOpeningHours(website.site.opening_hours, date, time, treatmentMinutes);
+    if (!hours.open) return outsideOpeningHours(hours);
+  }
+  // Issue 22: a start off the booking grid ('off_grid', every SLOT_STEP_MINUTES) is refused here, last.
+  return undefined;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   type TestServerOptions,
 } from '../../server/support/test-server.js';
 import { clinicFixture } from '../../server/support/clinic-fixture.js';
+import { TEST_NOW } from '../../server/support/fake-clock.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
 
 /**
@@ -57,12 +58,17 @@ export async function closeServer(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-/** The real BFF on an ephemeral port in front of `upstreamApi` (…/api/v1); with `redis`, as under REDIS_URL. */
+/**
+ * The real BFF on an ephemeral port in front of `upstreamApi` (…/api/v1); with
+ * `redis`, as under REDIS_URL. Its clock stands at TEST_NOW, the time the
+ * reference server of these tests runs at (so that a booking for the day
+ * after is ahead, as it is there), unless a test gives its own.
+ */
 export async function startBff(
   upstreamApi: string,
   credentials: { appKey: string; secret: string },
   overrides: Partial<BffConfig> = {},
-  clock?: Clock,
+  clock: Clock = new ManualTime(Date.parse(TEST_NOW)),
   redis?: RedisLink,
 ): Promise<RunningBff> {
   const { lines: logs, sink } = collectLogLines();
@@ -86,7 +92,7 @@ export async function startBff(
     }),
     ...overrides,
   };
-  const bff = createBff({ config, logger: createLogger('info', sink), ...(clock ? { clock } : {}), redis });
+  const bff = createBff({ config, logger: createLogger('info', sink), clock, redis });
   const server = createHttpServer(bff.app);
   const baseUrl = await listen(server);
   return { ...bff, baseUrl, api: `${baseUrl}/api`, config, logs, close: () => closeServer(server) };
@@ -111,13 +117,17 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-/** The real reference server (temp SQLite, fake clock at TEST_NOW) with a seeded clinic, and the BFF in front. */
+/**
+ * The real reference server (temp SQLite, fake clock at TEST_NOW) with a
+ * seeded clinic, and the BFF in front, on the server's own clock unless a
+ * test gives the BFF one: one time for the whole stack.
+ */
 export async function startStack(
   options: { bff?: Partial<BffConfig>; clock?: Clock; clinic?: ClinicFile; server?: TestServerOptions } = {},
 ): Promise<Stack> {
   const upstream = await startTestServer(options.server);
   const clinic = await seedClinic(upstream, options.clinic ?? bffClinicFixture());
-  const bff = await startBff(upstream.api, clinic, options.bff, options.clock);
+  const bff = await startBff(upstream.api, clinic, options.bff, options.clock ?? upstream.clock);
   return {
     upstream,
     clinic,
