@@ -5,29 +5,24 @@ import { systemClock, type Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
 import { requestLogger } from '../platform/request-logger.js';
 import { notFoundHandler } from '../platform/error-handler.js';
-import {
-  DEFAULT_AVAILABILITY_MAX_SLOTS,
-  DEFAULT_BOOKING_TIMEOUT_MS,
-  DEFAULT_CLINIC_TIMEZONE,
-  DEFAULT_STATUS_RATE_LIMIT,
-  DEFAULT_UPSTREAM_MAX_BODY_BYTES,
-  DEFAULT_UPSTREAM_READ_BUDGET,
-  type BffConfig,
-} from './config.js';
+import { addOperations, operationTable, type AnyOperation } from '../platform/operation.js';
+import type { BffConfig } from './config.js';
 import { TokenManager } from './upstream/token-manager.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 import { ReadBudget } from './upstream/read-budget.js';
 import { Readiness, reportingAnswers, upstreamProbe } from './health/readiness.js';
 import { healthRoutes } from './health/health.routes.js';
 import { ContentCache } from './content/content-cache.js';
-import { contentRoutes } from './content/content.routes.js';
-import { bookingRoutes } from './booking/booking.routes.js';
+import { contentOperations } from './content/content.routes.js';
+import { bookingOperations } from './booking/booking.routes.js';
+import { BookingService } from './booking/booking.service.js';
+import { BookingFacts } from './booking/booking-facts.js';
 import { MemoryDentistMemory, SharedDentistMemory, type DentistMemory } from './booking/dentist-memory.js';
-import { availabilityRoutes } from './availability/availability.routes.js';
+import { availabilityOperations } from './availability/availability.routes.js';
 import { ClinicFacts } from './availability/clinic-facts.js';
 import { MemoryTakenSlots, type TakenSlots } from './availability/taken-slots.js';
 import { SharedTakenSlots } from './availability/shared-taken-slots.js';
-import { bffDocsRoutes } from './docs/docs.routes.js';
+import { docsOperation } from './docs/docs.routes.js';
 import { apiCors } from './http/cors.js';
 import { apiRateLimit, bookingRateLimit, statusRateLimit } from './http/rate-limits.js';
 import { bffErrorHandler } from './http/error-handler.js';
@@ -51,13 +46,15 @@ export interface Bff {
   cache: ContentCache;
   /** What the BFF has learnt about taken slots (availability). */
   takenSlots: TakenSlots;
+  /** Every operation of /api, as the router serves them and the OpenAPI document describes them. */
+  operations: readonly AnyOperation[];
   /** `npm run dev` only (WIDGET_DEV_URL): /widget/* goes to Vite; main.ts attaches it for the HMR websocket. */
   widgetDevProxy?: WidgetDevProxy;
 }
 
 /** Builds the BFF as an Express app; it never listens. */
 export function createBff({ config, logger, clock = systemClock, redis }: BffDeps): Bff {
-  const maxBodyBytes = config.upstreamMaxBodyBytes ?? DEFAULT_UPSTREAM_MAX_BODY_BYTES;
+  const maxBodyBytes = config.upstreamMaxBodyBytes;
   const tokens = new TokenManager({
     upstreamUrl: config.upstreamUrl,
     appKey: config.appKey,
@@ -70,7 +67,7 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   const client = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs, maxBodyBytes, logger);
   const readiness = new Readiness({ probe: upstreamProbe(client), clock });
   const upstream = reportingAnswers(client, readiness);
-  const readBudget = new ReadBudget({ limit: config.upstreamReadBudget ?? DEFAULT_UPSTREAM_READ_BUDGET, clock });
+  const readBudget = new ReadBudget({ limit: config.upstreamReadBudget, clock });
   const cache = new ContentCache(upstream, { ...config.cache, clock, readBudget });
 
   // REDIS_URL: one count per limiter, one set of taken slots and one dentist per patient key for every BFF of this clinic.
@@ -79,30 +76,37 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   const api = Router();
   api.use(apiCors(config.allowedOrigins, config.publicOrigin));
   api.use(apiRateLimit(config.apiRateLimit, shared));
-  // The content first: the busiest paths, answered without passing through the docs router.
-  api.use(contentRoutes(cache, config.cache.ttlMs, config.cache.maxStaleMs));
-  api.use(bffDocsRoutes());
-  const facts = new ClinicFacts(cache, upstream, { ttlMs: config.cache.ttlMs, clock });
-  const clinicTimeZone = config.clinicTimeZone ?? DEFAULT_CLINIC_TIMEZONE;
-  const learnt = new MemoryTakenSlots({ maxSlots: config.availabilityMaxSlots ?? DEFAULT_AVAILABILITY_MAX_SLOTS, timeZone: clinicTimeZone, clock });
+  // The content first: the busiest paths, answered in one lookup without passing through the router's other routes.
+  const content = contentOperations(cache, config.cache.ttlMs, config.cache.maxStaleMs);
+  api.use(operationTable(content));
+  const facts = new ClinicFacts(cache);
+  const clinicTimeZone = config.clinicTimeZone;
+  const learnt = new MemoryTakenSlots({ maxSlots: config.availabilityMaxSlots, timeZone: clinicTimeZone, clock });
   const takenSlots: TakenSlots = redis ? new SharedTakenSlots(redis, `${clinicNamespace(redis, config.appKey)}taken:`, learnt) : learnt;
-  api.use(availabilityRoutes(facts, takenSlots, clinicTimeZone, clock));
   const triedDentists = new MemoryDentistMemory(clock);
   const dentistMemory: DentistMemory = redis ? new SharedDentistMemory(redis, `${clinicNamespace(redis, config.appKey)}dentist:`, triedDentists) : triedDentists;
-  api.use(
-    bookingRoutes({
+  const routed = [
+    ...availabilityOperations(facts, takenSlots, clinicTimeZone, clock),
+    ...bookingOperations({
+      bookings: new BookingService({
+        upstream,
+        facts: new BookingFacts(cache, upstream, { ttlMs: config.cache.ttlMs, clock }),
+        timeZone: clinicTimeZone,
+        taken: takenSlots,
+        dentistMemory,
+        clock,
+        bookingTimeoutMs: config.bookingTimeoutMs,
+      }),
       upstream,
       referenceKey: config.referenceKey,
       previousReferenceKeys: config.previousReferenceKeys,
       bookingRateLimit: bookingRateLimit(config.bookingRateLimit, shared),
-      statusRateLimit: statusRateLimit(config.statusRateLimit ?? DEFAULT_STATUS_RATE_LIMIT, shared),
-      bookingTimeoutMs: config.bookingTimeoutMs ?? DEFAULT_BOOKING_TIMEOUT_MS,
-      facts,
-      taken: takenSlots,
-      dentistMemory,
-      clock,
+      statusRateLimit: statusRateLimit(config.statusRateLimit, shared),
     }),
-  );
+  ];
+  const docs = docsOperation([...content, ...routed]);
+  addOperations(api, [...routed, docs]);
+  const operations = [...content, ...routed, docs];
   api.use(notFoundHandler);
 
   const app = express();
@@ -125,7 +129,7 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   if (demo) app.use(demoRoutes(demo));
   app.use(notFoundHandler);
   app.use(bffErrorHandler);
-  return { app, tokens, cache, takenSlots, widgetDevProxy };
+  return { app, tokens, cache, takenSlots, operations, widgetDevProxy };
 }
 
 /**

@@ -2,24 +2,12 @@ import { existsSync } from 'node:fs';
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 import { coreConfig, coreSettings, parseSettings, positiveIntSetting, rateSettings, rateWindow, type CoreConfig, type RateWindow } from '../platform/config.js';
-import { DEFAULT_UPSTREAM_MAX_BODY_BYTES } from './upstream/bounded-body.js';
-import { DEFAULT_AVAILABILITY_MAX_SLOTS } from './availability/taken-slots.js';
-
-export { DEFAULT_UPSTREAM_MAX_BODY_BYTES };
-/** How long a booking waits for upstream (BOOKING_TIMEOUT_MS): longer than reads, since giving up early on a booking is what gets it made twice. */
-export const DEFAULT_BOOKING_TIMEOUT_MS = 15_000;
 
 const originList = z
   .string()
   .default('')
   .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
   .pipe(z.array(z.url().transform((url) => new URL(url).origin)));
-
-export { DEFAULT_AVAILABILITY_MAX_SLOTS };
-/** The clinic's zone when CLINIC_TIMEZONE is unset: the demo clinic's (the API has no time-zone field). */
-export const DEFAULT_CLINIC_TIMEZONE = 'Europe/London';
-/** Status lookups per client IP per window (STATUS_RATE_LIMIT / STATUS_RATE_WINDOW_MS). */
-export const DEFAULT_STATUS_RATE_LIMIT = { limit: 30, windowMs: 10 * 60_000 };
 
 const ianaTimeZone = z.string().refine(
   (zone) => {
@@ -32,9 +20,6 @@ const ianaTimeZone = z.string().refine(
   },
   { message: 'must be an IANA time zone, e.g. Europe/London' },
 );
-
-/** Upstream calls per minute that content misses may make, across all clients (UPSTREAM_READ_BUDGET). */
-export const DEFAULT_UPSTREAM_READ_BUDGET = 120;
 
 /** The BFF's settings, read once from the environment (and .env); nothing else reads process.env. */
 export const BffConfigSchema = z.object({
@@ -56,25 +41,34 @@ export const BffConfigSchema = z.object({
   CACHE_MAX_STALE_MS: positiveIntSetting.default(24 * 3600_000),
   CACHE_MAX_BYTES: positiveIntSetting.default(5 * 1024 * 1024),
   UPSTREAM_TIMEOUT_MS: positiveIntSetting.default(5_000),
-  /** How long a booking waits for upstream; reads keep UPSTREAM_TIMEOUT_MS. */
-  BOOKING_TIMEOUT_MS: positiveIntSetting.default(DEFAULT_BOOKING_TIMEOUT_MS),
-  /** The most of any upstream answer the BFF reads; a longer one is refused (502) while it streams. */
-  UPSTREAM_MAX_BODY_BYTES: positiveIntSetting.default(DEFAULT_UPSTREAM_MAX_BODY_BYTES),
+  /**
+   * How long a booking waits for upstream; reads keep UPSTREAM_TIMEOUT_MS. Longer than reads, since
+   * giving up early on a booking is what gets it made twice.
+   */
+  BOOKING_TIMEOUT_MS: positiveIntSetting.default(15_000),
+  /**
+   * The most of any upstream answer the BFF reads; a longer one is refused (502) while it streams.
+   * Far above any real clinic's content, far below what hurts the process.
+   */
+  UPSTREAM_MAX_BODY_BYTES: positiveIntSetting.default(1024 * 1024),
   /**
    * Upstream calls per minute for content misses, across all clients; the rest
    * of the app key's upstream rate stays for bookings and status lookups.
    */
-  UPSTREAM_READ_BUDGET: positiveIntSetting.default(DEFAULT_UPSTREAM_READ_BUDGET),
+  UPSTREAM_READ_BUDGET: positiveIntSetting.default(120),
   /** Requests per client IP per window on all of /api. */
   ...rateSettings('API', 300, 60_000),
   /** Bookings per client IP per window. */
   ...rateSettings('BOOKING', 5, 10 * 60_000),
   /** Status lookups per client IP per window: with 64-bit MACs, guessing a reference is hopeless. */
-  ...rateSettings('STATUS', DEFAULT_STATUS_RATE_LIMIT.limit, DEFAULT_STATUS_RATE_LIMIT.windowMs),
-  /** The most taken slots the BFF remembers for availability. */
-  AVAILABILITY_MAX_SLOTS: positiveIntSetting.default(DEFAULT_AVAILABILITY_MAX_SLOTS),
-  /** The clinic's IANA time zone, for "today" in availability (the API has no time-zone field). */
-  CLINIC_TIMEZONE: ianaTimeZone.default(DEFAULT_CLINIC_TIMEZONE),
+  ...rateSettings('STATUS', 30, 10 * 60_000),
+  /** The most taken slots the BFF remembers for availability (about 100 bytes each). */
+  AVAILABILITY_MAX_SLOTS: positiveIntSetting.default(50_000),
+  /**
+   * The clinic's IANA time zone, for "today" in availability and "in the past" for a booking (the
+   * API has no time-zone field); by default the demo clinic's.
+   */
+  CLINIC_TIMEZONE: ianaTimeZone.default('Europe/London'),
   /**
    * The secret booking references are made with (32+ characters), the same on every instance.
    * Required, and never derived from APP_SECRET_KEY: rotating the app key must not void every
@@ -101,6 +95,12 @@ export const BffConfigSchema = z.object({
   WIDGET_DEV_URL: z.url().transform((url) => url.replace(/\/$/, '')).optional(),
 });
 
+/**
+ * The BFF's settings, every one of them set: what BffConfigSchema parsed, with
+ * its defaults. Code receives this whole and applies no default of its own;
+ * a config built in code (a test) starts from the schema's defaults too
+ * (parseBffConfig). Only what has no default may be absent.
+ */
 export interface BffConfig extends CoreConfig {
   upstreamUrl: string;
   appKey: string;
@@ -110,26 +110,25 @@ export interface BffConfig extends CoreConfig {
   publicOrigin?: string;
   cache: { ttlMs: number; maxStaleMs: number; maxBytes: number };
   upstreamTimeoutMs: number;
-  /** BOOKING_TIMEOUT_MS and UPSTREAM_MAX_BODY_BYTES; optional so configs built in code may leave them at their defaults. */
-  bookingTimeoutMs?: number;
-  upstreamMaxBodyBytes?: number;
-  /** UPSTREAM_READ_BUDGET; optional so configs built in code may leave it at its default. */
-  upstreamReadBudget?: number;
+  bookingTimeoutMs: number;
+  upstreamMaxBodyBytes: number;
+  upstreamReadBudget: number;
   apiRateLimit: RateWindow;
   bookingRateLimit: RateWindow;
-  /** STATUS_RATE_LIMIT, AVAILABILITY_MAX_SLOTS and CLINIC_TIMEZONE; optional so configs built in code may leave them at their defaults. */
-  statusRateLimit?: RateWindow;
-  availabilityMaxSlots?: number;
-  clinicTimeZone?: string;
+  statusRateLimit: RateWindow;
+  availabilityMaxSlots: number;
+  clinicTimeZone: string;
   /** The key new booking references are made with (BOOKING_REF_SECRET). */
   referenceKey: Buffer;
-  /** BOOKING_REF_SECRET_PREVIOUS: keys references are still read with, after referenceKey; none when absent. */
-  previousReferenceKeys?: readonly Buffer[];
-  /** DEMO_PAGE: the demo page at GET /; off when absent. */
-  demoPage?: boolean;
+  /** BOOKING_REF_SECRET_PREVIOUS: keys references are still read with, after referenceKey. */
+  previousReferenceKeys: readonly Buffer[];
+  /** DEMO_PAGE: the demo page at GET /. */
+  demoPage: boolean;
   widgetDir: string;
   /** Vite's dev server (WIDGET_DEV_URL), when /widget is proxied to it; absent in production. */
   widgetDevUrl?: string;
+  /** REDIS_KEY_PREFIX, the schema's default when unset. */
+  redisKeyPrefix: string;
 }
 
 /**
@@ -138,9 +137,18 @@ export interface BffConfig extends CoreConfig {
  */
 export function loadBffConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.env'): BffConfig {
   if (env === process.env && existsSync(envFile)) process.loadEnvFile(envFile);
+  return parseBffConfig(env);
+}
+
+/**
+ * The BFF's config from these settings alone (no `.env`): each one unset takes
+ * the schema's default. Throws one Error naming each bad variable, never its value.
+ */
+export function parseBffConfig(env: NodeJS.ProcessEnv): BffConfig {
   const e = parseSettings(BffConfigSchema, env, 'BFF');
   return {
     ...coreConfig(e),
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     upstreamUrl: e.UPSTREAM_URL,
     appKey: e.APP_KEY,
     appSecretKey: e.APP_SECRET_KEY,

@@ -4,9 +4,9 @@ import {
   BookAppointmentRequest,
   DentistListResponse,
   IdempotencyKeyHeader,
+  ErrorBody,
   OrganizationResponse,
   TreatmentListResponse,
-  TreatmentResponse,
   WebsiteResponse,
 } from './index.js';
 import { CalendarDate, IdParam, TimeOfDay } from './common.js';
@@ -19,6 +19,7 @@ import {
   HONEYPOT_FIELD,
   LEGACY_REFERENCE_PATTERN,
   REFERENCE_PATTERN,
+  REFUSAL_REASONS,
   STATUS_LOOKUP_MAX_BYTES,
   STATUS_LOOKUP_PATH,
   STATUS_PATH,
@@ -38,10 +39,35 @@ export {
   CONTENT_BUNDLE_PATH,
   CONTENT_PATHS,
   HONEYPOT_FIELD,
+  REFUSAL_REASONS,
   STATUS_LOOKUP_MAX_BYTES,
   STATUS_LOOKUP_PATH,
   STATUS_PATH,
 };
+export type { RefusalReason } from './rules/bff-api.js';
+
+/**
+ * The body of every error answer of the BFF: the clinic API's (spec 2.7), and,
+ * on a booking the BFF refused itself before sending it on (400
+ * validation_error), why as a code. The widget puts the code in the patient's
+ * words; the message is English, for integrators. The clinic API's own error
+ * body (ErrorBody) has no such field: this is the BFF's.
+ */
+export const BffErrorBody = ErrorBody.extend({
+  reason: z
+    .enum(REFUSAL_REASONS)
+    .optional()
+    .meta({
+      description:
+        'Only on a booking the BFF refused before sending it to the clinic system (400 validation_error): which rule it ' +
+        'broke, for the client to put in its own words. Absent on every other error, a refusal the clinic system ' +
+        'made itself included.',
+    }),
+}).meta({
+  id: 'BffErrorBody',
+  description: "Body of every error answer: the clinic API's (spec 2.7), with a reason code on a booking the BFF refused itself.",
+});
+export type BffErrorBody = z.infer<typeof BffErrorBody>;
 
 /** What a browser may send to book: the spec's booking body plus the honeypot, which must stay empty. */
 export const BrowserBookingRequest = BookAppointmentRequest.extend({
@@ -188,15 +214,17 @@ export type AvailabilityResponse = z.infer<typeof AvailabilityResponse>;
 /** The Idempotency-Key a browser sends with a booking, passed upstream as is. */
 export const BookingIdempotencyKey = IdempotencyKeyHeader;
 
-/** Each read-only content resource: its path under /api and the schema of its answer. */
+/**
+ * Each read-only content resource: its path (under /api, and under the
+ * upstream /api/v1 alike), its name and the schema of its answer. A treatment
+ * by id is answered from the treatments' list, at `${path}/:id`.
+ */
 export const CONTENT_RESOURCES = {
   organization: { path: CONTENT_PATHS.organization, name: 'Organization', response: OrganizationResponse },
   website: { path: CONTENT_PATHS.website, name: 'Website', response: WebsiteResponse },
   treatments: { path: CONTENT_PATHS.treatments, name: 'Treatments', response: TreatmentListResponse },
-  treatment: { path: `${CONTENT_PATHS.treatments}/{id}`, name: 'Treatment', response: TreatmentResponse },
   dentists: { path: CONTENT_PATHS.dentists, name: 'Dentists', response: DentistListResponse },
 } as const;
-export type ContentResourceName = keyof typeof CONTENT_RESOURCES;
 
 /**
  * GET /content: the four content resources in one answer, each as its own
@@ -223,3 +251,12 @@ export const ContentBundleResponse = z
   .strict()
   .meta({ id: 'ContentBundleResponse' });
 export type ContentBundleResponse = z.infer<typeof ContentBundleResponse>;
+
+/** GET /openapi.json: an OpenAPI 3.1 document (this API's own), described only as far as clients need. */
+export const OpenApiDocument = z
+  .looseObject({
+    openapi: z.string().meta({ example: '3.1.0' }),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document: the one describing this API.' });

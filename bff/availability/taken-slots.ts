@@ -2,9 +2,6 @@ import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { instantOf } from './zoned-time.js';
 
-/** How many taken slots the BFF remembers at most (AVAILABILITY_MAX_SLOTS). */
-export const DEFAULT_AVAILABILITY_MAX_SLOTS = 50_000;
-
 /** What is known about one date: whether the dentist's start is taken. */
 export type TakenOnDate = (doctorId: number, time: string) => boolean;
 

@@ -6,7 +6,7 @@ import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';
 import type { ReadBudget } from '../upstream/read-budget.js';
-import type { ContentResource } from './resources.js';
+import type { CombinedResource, ContentResource } from './resources.js';
 
 /** The content codings a cached answer is kept in besides its plain bytes. */
 export type Coding = 'br' | 'gzip';
@@ -36,10 +36,17 @@ export const zlibCompressor: Compressor = {
 /** Answers smaller than this are sent as they are: compressing them saves less than a packet. */
 export const MIN_COMPRESSED_BYTES = 1024;
 
-/** One cached answer, ready to send: status, bytes (plain and compressed), ETag and when it was fetched. */
-export interface CachedAnswer {
+/**
+ * One cached answer, ready to send: status, bytes (plain and compressed), ETag
+ * and when it was fetched; for a resource's own 200, also the value the bytes
+ * are the JSON of, so that a reader of the content (availability, a booking's
+ * checks) never parses them again.
+ */
+export interface CachedAnswer<T = unknown> {
   status: number;
   body: Buffer;
+  /** The resource's sanitised value; only on its 200 (none on a 404, an item or a combined answer). */
+  value?: T;
   /** The same bytes compressed, made when the answer is cached; none for a small answer. */
   encoded: Partial<Record<Coding, Buffer>>;
   etag: string;
@@ -48,14 +55,6 @@ export interface CachedAnswer {
   items?: ReadonlyMap<number, CachedAnswer>;
   /** A combined answer's parts: their ETags, so it is rebuilt only when one of them changes. */
   builtFrom?: string;
-}
-
-/** An answer made of several cached resources (GET /api/content): which, and how their bodies become one. */
-export interface CombinedResource {
-  /** Its key in the cache, apart from every upstream path. */
-  readonly key: string;
-  readonly parts: readonly { path: string; resource: ContentResource }[];
-  combine(bodies: unknown[]): unknown;
 }
 
 export interface ContentCacheOptions {
@@ -99,45 +98,40 @@ export class ContentCache {
   ) {
     const clock = options.clock ?? systemClock;
     this.now = () => clock.now().getTime();
+    // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, so an entry read
+    // just before the clock moves (by hand in tests, or an NTP step) would still count as fresh after it.
     this.cache = new LRUCache<string, CachedAnswer, FetchContext>({
       maxSize: options.maxBytes,
-      sizeCalculation: (answer, path) => answerSize(answer) + path.length,
+      sizeCalculation: (answer, key) => answerSize(answer) + key.length,
       ttl: options.ttlMs,
+      ttlResolution: 0,
       allowStale: true,
       noDeleteOnFetchRejection: true,
       perf: { now: this.now },
-      fetchMethod: (path, _stale, { context }) => this.load(path, context.resource),
+      // The key is the resource's own path (the key of a fetch), so the context always names its resource.
+      fetchMethod: (_path, _stale, { context }) => this.load(context.resource),
     });
   }
 
   /**
-   * The cached answer for an upstream path while it is fresh (within its TTL),
-   * without a promise or a load: what nearly every request finds. undefined
-   * when it is missing, stale or still loading: get() then decides.
+   * A resource's cached answer while it is fresh (within its TTL), without a
+   * promise or a load: what nearly every request finds. undefined when it is
+   * missing, stale or still loading: get() then decides.
    */
-  fresh(path: string): CachedAnswer | undefined {
+  fresh<T>(resource: ContentResource<T>): CachedAnswer<T> | undefined {
     // has() is false for a stale entry or one still loading, and drops nothing.
-    const answer = this.cache.has(path) ? this.cache.get(path) : undefined;
-    return answer && this.servable(answer) ? answer : undefined;
+    const answer = this.cache.has(resource.path) ? this.cache.get(resource.path) : undefined;
+    return answer && this.servable(answer) ? (answer as CachedAnswer<T>) : undefined;
   }
 
-  /** The answer for an upstream path, from cache when possible; throws UpstreamUnavailable. */
-  async get(path: string, resource: ContentResource): Promise<CachedAnswer> {
-    const answer = await this.cache.fetch(path, { context: { resource } });
-    if (answer && this.servable(answer)) return answer;
+  /** A resource's answer, from cache when possible; throws UpstreamUnavailable. */
+  async get<T>(resource: ContentResource<T>): Promise<CachedAnswer<T>> {
+    const answer = await this.cache.fetch(resource.path, { context: { resource } });
+    if (answer && this.servable(answer)) return answer as CachedAnswer<T>;
     // Too stale to serve: only the refresh (already started by the fetch above) will do.
-    const fresh = await this.cache.fetch(path, { context: { resource }, forceRefresh: true, allowStale: false });
+    const fresh = await this.cache.fetch(resource.path, { context: { resource }, forceRefresh: true, allowStale: false });
     if (!fresh || !this.servable(fresh)) throw new UpstreamUnavailable('unreachable', 'no fresh enough copy');
-    return fresh;
-  }
-
-  /**
-   * One item of a cached list, by id, from the list's copy (fresh, or stale
-   * while it is refreshed, like the list itself): never an upstream call of
-   * its own. undefined when the list has no such item.
-   */
-  async getItem(path: string, resource: ContentResource, id: number): Promise<CachedAnswer | undefined> {
-    return (await this.get(path, resource)).items?.get(id);
+    return fresh as CachedAnswer<T>;
   }
 
   /**
@@ -148,15 +142,15 @@ export class ContentCache {
    * is not 200 (a 404) is the answer instead.
    */
   async getCombined(combined: CombinedResource): Promise<CachedAnswer> {
-    const parts = await Promise.all(combined.parts.map(({ path, resource }) => this.get(path, resource)));
+    const parts = await Promise.all(combined.parts.map((resource) => this.get(resource)));
     return this.combine(combined, parts);
   }
 
   /** getCombined while every part is fresh, without a promise (see fresh()); undefined otherwise. */
   freshCombined(combined: CombinedResource): CachedAnswer | undefined {
     const parts: CachedAnswer[] = [];
-    for (const { path } of combined.parts) {
-      const part = this.fresh(path);
+    for (const resource of combined.parts) {
+      const part = this.fresh(resource);
       if (!part) return undefined;
       parts.push(part);
     }
@@ -169,7 +163,7 @@ export class ContentCache {
     const builtFrom = parts.map((part) => part.etag).join(' ');
     const held = this.cache.get(combined.key, { allowStale: true });
     if (held?.builtFrom === builtFrom) return held;
-    const body = combined.combine(parts.map((part) => JSON.parse(part.body.toString('utf8')) as unknown));
+    const body = combined.combine(parts.map((part) => part.value));
     const answer = { ...this.answer(200, body, Math.min(...parts.map((part) => part.fetchedAt))), builtFrom };
     // No TTL of its own: it is checked against its parts at every request.
     this.cache.set(combined.key, answer, { ttl: 0 });
@@ -180,13 +174,13 @@ export class ContentCache {
     return this.now() - answer.fetchedAt <= this.options.ttlMs + this.options.maxStaleMs;
   }
 
-  private async load(path: string, resource: ContentResource): Promise<CachedAnswer> {
+  private async load(resource: ContentResource): Promise<CachedAnswer> {
     this.options.readBudget?.take();
-    const { status, body } = await this.upstream.call({ method: 'GET', path });
+    const { status, body } = await this.upstream.call({ method: 'GET', path: resource.path });
     if (status === 200) {
       const prepared = resource.prepare(body);
       if (!prepared.ok) throw new UpstreamUnavailable('server_error', `upstream ${resource.name} did not match the contract`);
-      const answer = this.answer(200, prepared.body);
+      const answer = { ...this.answer(200, prepared.value), value: prepared.value };
       if (!prepared.items) return answer;
       return { ...answer, items: new Map([...prepared.items].map(([id, item]) => [id, this.answer(200, item)])) };
     }
@@ -211,9 +205,14 @@ export class ContentCache {
   }
 }
 
-/** Bytes an answer holds in the cache: its bodies (plain and compressed), its items', and a rough overhead for each. */
+/**
+ * Bytes an answer holds in the cache: its bodies (plain and compressed), its
+ * value counted as long as its JSON (the plain body; the objects take more,
+ * so this is a floor), its items', and a rough overhead for each.
+ */
 function answerSize(answer: CachedAnswer): number {
-  const bytes = (one: CachedAnswer) => one.body.length + (one.encoded.br?.length ?? 0) + (one.encoded.gzip?.length ?? 0) + 100;
+  const bytes = (one: CachedAnswer) =>
+    one.body.length * (one.value === undefined ? 1 : 2) + (one.encoded.br?.length ?? 0) + (one.encoded.gzip?.length ?? 0) + 100;
   let size = bytes(answer);
   for (const item of answer.items?.values() ?? []) size += bytes(item);
   return size;

@@ -1,30 +1,32 @@
-import type { Request, RequestHandler, Response } from 'express';
-import { IdParam } from '../../contract/index.js';
+import type { Request, Response } from 'express';
+import { TreatmentPathParams, TreatmentResponse } from '../../contract/index.js';
 import { notFound } from '../../contract/errors.js';
-import { ReadBudgetSpent } from '../upstream/read-budget.js';
+import { CONTENT_BUNDLE_PATH, ContentBundleResponse } from '../../contract/bff.js';
+import { operation, type AnyOperation } from '../../platform/operation.js';
+import { removePerClientHeaders } from '../../platform/rate-limit-headers.js';
+import { CacheHeaders, commonErrors, errorAnswer, IfNoneMatch, json, sharedAnswers, tagged } from '../http/answers.js';
 import type { CachedAnswer, ContentCache } from './content-cache.js';
 import { AnswerHeaders, encodingChooser, setHeaders, varyOnOriginAndEncoding } from './answer-headers.js';
-import { CONTENT_BUNDLE_PATH } from '../../contract/rules/bff-api.js';
-import { RouteTable } from '../../platform/route-table.js';
-import { removePerClientHeaders } from '../../platform/rate-limit-headers.js';
 import { CONTENT_BUNDLE, DENTISTS, ORGANIZATION, TREATMENTS, WEBSITE, type ContentResource } from './resources.js';
 
-/** A content route: answers the request, at once or through a promise. */
-type ContentRoute = (req: Request, res: Response, params: Record<string, string | undefined>) => void | Promise<void>;
+/** What the document says of every content answer but the bundle. */
+const CONTENT_DESCRIPTION =
+  'The clinic API answer, validated, with unsafe URLs blanked and HTML sanitised; cached by the BFF ' +
+  'and served stale (within a bound) while the clinic system is down.';
 
 /**
  * GET /api/organization, /api/website, /api/treatments, /api/treatments/:id
  * and /api/dentists, and all four at once from GET /api/content: sanitised,
  * cached, with ETag and Cache-Control so browsers and any CDN in front can
- * cache too. A treatment by id comes from
- * the cached list, so no id, known or made up, costs an upstream call.
+ * cache too. Each resource's path is its own (the same upstream). A treatment
+ * by id comes from the cached list, so no id, known or made up, costs an
+ * upstream call. Each answers at once from a fresh cached copy, and waits for
+ * the cache only otherwise.
  *
- * The busiest paths of the BFF, so one handler finds the route in one
- * lookup (RouteTable, matched as Express's router matches: any letter case,
- * one trailing slash, HEAD as GET) instead of a Router trying a layer per
- * route; other methods and paths go on to the next handler.
+ * The busiest paths of the BFF: app.ts answers them through operationTable
+ * (one lookup, no Router), so these operations read their path alone.
  */
-export function contentRoutes(cache: ContentCache, ttlMs: number, maxStaleMs: number): RequestHandler {
+export function contentOperations(cache: ContentCache, ttlMs: number, maxStaleMs: number): AnyOperation[] {
   const cacheControl = [
     'public',
     `max-age=${Math.floor(ttlMs / 1000)}`,
@@ -33,51 +35,70 @@ export function contentRoutes(cache: ContentCache, ttlMs: number, maxStaleMs: nu
   ].join(', ');
   const send = answerSender(new AnswerHeaders(cacheControl));
 
-  // Each route answers at once from a fresh cached copy, and waits for the cache only otherwise.
-  const serve = (resource: ContentResource, upstreamPath: string): ContentRoute => (req, res) =>
-    whenCached(cache.fresh(upstreamPath), () => cache.get(upstreamPath, resource), (answer) => send(req, res, answer));
+  /** GET of one resource at its own path. */
+  const resourceOperation = (resource: ContentResource, { id, summary }: { id: string; summary: string }): AnyOperation =>
+    operation({
+      id,
+      method: 'get',
+      path: resource.path,
+      docs: { ...tagged('Content'), summary, description: CONTENT_DESCRIPTION },
+      request: { headers: IfNoneMatch },
+      responses: {
+        '200': { description: `The ${resource.name.toLowerCase()} answer.`, headers: CacheHeaders, ...json(resource.response) },
+        '304': sharedAnswers.notModified,
+        ...commonErrors,
+      },
+      handle: (_input, req, res) => whenCached(cache.fresh(resource), () => cache.get(resource), (answer) => send(req, res, answer)),
+    });
 
-  const routes = new RouteTable<ContentRoute>([
-    ['/organization', serve(ORGANIZATION, '/organization')],
-    ['/website', serve(WEBSITE, '/website')],
-    ['/treatments', serve(TREATMENTS, '/treatments')],
-    [
-      '/treatments/:id',
-      (req, res, params) => {
-        // An id that is not an escape-decodable number is no treatment either.
-        const id = IdParam.safeParse(params.id);
-        if (!id.success) throw notFound('Treatment');
-        return whenCached(cache.fresh('/treatments'), () => cache.get('/treatments', TREATMENTS), (list) => {
-          const treatment = list.items?.get(id.data);
+  return [
+    resourceOperation(ORGANIZATION, { id: 'getOrganization', summary: 'The clinic profile with live statistics' }),
+    resourceOperation(WEBSITE, { id: 'getWebsite', summary: 'The website settings, HTML sanitised' }),
+    resourceOperation(TREATMENTS, { id: 'listTreatments', summary: 'Active treatments of the clinic' }),
+    operation({
+      id: 'getTreatment',
+      method: 'get',
+      path: `${TREATMENTS.path}/:id`,
+      docs: { ...tagged('Content'), summary: 'One active treatment', description: CONTENT_DESCRIPTION },
+      // An id that is not an escape-decodable number is no treatment either: 404.
+      request: { params: TreatmentPathParams, notFound: 'Treatment', headers: IfNoneMatch },
+      responses: {
+        '200': { description: 'The treatment answer.', headers: CacheHeaders, ...json(TreatmentResponse) },
+        '304': sharedAnswers.notModified,
+        '404': { ...errorAnswer('not_found: no active treatment of this clinic has that id.'), headers: CacheHeaders },
+        ...commonErrors,
+      },
+      handle: ({ params }, req, res) =>
+        whenCached(cache.fresh(TREATMENTS), () => cache.get(TREATMENTS), (list) => {
+          const treatment = list.items?.get(params.id);
           if (!treatment) throw notFound('Treatment');
           send(req, res, treatment);
-        });
+        }),
+    }),
+    resourceOperation(DENTISTS, { id: 'listDentists', summary: 'Dentists of the clinic' }),
+    operation({
+      id: 'getContent',
+      method: 'get',
+      path: CONTENT_BUNDLE_PATH,
+      docs: {
+        ...tagged('Content'),
+        summary: 'The organization, website, treatments and dentists in one answer',
+        description:
+          'The four content answers in one round trip, under one ETag: each as its own operation answers it, unwrapped ' +
+          "from its envelope (getOrganization's data, getWebsite's site, the lists' data). Built from the same cached " +
+          'copies as those operations, so it costs no upstream call of its own and is never newer or older than they are.',
       },
-    ],
-    ['/dentists', serve(DENTISTS, '/dentists')],
-    [
-      CONTENT_BUNDLE_PATH,
-      (req, res) =>
+      request: { headers: IfNoneMatch },
+      responses: {
+        '200': { description: 'The clinic content.', headers: CacheHeaders, ...json(ContentBundleResponse) },
+        '304': sharedAnswers.notModified,
+        '404': { ...errorAnswer('not_found: the clinic system has no organization or website for this clinic.'), headers: CacheHeaders },
+        ...commonErrors,
+      },
+      handle: (_input, req, res) =>
         whenCached(cache.freshCombined(CONTENT_BUNDLE), () => cache.getCombined(CONTENT_BUNDLE), (answer) => send(req, res, answer)),
-    ],
-  ]);
-
-  return (req, res, next) => {
-    const route = req.method === 'GET' || req.method === 'HEAD' ? routes.find(req.path) : undefined;
-    if (!route) {
-      next();
-      return;
-    }
-    const fail = (err: unknown) => {
-      retryAfterWhenBudgetSpent(err, res);
-      next(err);
-    };
-    try {
-      route.value(req, res, route.params)?.catch(fail);
-    } catch (err) {
-      fail(err);
-    }
-  };
+    }),
+  ];
 }
 
 /**
@@ -90,11 +111,6 @@ function whenCached<T>(cached: T | undefined, load: () => Promise<T>, use: (valu
     return;
   }
   return load().then(use);
-}
-
-/** A content miss refused by the read budget is 503 upstream_busy (the error handler); this adds when to retry. */
-function retryAfterWhenBudgetSpent(err: unknown, res: Response): void {
-  if (err instanceof ReadBudgetSpent && !res.headersSent) res.set('Retry-After', String(err.retryAfterSeconds));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { CONTENT_PATHS, CONTENT_RESOURCES, type ContentBundleResponse } from '../../contract/bff.js';
+import { CONTENT_RESOURCES, type ContentBundleResponse } from '../../contract/bff.js';
 import type {
   DentistListResponse,
   OrganizationResponse,
@@ -7,25 +7,39 @@ import type {
   TreatmentResponse,
   WebsiteResponse,
 } from '../../contract/index.js';
-import type { CombinedResource } from './content-cache.js';
 import { parseRepairingFields } from './parse-upstream.js';
 import { sanitizeDentist, sanitizeOrganization, sanitizeSite, sanitizeTreatment } from './sanitize.js';
 
 /**
- * The outcome of preparing an upstream success body for browsers; a list may
- * also give each of its items' own answer body by id (see defineResource).
+ * The outcome of preparing an upstream success body for browsers: the
+ * sanitised value; a list may also give each of its items' own answer body by
+ * id (see defineResource).
  */
-export type Prepared = { ok: true; body: unknown; items?: ReadonlyMap<number, unknown> } | { ok: false };
+export type Prepared<T> = { ok: true; value: T; items?: ReadonlyMap<number, unknown> } | { ok: false };
 
 /**
- * A read-only resource a browser may fetch: its name for messages, and how an
- * upstream success body becomes what browsers get (checked against the
- * contract, then sanitised). The cache holds resources of every type behind
- * this one interface; the types meet only inside defineResource.
+ * A read-only resource a browser may fetch: its name for messages, its path
+ * (the same under the BFF's /api and upstream's /api/v1, CONTENT_PATHS), the
+ * schema of its answer, and how an upstream success body becomes what browsers get (checked against the
+ * contract, then sanitised). The content cache keeps each resource under its
+ * own path, so a path and a resource cannot be mismatched; the value types
+ * meet only inside defineResource.
  */
-export interface ContentResource {
+export interface ContentResource<T = unknown> {
   readonly name: string;
-  prepare(upstreamBody: unknown): Prepared;
+  readonly path: string;
+  /** The schema of its answer, as the contract gives it (for the OpenAPI document). */
+  readonly response: z.ZodType;
+  prepare(upstreamBody: unknown): Prepared<T>;
+}
+
+/** An answer made of several cached resources (GET /api/content): which, and how their values become one. */
+export interface CombinedResource {
+  /** Its key in the cache, apart from every resource's path. */
+  readonly key: string;
+  readonly parts: readonly ContentResource[];
+  /** The combined value, from the parts' values in the order of `parts`. */
+  combine(values: unknown[]): unknown;
 }
 
 /**
@@ -35,17 +49,19 @@ export interface ContentResource {
  * and never asked upstream on its own.
  */
 export function defineResource<S extends z.ZodType>(
-  { name, response }: { name: string; response: S },
+  { name, path, response }: { name: string; path: string; response: S },
   sanitize: (body: z.output<S>) => z.output<S>,
   itemsOf?: (body: z.output<S>) => Iterable<readonly [number, unknown]>,
-): ContentResource {
+): ContentResource<z.output<S>> {
   return {
     name,
+    path,
+    response,
     prepare(upstreamBody) {
       const parsed = parseRepairingFields(response, upstreamBody);
       if (!parsed.success) return { ok: false };
-      const body = sanitize(parsed.data);
-      return itemsOf ? { ok: true, body, items: new Map(itemsOf(body)) } : { ok: true, body };
+      const value = sanitize(parsed.data);
+      return itemsOf ? { ok: true, value, items: new Map(itemsOf(value)) } : { ok: true, value };
     },
   };
 }
@@ -69,19 +85,14 @@ export const DENTISTS = defineResource(CONTENT_RESOURCES.dentists, (body) => ({ 
 
 /**
  * GET /api/content (ContentBundleResponse): the four resources above in one
- * answer, from their own cached entries. Their bodies are the ones this BFF
+ * answer, from their own cached entries. Their values are the ones this BFF
  * prepared, so they are what their types say.
  */
 export const CONTENT_BUNDLE: CombinedResource = {
   key: 'combined:content',
-  parts: [
-    { path: CONTENT_PATHS.organization, resource: ORGANIZATION },
-    { path: CONTENT_PATHS.website, resource: WEBSITE },
-    { path: CONTENT_PATHS.treatments, resource: TREATMENTS },
-    { path: CONTENT_PATHS.dentists, resource: DENTISTS },
-  ],
-  combine(bodies) {
-    const [organization, website, treatments, dentists] = bodies as [
+  parts: [ORGANIZATION, WEBSITE, TREATMENTS, DENTISTS],
+  combine(values) {
+    const [organization, website, treatments, dentists] = values as [
       OrganizationResponse,
       WebsiteResponse,
       TreatmentListResponse,

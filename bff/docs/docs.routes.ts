@@ -1,15 +1,35 @@
-import { Router } from 'express';
+import { OpenApiDocument } from '../../contract/bff.js';
+import { operation, type AnyOperation } from '../../platform/operation.js';
 import { removePerClientHeaders } from '../../platform/rate-limit-headers.js';
+import { json, sharedAnswers, tagged } from '../http/answers.js';
 import { buildBffOpenApiDocument } from './openapi.js';
 
-/** GET /api/openapi.json: the BFF's own OpenAPI document, generated once at start-up. */
-export function bffDocsRoutes(): Router {
-  const document = JSON.stringify(buildBffOpenApiDocument());
-  const router = Router();
-  router.get('/openapi.json', (_req, res) => {
-    // Public, as the content is: counted by the /api limit, but carrying no client's own limit state.
-    removePerClientHeaders(res);
-    res.type('application/json').set('Cache-Control', 'public, max-age=300').send(document);
+/**
+ * GET /api/openapi.json: the BFF's own OpenAPI document, of `operations` and
+ * of itself, generated once at start-up.
+ */
+export function docsOperation(operations: readonly AnyOperation[]): AnyOperation {
+  let document = '';
+  const getOpenApiDocument = operation({
+    id: 'getOpenApiDocument',
+    method: 'get',
+    path: '/openapi.json',
+    docs: {
+      ...tagged('Documentation'),
+      summary: 'This OpenAPI document',
+      description: 'Generated at start-up from the operations this BFF serves; cached for five minutes.',
+    },
+    responses: {
+      '200': { description: 'The document.', ...json(OpenApiDocument) },
+      '429': sharedAnswers.rateLimited,
+      '500': sharedAnswers.internalError,
+    },
+    handle(_input, _req, res) {
+      // Public, as the content is: counted by the /api limit, but carrying no client's own limit state.
+      removePerClientHeaders(res);
+      res.type('application/json').set('Cache-Control', 'public, max-age=300').send(document);
+    },
   });
-  return router;
+  document = JSON.stringify(buildBffOpenApiDocument([...operations, getOpenApiDocument]));
+  return getOpenApiDocument;
 }

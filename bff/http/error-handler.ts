@@ -2,19 +2,27 @@ import type { ErrorRequestHandler } from 'express';
 import { ApiError } from '../../contract/errors.js';
 import { sendError } from '../../platform/error-body.js';
 import { errorHandler } from '../../platform/error-handler.js';
+import type { BffErrorBody } from '../../contract/bff.js';
 import { UpstreamBusy, UpstreamUnavailable } from '../upstream/errors.js';
+import { BookingRefused } from '../booking/booking-refused.js';
 
 /**
- * Upstream failures become 504 upstream_timeout or 502 upstream_unavailable
- * with the spec's error body and nothing of the upstream's own answer. A
- * contract error that says when to come back (`retryAfterSeconds`: a busy
- * upstream, a spent read budget, a booking whose outcome is unknown) gets its
- * Retry-After. Everything else goes to the server's terminal handler (spec
- * bodies, bare 500s).
+ * A booking the BFF refused itself (BookingRefused) is 400 with its reason
+ * code in the body (BffErrorBody). Upstream failures become 504
+ * upstream_timeout or 502 upstream_unavailable with the spec's error body and
+ * nothing of the upstream's own answer. A contract error that says when to
+ * come back (`retryAfterSeconds`: a busy upstream, a spent read budget, a
+ * booking whose outcome is unknown) gets its Retry-After. Everything else goes
+ * to the server's terminal handler (spec bodies, bare 500s).
  */
 export const bffErrorHandler: ErrorRequestHandler = (err, req, res, next) => {
   if (res.headersSent) {
     errorHandler(err, req, res, next);
+    return;
+  }
+  if (err instanceof BookingRefused) {
+    const body: BffErrorBody = { success: false, message: err.message, error_code: err.code, reason: err.reason };
+    res.status(err.status).json(body);
     return;
   }
   if (err instanceof ApiError) {

@@ -1,8 +1,5 @@
 import { UpstreamUnavailable } from './errors.js';
 
-/** UPSTREAM_MAX_BODY_BYTES when unset: far above any real clinic's content, far below what hurts the process. */
-export const DEFAULT_UPSTREAM_MAX_BODY_BYTES = 1024 * 1024;
-
 /**
  * An upstream answer's JSON body, read as it streams and refused as soon as it
  * passes `maxBytes` (or at once when its Content-Length says it will): the

@@ -2,9 +2,8 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { AccessTokenResponse } from '../../contract/index.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
-import { retryAfterSeconds, UpstreamBusy, UpstreamUnavailable } from './errors.js';
-import { DEFAULT_UPSTREAM_MAX_BODY_BYTES, readJsonWithin, withDeadline } from './bounded-body.js';
-import { NO_REDIRECTS, refuseRedirect } from './redirects.js';
+import { UpstreamBusy, UpstreamUnavailable } from './errors.js';
+import { fetchUpstream, toUpstreamUnavailable } from './upstream-fetch.js';
 
 export interface TokenManagerOptions {
   upstreamUrl: string;
@@ -12,7 +11,7 @@ export interface TokenManagerOptions {
   appSecretKey: string;
   timeoutMs: number;
   /** The most of /granttoken's answer that is read (UPSTREAM_MAX_BODY_BYTES). */
-  maxBodyBytes?: number;
+  maxBodyBytes: number;
   /** Renew this long before expires_in runs out, so no request carries a dying token. */
   renewBeforeMs?: number;
   clock?: Clock;
@@ -66,23 +65,16 @@ export class TokenManager {
       throw new UpstreamUnavailable('auth', 'token exchange is backing off after a failure');
     }
     try {
-      const body = await withDeadline(this.options.timeoutMs, async (call) => {
-        const res = await fetch(`${this.options.upstreamUrl}/granttoken`, {
-          method: 'POST',
-          headers: { 'x-app-key': this.options.appKey, 'x-app-secret-key': this.options.appSecretKey },
-          signal: call.signal,
-          ...NO_REDIRECTS,
-        });
-        await refuseRedirect(res, this.options.logger, 'token exchange');
-        if (res.status === 429) {
-          await res.body?.cancel();
-          throw new UpstreamBusy(retryAfterSeconds(res.headers.get('retry-after')));
-        }
-        if (res.status !== 200) {
-          await res.body?.cancel();
-          throw new UpstreamUnavailable(res.status >= 500 ? 'server_error' : 'auth', `token exchange answered ${res.status}`);
-        }
-        return readJsonWithin(res, this.options.maxBodyBytes ?? DEFAULT_UPSTREAM_MAX_BODY_BYTES, () => call.abort());
+      const { body } = await fetchUpstream({
+        url: `${this.options.upstreamUrl}/granttoken`,
+        method: 'POST',
+        headers: { 'x-app-key': this.options.appKey, 'x-app-secret-key': this.options.appSecretKey },
+        timeoutMs: this.options.timeoutMs,
+        maxBodyBytes: this.options.maxBodyBytes,
+        call: 'token exchange',
+        refuse: (status) =>
+          status === 200 ? undefined : new UpstreamUnavailable(status >= 500 ? 'server_error' : 'auth', `token exchange answered ${status}`),
+        logger: this.options.logger,
       });
       const { access_token, expires_in } = AccessTokenResponse.extend({ expires_in: z.number().positive() }).parse(body);
       const lifetimeMs = expires_in * 1000;
@@ -97,24 +89,17 @@ export class TokenManager {
       this.busy = error instanceof UpstreamBusy;
       this.retryAt = this.now() + (error instanceof UpstreamBusy ? Math.max(backOffMs, error.retryAfterSeconds * 1000) : backOffMs);
       if (error instanceof UpstreamBusy) throw error;
-      throw toUpstreamUnavailable(error);
+      throw exchangeFailure(error);
     }
   }
 }
 
-/** Failures that happen before a connection is open: the request surely never reached upstream. */
-const CONNECT_FAILURES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-
 /**
- * Maps fetch failures to UpstreamUnavailable without their messages (which may
- * echo URLs). With `sent`, a timeout or a connection lost once open is marked
- * mayHaveArrived: upstream may have acted on the request.
+ * A failed exchange as UpstreamUnavailable that never arrived, whatever it did
+ * upstream: an exchange books nothing, so the call waiting for its token (a
+ * booking) surely was not sent.
  */
-export function toUpstreamUnavailable(error: unknown, { sent = false } = {}): UpstreamUnavailable {
-  if (error instanceof UpstreamUnavailable) return error;
-  const name = (error as { name?: string } | null)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return new UpstreamUnavailable('timeout', 'upstream timed out', sent);
-  if (error instanceof z.ZodError) return new UpstreamUnavailable('server_error', 'upstream answered an unexpected body');
-  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
-  return new UpstreamUnavailable('unreachable', 'upstream unreachable', sent && !(typeof code === 'string' && CONNECT_FAILURES.has(code)));
+function exchangeFailure(error: unknown): UpstreamUnavailable {
+  const failure = toUpstreamUnavailable(error);
+  return failure.mayHaveArrived ? new UpstreamUnavailable(failure.reason, failure.message) : failure;
 }

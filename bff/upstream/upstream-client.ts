@@ -1,9 +1,7 @@
 import type { Logger } from 'pino';
 import type { TokenManager } from './token-manager.js';
-import { toUpstreamUnavailable } from './token-manager.js';
-import { retryAfterSeconds, UpstreamBusy, UpstreamUnavailable } from './errors.js';
-import { DEFAULT_UPSTREAM_MAX_BODY_BYTES, readJsonWithin, withDeadline } from './bounded-body.js';
-import { NO_REDIRECTS, refuseRedirect } from './redirects.js';
+import { UpstreamUnavailable } from './errors.js';
+import { fetchUpstream } from './upstream-fetch.js';
 
 export interface UpstreamAnswer {
   status: number;
@@ -36,7 +34,7 @@ export class UpstreamClient {
     private readonly appKey: string,
     private readonly tokens: TokenManager,
     private readonly timeoutMs: number,
-    private readonly maxBodyBytes = DEFAULT_UPSTREAM_MAX_BODY_BYTES,
+    private readonly maxBodyBytes: number,
     private readonly logger?: Logger,
   ) {}
 
@@ -49,21 +47,9 @@ export class UpstreamClient {
     return second.answer;
   }
 
-  private send(request: UpstreamRequest, token: string) {
-    // One signal ends the call, the body's streaming included: the deadline, or
-    // readJsonWithin hanging up on a body over the cap.
-    return withDeadline(request.timeoutMs ?? this.timeoutMs, async (call) => {
-      try {
-        return await this.fetchAnswer(request, token, call);
-      } catch (error) {
-        if (error instanceof UpstreamBusy || error instanceof UpstreamUnavailable) throw error;
-        throw toUpstreamUnavailable(error, { sent: true });
-      }
-    });
-  }
-
-  private async fetchAnswer(request: UpstreamRequest, token: string, call: AbortController) {
-    const res = await fetch(`${this.baseUrl}${request.path}`, {
+  private async send(request: UpstreamRequest, token: string) {
+    const { status, headers, body } = await fetchUpstream({
+      url: `${this.baseUrl}${request.path}`,
       method: request.method,
       headers: {
         ...request.headers,
@@ -72,20 +58,13 @@ export class UpstreamClient {
         ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: request.body === undefined ? undefined : JSON.stringify(request.body),
-      signal: call.signal,
-      ...NO_REDIRECTS,
+      timeoutMs: request.timeoutMs ?? this.timeoutMs,
+      maxBodyBytes: this.maxBodyBytes,
+      call: 'api call',
+      refuse: (answered) => (answered >= 500 ? new UpstreamUnavailable('server_error', `upstream answered ${answered}`) : undefined),
+      logger: this.logger,
     });
-    await refuseRedirect(res, this.logger, 'api call');
-    if (res.status === 429) {
-      await res.body?.cancel();
-      throw new UpstreamBusy(retryAfterSeconds(res.headers.get('retry-after')));
-    }
-    if (res.status >= 500) {
-      await res.body?.cancel();
-      throw new UpstreamUnavailable('server_error', `upstream answered ${res.status}`);
-    }
-    const body = await readJsonWithin(res, this.maxBodyBytes, () => call.abort());
-    const replayed = res.headers.get('idempotent-replayed') === 'true';
-    return { status: res.status, token, answer: { status: res.status, body, ...(replayed ? { replayed: true as const } : {}) } };
+    const replayed = headers.get('idempotent-replayed') === 'true';
+    return { status, token, answer: { status, body, ...(replayed ? { replayed: true as const } : {}) } };
   }
 }

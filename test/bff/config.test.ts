@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { deriveReferenceKey, loadBffConfig } from '../../bff/config.js';
+import { deriveReferenceKey, loadBffConfig, parseBffConfig } from '../../bff/config.js';
 import { REPO_ROOT } from '../server/support/server-process.js';
 
 const SECRET = 'cs_do-not-print-me-0123456789';
@@ -15,6 +15,40 @@ describe('BFF configuration', () => {
     expect(config.allowedOrigins).toEqual(['https://clinic.example', 'https://www.clinic.example']);
     expect(config.port).toBe(8080);
     expect(config.bookingRateLimit).toEqual({ limit: 5, windowMs: 600_000 });
+  });
+
+  it('gives every setting left unset its default from the schema, so the code applies none of its own', () => {
+    const config = parseBffConfig(valid);
+
+    expect({ ...config, referenceKey: undefined }).toEqual({
+      upstreamUrl: 'http://127.0.0.1:4000/api/v1',
+      appKey: 'ck_1',
+      appSecretKey: SECRET,
+      port: 8080,
+      host: '127.0.0.1',
+      logLevel: 'info',
+      trustProxy: false,
+      shutdownTimeoutMs: 10_000,
+      redisUrl: undefined,
+      redisKeyPrefix: 'clinic-booking:',
+      allowedOrigins: [],
+      publicOrigin: undefined,
+      cache: { ttlMs: 60_000, maxStaleMs: 24 * 3600_000, maxBytes: 5 * 1024 * 1024 },
+      upstreamTimeoutMs: 5_000,
+      bookingTimeoutMs: 15_000,
+      upstreamMaxBodyBytes: 1024 * 1024,
+      upstreamReadBudget: 120,
+      apiRateLimit: { limit: 300, windowMs: 60_000 },
+      bookingRateLimit: { limit: 5, windowMs: 600_000 },
+      statusRateLimit: { limit: 30, windowMs: 600_000 },
+      availabilityMaxSlots: 50_000,
+      clinicTimeZone: 'Europe/London',
+      referenceKey: undefined,
+      previousReferenceKeys: [],
+      demoPage: false,
+      widgetDir: 'widget/dist',
+      widgetDevUrl: undefined,
+    });
   });
 
   it('reads PUBLIC_ORIGIN as an origin, and none when unset', () => {

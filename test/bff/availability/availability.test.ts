@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AvailabilityResponse, BffBookingResponse } from '../../../contract/bff.js';
-import { ErrorBody } from '../../../contract/index.js';
+import { AvailabilityResponse, BffBookingResponse, BffErrorBody } from '../../../contract/bff.js';
 import { MemoryTakenSlots } from '../../../bff/availability/taken-slots.js';
 import { TEST_NOW } from '../../server/support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
@@ -67,7 +66,7 @@ async function bookUpstream(body: Record<string, unknown>): Promise<void> {
 
 async function expectError(res: Response, status: number, code: string, mention?: string): Promise<void> {
   expect(res.status).toBe(status);
-  const body = ErrorBody.parse(await res.json());
+  const body = BffErrorBody.parse(await res.json());
   expect(body.error_code).toBe(code);
   if (mention) expect(body.message).toContain(mention);
 }
@@ -131,13 +130,23 @@ describe('what the BFF learns about taken slots', () => {
     expect((await slotsOf(`date=${TUESDAY}&doctor_id=${first}`))['11:15']).toBe('taken');
   });
 
-  it('leaves a slot open when upstream refuses the booking for another reason (400, an unknown treatment)', async () => {
+  it('leaves a slot open when upstream refuses the booking for another reason (422, an Idempotency-Key used for another)', async () => {
+    const [first] = dentists as [number];
+    await booked(validBooking({ doctor_id: first, appointment_time: '11:30' }), { 'idempotency-key': 'reused-1' });
+
+    const res = await book(validBooking({ doctor_id: first, appointment_time: '11:45' }), { 'idempotency-key': 'reused-1' });
+
+    await expectError(res, 422, 'idempotency_key_reused');
+    expect((await slotsOf(`date=${TUESDAY}&doctor_id=${first}`))['11:45']).toBe('open');
+  });
+
+  it('leaves a slot open when the BFF refuses the booking itself (400, an unknown treatment)', async () => {
     const [first] = dentists as [number];
 
-    const res = await book(validBooking({ doctor_id: first, appointment_time: '11:30', treatment_id: 999_999 }));
+    const res = await book(validBooking({ doctor_id: first, appointment_time: '13:00', treatment_id: 999_999 }));
 
     await expectError(res, 400, 'validation_error', 'treatment_id');
-    expect((await slotsOf(`date=${TUESDAY}&doctor_id=${first}`))['11:30']).toBe('open');
+    expect((await slotsOf(`date=${TUESDAY}&doctor_id=${first}`))['13:00']).toBe('open');
   });
 });
 

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ErrorBody } from '../../../contract/index.js';
-import { BffStatusResponse } from '../../../contract/bff.js';
+import { BffErrorBody, BffStatusResponse } from '../../../contract/bff.js';
 import { createReference } from '../../../bff/booking/booking-reference.js';
 import { formatReference, REFERENCE_ALPHABET, REFERENCE_PATTERN } from '../../../contract/rules/bff-api.js';
 import { deriveReferenceKey, loadBffConfig } from '../../../bff/config.js';
@@ -67,7 +66,7 @@ const statusHits = () =>
 
 async function expectError(res: Response, status: number, code: string, ...mentions: string[]): Promise<string> {
   expect(res.status).toBe(status);
-  const body = ErrorBody.parse(await res.json());
+  const body = BffErrorBody.parse(await res.json());
   expect(body).toEqual({ success: false, message: expect.any(String), error_code: code });
   for (const mention of mentions) expect(body.message).toContain(mention);
   return body.message;
@@ -134,12 +133,19 @@ describe('POST /api/appointments/book with a valid booking', () => {
     expect(res.status).toBe(200);
   });
 
-  it('relays a booking rule the upstream refuses (a Sunday) as 400 validation_error', async () => {
+  it('refuses a booking on a day the clinic is closed (a Sunday) itself: 400 with reason closed_day, nothing sent upstream', async () => {
     const before = bookHits();
 
-    await expectError(await book(validBooking({ appointment_date: '2026-11-29' })), 400, 'validation_error');
+    const res = await book(validBooking({ appointment_date: '2026-11-29' }));
 
-    expect(bookHits()).toBe(before + 1);
+    expect(res.status).toBe(400);
+    expect(BffErrorBody.parse(await res.json())).toEqual({
+      success: false,
+      message: 'Invalid request: the clinic is closed on Sunday',
+      error_code: 'validation_error',
+      reason: 'closed_day',
+    });
+    expect(bookHits()).toBe(before);
   });
 
   it('relays an upstream 409 slot_unavailable as 409 with the spec body', async () => {

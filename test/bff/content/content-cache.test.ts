@@ -15,6 +15,10 @@ import {
   type StubUpstream,
 } from '../support/bff-harness.js';
 import { heldBytes } from './raw-get.js';
+import { ContentCache } from '../../../bff/content/content-cache.js';
+import { TREATMENTS, WEBSITE } from '../../../bff/content/resources.js';
+import { TokenManager } from '../../../bff/upstream/token-manager.js';
+import { UpstreamClient } from '../../../bff/upstream/upstream-client.js';
 
 const STUB_CREDENTIALS = { appKey: 'ck_stub_key', secret: 'stub-secret-0123456789' };
 const TTL_MS = 60_000;
@@ -401,8 +405,9 @@ describe('upstream faults on content never cached (stub upstream)', () => {
 });
 
 describe('cache memory bound', () => {
-  // Above the largest entry (the website: about 2.1 KB plain plus its brotli and gzip copies), below them all.
-  const MAX_BYTES = 4500;
+  // Above the largest entry (the website: about 2.1 KB plain, counted again for the value kept beside it, plus its
+  // brotli and gzip copies: about 5.8 KB), below them all.
+  const MAX_BYTES = 7000;
   // Every cached path: a treatment by id has no entry of its own, it is answered from the /treatments entry.
   const PATHS = ['/organization', '/website', '/treatments', '/dentists'];
   let stack: Stack;
@@ -445,5 +450,63 @@ describe('cache memory bound', () => {
     expect(cached.length).toBeGreaterThan(0);
     expect(cached.length).toBeLessThan(PATHS.length - 1);
     expect(cached.reduce((total, path) => total + sizes.get(path)!, 0)).toBeLessThanOrEqual(MAX_BYTES);
+  });
+});
+
+describe('the content cache on its own (stub upstream)', () => {
+  let stub: StubUpstream;
+
+  beforeAll(async () => {
+    stub = await startStubUpstream(
+      stubApi((req, res) =>
+        req.url === '/api/v1/treatments'
+          ? json(200, { success: true, data: [STUB_TREATMENT] })(req, res)
+          : json(404, { success: false, message: 'no such thing', error_code: 'not_found' })(req, res),
+      ),
+    );
+  });
+  afterAll(async () => {
+    await stub.close();
+  });
+
+  /** A cache over a real upstream client, its clock moved by hand. */
+  function cacheAt(time: ManualTime): ContentCache {
+    const upstream = { upstreamUrl: stub.api, appKey: 'ck_cache', appSecretKey: 'cache-secret-0123456789', timeoutMs: 2_000, maxBodyBytes: 1024 * 1024 };
+    const tokens = new TokenManager({ ...upstream, clock: time });
+    const client = new UpstreamClient(stub.api, upstream.appKey, tokens, upstream.timeoutMs, upstream.maxBodyBytes);
+    return new ContentCache(client, { ttlMs: TTL_MS, maxStaleMs: MAX_STALE_MS, maxBytes: 1024 * 1024, clock: time });
+  }
+
+  it('keeps the sanitised value beside the bytes, the same object at every read, so no reader parses the bytes again', async () => {
+    const cache = cacheAt(new ManualTime());
+
+    const first = await cache.get(TREATMENTS);
+    const again = await cache.get(TREATMENTS);
+
+    expect(first.value).toEqual(JSON.parse(first.body.toString('utf8')));
+    expect(first.value).toEqual({ success: true, data: [STUB_TREATMENT] });
+    expect(again.value).toBe(first.value);
+    expect(cache.fresh(TREATMENTS)?.value).toBe(first.value);
+  });
+
+  it('keeps no value for an answer that is not the resource (an upstream 404)', async () => {
+    const cache = cacheAt(new ManualTime());
+
+    const answer = await cache.get(WEBSITE);
+
+    expect(answer.status).toBe(404);
+    expect(answer.value).toBeUndefined();
+  });
+
+  it('counts a copy stale as soon as the clock passes its TTL, even within the millisecond of its last reading', async () => {
+    const time = new ManualTime();
+    const cache = cacheAt(time);
+    await cache.get(TREATMENTS);
+    expect(cache.fresh(TREATMENTS)).toBeDefined();
+
+    // No await in between: lru-cache's own 1 ms reuse of a clock reading (ttlResolution) has had no chance to end.
+    time.advance(TTL_MS + 1);
+
+    expect(cache.fresh(TREATMENTS)).toBeUndefined();
   });
 });

@@ -19,9 +19,13 @@ export function rawGet(url: string, headers: Record<string, string>): Promise<Ra
   });
 }
 
-/** The bytes the BFF's cache holds for a path: the plain answer and each compressed copy it sends. */
+/**
+ * The bytes the BFF's cache counts for a path: the plain answer, the value it
+ * keeps beside it (counted as long as the plain answer, its JSON) and each
+ * compressed copy it sends.
+ */
 export async function heldBytes(url: string): Promise<number> {
-  let bytes = (await rawGet(url, {})).body.length;
+  let bytes = 2 * (await rawGet(url, {})).body.length;
   for (const coding of ['br', 'gzip']) {
     const answer = await rawGet(url, { 'accept-encoding': coding });
     if (answer.headers['content-encoding'] === coding) bytes += answer.body.length;

@@ -26,6 +26,7 @@ export type NamedOperations = [
   operations['lookUpAppointmentStatus'],
   operations['getAppointmentStatus'],
   operations['getAvailability'],
+  operations['getOpenApiDocument'],
 ];
 
 export async function callEveryOperation(baseUrl: string) {
@@ -74,6 +75,8 @@ export async function callEveryOperation(baseUrl: string) {
   const unknown = await client.POST('/appointments/status', { body: { reference: 'not-a-reference' } });
   const unknownCode: string | undefined = unknown.error?.error_code;
   const after = await client.GET('/availability', { params: { query: { date: '2026-11-24', doctor_id: firstDentist } } });
+  const described = await client.GET('/openapi.json');
+  const documentVersion: string | undefined = described.data?.openapi;
 
   return {
     clinicName,
@@ -87,6 +90,7 @@ export async function callEveryOperation(baseUrl: string) {
     availability: [bestKnown, slotStatus, after.data?.data.slots.find((slot) => slot.time === '11:00')?.status],
     namesTheDentist: bookedDentist === firstDentist,
     sameContent,
+    documentVersion,
   };
 }
 `;
@@ -137,6 +141,7 @@ describe('a client generated from GET /api/openapi.json', () => {
       availability: [true, 'open', 'taken'],
       namesTheDentist: true,
       sameContent: true,
+      documentVersion: '3.1.0',
     });
   });
 });

@@ -1,4 +1,7 @@
+import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openApiPath, type AnyOperation } from '../../../platform/operation.js';
+import { REFUSAL_REASONS } from '../../../contract/rules/bff-api.js';
 import { startStack, type Stack } from '../support/bff-harness.js';
 import { operationsOf, type OpenApiOperation } from '../../server/docs/openapi-tools.js';
 
@@ -39,6 +42,31 @@ async function openApiDocument(): Promise<BffOpenApiDocument> {
   return (await res.json()) as BffOpenApiDocument;
 }
 
+/**
+ * Every route of the BFF's /api, as its Express router holds them: each route
+ * (method and path) and each operation of an operation table, written as
+ * OpenAPI writes paths. Read from the router itself (router 2's layers: the
+ * /api mount, its routes and handlers), so a route added outside the
+ * operations shows too.
+ */
+function servedRoutes(app: Express): string[] {
+  interface Layer {
+    rawPath?: unknown;
+    route?: { path: string; methods: Record<string, boolean> };
+    handle: { stack?: Layer[]; operations?: readonly AnyOperation[] };
+  }
+  const mounts = (app as unknown as { router: { stack: Layer[] } }).router.stack;
+  const api = mounts.find((layer) => layer.rawPath === '/api' && Array.isArray(layer.handle.stack));
+  if (!api?.handle.stack) throw new Error('no router mounted at /api');
+  return api.handle.stack.flatMap((layer) => {
+    if (layer.route) {
+      const { path, methods } = layer.route;
+      return Object.keys(methods).filter((method) => methods[method]).map((method) => `${method.toUpperCase()} ${openApiPath(path)}`);
+    }
+    return (layer.handle.operations ?? []).map((op) => `${op.method.toUpperCase()} ${openApiPath(op.path)}`);
+  });
+}
+
 const operation = (document: BffOpenApiDocument, method: string, path: string) => {
   const found = document.paths[path]?.[method];
   if (!found) throw new Error(`no ${method} ${path} in the document`);
@@ -54,23 +82,38 @@ describe('GET /api/openapi.json', () => {
     expect(document.openapi).toBe('3.1.0');
   });
 
-  it('describes exactly the ten routes of /api, each named and tagged', async () => {
+  it('describes exactly the routes the BFF serves under /api, as its router holds them', async () => {
     const document = await openApiDocument();
 
-    const named = operationsOf(document).map(([method, path, o]) => [`${method} ${path}`, o.operationId, o.tags?.length]);
+    const described = operationsOf(document).map(([method, path]) => `${method} ${path}`);
 
-    expect(named).toEqual([
-      ['GET /organization', 'getOrganization', 1],
-      ['GET /website', 'getWebsite', 1],
-      ['GET /treatments', 'listTreatments', 1],
-      ['GET /treatments/{id}', 'getTreatment', 1],
-      ['GET /dentists', 'listDentists', 1],
-      ['GET /content', 'getContent', 1],
-      ['POST /appointments/book', 'bookAppointment', 1],
-      ['POST /appointments/status', 'lookUpAppointmentStatus', 1],
-      ['GET /appointments/status/{reference}', 'getAppointmentStatus', 1],
-      ['GET /availability', 'getAvailability', 1],
-    ]);
+    expect(described.sort()).toEqual(servedRoutes(stack.bff.app).sort());
+  });
+
+  it('names every operation uniquely and tags it once', async () => {
+    const document = await openApiDocument();
+
+    const ids = operationsOf(document).map(([, , o]) => o.operationId);
+
+    expect(ids.every((id) => typeof id === 'string' && id !== '')).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(operationsOf(document).filter(([, , o]) => o.tags?.length !== 1)).toEqual([]);
+  });
+
+  it('describes only operations that answer: none is an unknown route to the running BFF', async () => {
+    const document = await openApiDocument();
+
+    const answers = await Promise.all(
+      operationsOf(document).map(async ([method, path]) => {
+        // Path parameters filled in with a value of their kind; a POST with an empty JSON object.
+        const url = `${stack.bff.api}${path.replace('{id}', '1').replace('{reference}', 'K7QF-2M9X-PA4T-Z3RW-8HNC')}`;
+        const res = await fetch(url, method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body: '{}' } : { method });
+        const body = (await res.json()) as { message?: string };
+        return [`${method} ${path}`, body.message === 'Route not found' ? 'unknown route' : 'answered'];
+      }),
+    );
+
+    expect(answers.filter(([, outcome]) => outcome !== 'answered')).toEqual([]);
   });
 
   it('requires no credentials anywhere', async () => {
@@ -116,6 +159,21 @@ describe('GET /api/openapi.json', () => {
     expect(body?.additionalProperties).toBe(false);
     expect(Object.keys(body?.properties ?? {})).toContain('website');
     expect(Object.keys(document.components.schemas.BookingResult?.properties ?? {})).toEqual(['reference', 'doctor_id']);
+  });
+
+  it("answers every error with BffErrorBody, whose optional reason is one of the BFF's refusal codes", async () => {
+    const document = await openApiDocument();
+
+    const errorBody = document.components.schemas.BffErrorBody as Schema & { properties: Record<string, Schema & { enum?: unknown }> };
+    const errorSchemas = operationsOf(document).flatMap(([, , o]) =>
+      Object.entries(o.responses)
+        .filter(([status]) => Number(status) >= 400)
+        .map(([status, answer]) => [status, JSON.stringify(answer.$ref ? document.components.responses[answer.$ref.split('/').pop()!] : answer)]),
+    );
+
+    expect(errorBody.required?.slice().sort()).toEqual(['error_code', 'message', 'success']);
+    expect(errorBody.properties.reason?.enum).toEqual([...REFUSAL_REASONS]);
+    expect(errorSchemas.filter(([, answer]) => !answer!.includes('#/components/schemas/BffErrorBody'))).toEqual([]);
   });
 
   it('declares the status lookup with the reference in the body, never in the URL', async () => {

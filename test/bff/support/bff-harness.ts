@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBff, type Bff } from '../../../bff/app.js';
-import { deriveReferenceKey, type BffConfig } from '../../../bff/config.js';
+import { parseBffConfig, type BffConfig } from '../../../bff/config.js';
 import { readReference } from '../../../bff/booking/booking-reference.js';
 import type { Clock } from '../../../platform/clock.js';
 import { createHttpServer } from '../../../platform/http-server.js';
@@ -17,6 +17,7 @@ import {
   type TestServerOptions,
 } from '../../server/support/test-server.js';
 import { clinicFixture } from '../../server/support/clinic-fixture.js';
+import { TEST_NOW } from '../../server/support/fake-clock.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
 
 /**
@@ -57,35 +58,41 @@ export async function closeServer(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-/** The real BFF on an ephemeral port in front of `upstreamApi` (…/api/v1); with `redis`, as under REDIS_URL. */
+/**
+ * The real BFF on an ephemeral port in front of `upstreamApi` (…/api/v1); with
+ * `redis`, as under REDIS_URL. Its clock stands at TEST_NOW, the time the
+ * reference server of these tests runs at (so that a booking for the day
+ * after is ahead, as it is there), unless a test gives its own.
+ */
 export async function startBff(
   upstreamApi: string,
   credentials: { appKey: string; secret: string },
   overrides: Partial<BffConfig> = {},
-  clock?: Clock,
+  clock: Clock = new ManualTime(Date.parse(TEST_NOW)),
   redis?: RedisLink,
 ): Promise<RunningBff> {
   const { lines: logs, sink } = collectLogLines();
+  // The schema's defaults, with the settings these tests run under, then each test's own.
   const config: BffConfig = {
-    upstreamUrl: upstreamApi,
-    appKey: credentials.appKey,
-    appSecretKey: credentials.secret,
-    port: 0,
-    host: '127.0.0.1',
-    allowedOrigins: ['https://clinic.example'],
-    trustProxy: false,
-    logLevel: 'info',
-    cache: { ttlMs: 60_000, maxStaleMs: 3600_000, maxBytes: 1024 * 1024 },
-    upstreamTimeoutMs: 2_000,
-    apiRateLimit: { limit: 10_000, windowMs: 60_000 },
-    bookingRateLimit: { limit: 1_000, windowMs: 60_000 },
-    // BOOKING_REF_SECRET: one per clinic here, never the app secret (a restarted BFF of the clinic reads its references).
-    referenceKey: deriveReferenceKey(`test-booking-reference-secret:${credentials.appKey}`),
-    widgetDir: 'widget/dist',
-    shutdownTimeoutMs: 1_000,
+    ...parseBffConfig({
+      UPSTREAM_URL: upstreamApi,
+      APP_KEY: credentials.appKey,
+      APP_SECRET_KEY: credentials.secret,
+      // One per clinic here, never the app secret (a restarted BFF of the clinic reads its references).
+      BOOKING_REF_SECRET: `test-booking-reference-secret:${credentials.appKey}`,
+      PORT: '0',
+      ALLOWED_ORIGINS: 'https://clinic.example',
+      CACHE_MAX_STALE_MS: '3600000',
+      CACHE_MAX_BYTES: String(1024 * 1024),
+      UPSTREAM_TIMEOUT_MS: '2000',
+      API_RATE_LIMIT: '10000',
+      BOOKING_RATE_LIMIT: '1000',
+      BOOKING_RATE_WINDOW_MS: '60000',
+      SHUTDOWN_TIMEOUT_MS: '1000',
+    }),
     ...overrides,
   };
-  const bff = createBff({ config, logger: createLogger('info', sink), ...(clock ? { clock } : {}), redis });
+  const bff = createBff({ config, logger: createLogger('info', sink), clock, redis });
   const server = createHttpServer(bff.app);
   const baseUrl = await listen(server);
   return { ...bff, baseUrl, api: `${baseUrl}/api`, config, logs, close: () => closeServer(server) };
@@ -110,13 +117,17 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-/** The real reference server (temp SQLite, fake clock at TEST_NOW) with a seeded clinic, and the BFF in front. */
+/**
+ * The real reference server (temp SQLite, fake clock at TEST_NOW) with a
+ * seeded clinic, and the BFF in front, on the server's own clock unless a
+ * test gives the BFF one: one time for the whole stack.
+ */
 export async function startStack(
   options: { bff?: Partial<BffConfig>; clock?: Clock; clinic?: ClinicFile; server?: TestServerOptions } = {},
 ): Promise<Stack> {
   const upstream = await startTestServer(options.server);
   const clinic = await seedClinic(upstream, options.clinic ?? bffClinicFixture());
-  const bff = await startBff(upstream.api, clinic, options.bff, options.clock);
+  const bff = await startBff(upstream.api, clinic, options.bff, options.clock ?? upstream.clock);
   return {
     upstream,
     clinic,

@@ -21,6 +21,8 @@ afterAll(async () => {
 describe('after the BFF key is revoked', () => {
   it('re-exchanges once on the next call and answers 502 upstream_unavailable with the spec body, never the upstream 401', async () => {
     expect((await fetch(`${stack.bff.api}/treatments`)).status).toBe(200);
+    // The website and dentists cached too: the booking's checks read them from the cache, so the booking is the next call.
+    expect((await fetch(`${stack.bff.api}/website`)).status).toBe(200);
     const dentists = (await (await fetch(`${stack.bff.api}/dentists`)).json()) as { data: { doctor_id: number }[] };
     const exchangesBefore = stack.upstreamHits('/granttoken');
 

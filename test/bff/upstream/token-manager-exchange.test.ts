@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TokenManager, toUpstreamUnavailable } from '../../../bff/upstream/token-manager.js';
+import { TokenManager } from '../../../bff/upstream/token-manager.js';
+import { toUpstreamUnavailable } from '../../../bff/upstream/upstream-fetch.js';
 import { UpstreamBusy, UpstreamUnavailable } from '../../../bff/upstream/errors.js';
 import { FakeClock, TEST_NOW } from '../../server/support/fake-clock.js';
 import { startStubUpstream, type StubHandler, type StubUpstream } from '../support/bff-harness.js';
@@ -11,6 +12,8 @@ import { startStubUpstream, type StubHandler, type StubUpstream } from '../suppo
  * failure becomes. token-manager.test.ts shows the same through the BFF.
  */
 
+/** UPSTREAM_MAX_BODY_BYTES's default. */
+const MiB = 1024 * 1024;
 let stub: StubUpstream;
 let clock: FakeClock;
 let issued: number;
@@ -30,7 +33,7 @@ const answering = (status: number, headers: Record<string, string> = {}): StubHa
 };
 
 const manager = (options: { renewBeforeMs?: number; maxBodyBytes?: number } = {}) =>
-  new TokenManager({ upstreamUrl: stub.api, appKey: 'ck_unit', appSecretKey: 'unit-secret-0123456789', timeoutMs: 2_000, clock, ...options });
+  new TokenManager({ upstreamUrl: stub.api, appKey: 'ck_unit', appSecretKey: 'unit-secret-0123456789', timeoutMs: 2_000, maxBodyBytes: MiB, clock, ...options });
 
 /** What get() rejects with. */
 async function failureOf(tokens: TokenManager): Promise<unknown> {
@@ -222,7 +225,7 @@ describe('a failed exchange', () => {
   });
 
   it('when upstream is unreachable, is UpstreamUnavailable(unreachable) that surely never arrived', async () => {
-    const tokens = new TokenManager({ upstreamUrl: 'http://127.0.0.1:1/api/v1', appKey: 'k', appSecretKey: 's', timeoutMs: 2_000, clock });
+    const tokens = new TokenManager({ upstreamUrl: 'http://127.0.0.1:1/api/v1', appKey: 'k', appSecretKey: 's', timeoutMs: 2_000, maxBodyBytes: MiB, clock });
 
     const error = await failureOf(tokens);
 

@@ -103,7 +103,8 @@ describe('token exchange in front of the reference server', () => {
 });
 
 describe('token renewal and an upstream 401', () => {
-  const time = new ManualTime();
+  // At the server's time, so that the booking below is ahead.
+  const time = new ManualTime(Date.parse(TEST_NOW));
   const upstreamClock = new FakeClock(TEST_NOW);
   let stack: Stack;
 
@@ -139,7 +140,7 @@ describe('token renewal and an upstream 401', () => {
 
   it('drops a token the upstream refuses, exchanges once more and retries the request once', async () => {
     const exchangesBefore = stack.upstreamHits('/granttoken');
-    // With a dentist named, the booking is the one upstream call (without one, the BFF first reads the dentists).
+    // The website and dentists are fresh in the cache, so the booking's checks read nothing: the booking is the one upstream call.
     const dentists = (await (await get(stack.bff, '/dentists')).json()) as { data: { doctor_id: number }[] };
     // The token expires upstream while the BFF still thinks it is valid.
     upstreamClock.advance(3601 * 1000);

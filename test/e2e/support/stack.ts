@@ -127,7 +127,7 @@ export async function startE2eStack(bffOverrides: Partial<BffConfig> = {}): Prom
       widgetDir: WIDGET_DIR,
       demoPage: true,
       ...bffOverrides,
-    });
+    }, systemClock);
   } catch (error) {
     await site?.close();
     await first.close();
