@@ -119,9 +119,6 @@ export function addOperations(router: Router, operations: readonly AnyOperation[
   for (const op of operations) router[op.method](op.path, ...(op.before ?? []), handlerOf(op), ...(op.onError ? [op.onError] : []));
 }
 
-/** The input of an operation that declares none: one object for every request. */
-const NO_INPUT: OperationInput<undefined, undefined, undefined> = Object.freeze({ params: undefined, query: undefined, body: undefined });
-
 /**
  * The operations as one handler that finds a request's operation in one
  * lookup (RouteTable: matched as Express's router matches, any letter case,
@@ -138,7 +135,7 @@ export function operationTable(operations: readonly AnyOperation[]): RequestHand
   const byPath = new Map<string, Partial<Record<string, AnyOperation>>>();
   for (const op of operations) {
     const { query, body } = op.request ?? {};
-    if (op.before || op.onError || query || body) throw new Error(`operation ${op.id} needs a router: addOperations`);
+    if (op.before || op.onError || op.answerHeaders || query || body) throw new Error(`operation ${op.id} needs a router: addOperations`);
     const methods = byPath.get(op.path) ?? {};
     methods[op.method.toUpperCase()] = op;
     byPath.set(op.path, methods);
@@ -155,7 +152,7 @@ export function operationTable(operations: readonly AnyOperation[]): RequestHand
     }
     try {
       const params = op.request?.params;
-      const input = params ? { ...NO_INPUT, params: parseParams(params, found.params, op.request?.notFound ?? 'Resource') } : NO_INPUT;
+      const input = params ? { ...NOTHING_DECLARED, params: parseParams(params, found.params, op.request?.notFound ?? 'Resource') } : NOTHING_DECLARED;
       op.handle(input, req, res)?.catch(next);
     } catch (err) {
       next(err);
