@@ -23,76 +23,84 @@ const ianaTimeZone = z.string().refine(
 
 /** The BFF's settings, read once from the environment (and .env); nothing else reads process.env. */
 export const BffConfigSchema = z.object({
-  UPSTREAM_URL: z.url().transform((url) => url.replace(/\/$/, '')),
-  APP_KEY: z.string().min(1),
-  APP_SECRET_KEY: z.string().min(1),
+  UPSTREAM_URL: z
+    .url()
+    .transform((url) => url.replace(/\/$/, ''))
+    .describe('the API base, e.g. `http://127.0.0.1:4000/api/v1`'),
+  APP_KEY: z.string().min(1).describe("the clinic's application key; never sent to browsers"),
+  APP_SECRET_KEY: z.string().min(1).describe("the clinic's secret key; never sent to browsers, never logged"),
   ...coreSettings(8080),
-  ALLOWED_ORIGINS: originList,
-  /**
-   * The BFF's own origin as browsers reach it (e.g. https://book.clinic.example), allowed by CORS
-   * beside ALLOWED_ORIGINS; never worked out from a request's Host header.
-   */
+  ALLOWED_ORIGINS: originList.describe('comma list of sites that may call `/api` from a browser (CORS)'),
   PUBLIC_ORIGIN: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) origin, e.g. https://book.clinic.example' })
     .transform((url) => new URL(url).origin)
-    .optional(),
-  /** How long content stays fresh, and how long past that a stale copy may still be served. */
-  CACHE_TTL_MS: positiveIntSetting.default(60_000),
-  CACHE_MAX_STALE_MS: positiveIntSetting.default(24 * 3600_000),
-  CACHE_MAX_BYTES: positiveIntSetting.default(5 * 1024 * 1024),
-  UPSTREAM_TIMEOUT_MS: positiveIntSetting.default(5_000),
-  /**
-   * How long a booking waits for upstream; reads keep UPSTREAM_TIMEOUT_MS. Longer than reads, since
-   * giving up early on a booking is what gets it made twice.
-   */
-  BOOKING_TIMEOUT_MS: positiveIntSetting.default(15_000),
-  /**
-   * The most of any upstream answer the BFF reads; a longer one is refused (502) while it streams.
-   * Far above any real clinic's content, far below what hurts the process.
-   */
-  UPSTREAM_MAX_BODY_BYTES: positiveIntSetting.default(1024 * 1024),
-  /**
-   * Upstream calls per minute for content misses, across all clients; the rest
-   * of the app key's upstream rate stays for bookings and status lookups.
-   */
-  UPSTREAM_READ_BUDGET: positiveIntSetting.default(120),
-  /** Requests per client IP per window on all of /api. */
-  ...rateSettings('API', 300, 60_000),
-  /** Bookings per client IP per window. */
-  ...rateSettings('BOOKING', 5, 10 * 60_000),
-  /** Status lookups per client IP per window: with 64-bit MACs, guessing a reference is hopeless. */
-  ...rateSettings('STATUS', 30, 10 * 60_000),
-  /** The most taken slots the BFF remembers for availability (about 100 bytes each). */
-  AVAILABILITY_MAX_SLOTS: positiveIntSetting.default(50_000),
-  /**
-   * The clinic's IANA time zone, for "today" in availability and "in the past" for a booking (the
-   * API has no time-zone field); by default the demo clinic's.
-   */
-  CLINIC_TIMEZONE: ianaTimeZone.default('Europe/London'),
-  /**
-   * The secret booking references are made with (32+ characters), the same on every instance.
-   * Required, and never derived from APP_SECRET_KEY: rotating the app key must not void every
-   * reference patients hold.
-   */
-  BOOKING_REF_SECRET: z.string().min(32),
-  /**
-   * Earlier BOOKING_REF_SECRETs (comma-separated), still read but never used for new references,
-   * so the reference secret itself can be rotated; also the app secret a BFF derived its key from
-   * before BOOKING_REF_SECRET was required.
-   */
+    .optional()
+    .describe(
+      "the BFF's own origin as browsers reach it (e.g. `https://book.clinic.example`), allowed by CORS beside `ALLOWED_ORIGINS`; `npm start` and `npm run dev` set it to the demo's URL. Unset, only `ALLOWED_ORIGINS` are allowed: the BFF never takes its own origin from a request's `Host` header, and a page it serves itself needs no CORS (its requests are same-origin)",
+    ),
+  CACHE_TTL_MS: positiveIntSetting.default(60_000).describe('how long content is fresh'),
+  CACHE_MAX_STALE_MS: positiveIntSetting
+    .default(24 * 3600_000)
+    .describe('how long past that a stale copy may be served while upstream fails'),
+  CACHE_MAX_BYTES: positiveIntSetting
+    .default(5 * 1024 * 1024)
+    .describe('memory bound of the content cache (its answers, their compressed copies and parsed values)'),
+  UPSTREAM_TIMEOUT_MS: positiveIntSetting.default(5_000).describe('after this an upstream read is a 504 `upstream_timeout`'),
+  // Longer than reads: giving up early on a booking is what gets it made twice.
+  BOOKING_TIMEOUT_MS: positiveIntSetting
+    .default(15_000)
+    .describe('how long a booking waits for upstream (reads keep `UPSTREAM_TIMEOUT_MS`); after it, 504 `booking_outcome_unknown`'),
+  // Far above any real clinic's content, far below what hurts the process.
+  UPSTREAM_MAX_BODY_BYTES: positiveIntSetting
+    .default(1024 * 1024)
+    .describe('the most of any upstream answer the BFF reads; a longer one is refused while it streams (502 `upstream_unavailable`)'),
+  UPSTREAM_READ_BUDGET: positiveIntSetting
+    .default(120)
+    .describe(
+      "upstream calls per minute (any 60 s) that content misses may make, across all clients; past it a miss with nothing servable cached is 503 `upstream_busy` with `Retry-After`, and stale copies go on being served. Bookings and status lookups never count against it: keep it well under the app key's upstream rate (600 a minute on the reference server) so they keep the rest",
+    ),
+  ...rateSettings('API', 300, 60_000, 'requests per client IP on `/api`'),
+  ...rateSettings(
+    'BOOKING',
+    5,
+    10 * 60_000,
+    'bookings per client IP',
+    "a booking counts once it is let through, whatever its client does after (hanging up before the answer included); it is given back only when the answer proves nothing was booked: a refusal before anything went upstream (a bad field, the honeypot, a malformed or non-JSON body, a bad Idempotency-Key, a rule the BFF checks itself, every dentist known taken), or a 504 `booking_outcome_unknown` of a booking sent with an Idempotency-Key, so that its re-send (which replays) is not refused",
+  ),
+  // With 64-bit MACs, guessing a reference is hopeless at this rate.
+  ...rateSettings('STATUS', 30, 10 * 60_000, 'status lookups per client IP (POST and the deprecated GET together)'),
+  AVAILABILITY_MAX_SLOTS: positiveIntSetting
+    .default(50_000)
+    .describe('the most taken slots the BFF remembers (an LRU, about 100 bytes each); past it the oldest knowledge is dropped'),
+  CLINIC_TIMEZONE: ianaTimeZone
+    .default('Europe/London')
+    .describe(
+      "the clinic's IANA zone, for availability's \"today\" and a booking's \"in the past\" (the API has no time-zone field); set it to the zone the clinic was created with",
+    ),
+  // Never derived from APP_SECRET_KEY: rotating the app key must not void every reference patients hold.
+  BOOKING_REF_SECRET: z
+    .string()
+    .min(32)
+    .describe(
+      'the secret booking references are made with (32+ characters, e.g. `openssl rand -base64 32`), the same on every instance of the clinic\'s BFF; `npm start` and `npm run dev` make one in `.env`',
+    ),
   BOOKING_REF_SECRET_PREVIOUS: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((secret) => secret.trim()).filter(Boolean)),
-  /**
-   * Serve the demo page at GET / (`npm start` and `npm run dev` turn it on); off, / is 404, as a BFF
-   * beside a clinic's own site serves only /api, /widget and its health checks.
-   */
-  DEMO_PAGE: z.stringbool().default(false),
-  /** Folder of the built widget (vite output). */
-  WIDGET_DIR: z.string().default('widget/dist'),
-  /** `npm run dev` only: Vite's dev server, to which /widget/* and its HMR websocket are proxied instead of serving WIDGET_DIR. */
-  WIDGET_DEV_URL: z.url().transform((url) => url.replace(/\/$/, '')).optional(),
+    .transform((value) => value.split(',').map((secret) => secret.trim()).filter(Boolean))
+    .describe(
+      'comma list of earlier `BOOKING_REF_SECRET`s: references made with them are still read, new ones are made with `BOOKING_REF_SECRET` only. Also where the app secret goes of a BFF that ran before `BOOKING_REF_SECRET` was required (its references were made from that)',
+    ),
+  DEMO_PAGE: z
+    .stringbool()
+    .default(false)
+    .describe('`true`: serve the demo page at `/` (`npm start` and `npm run dev` set it); a clinic\'s BFF serves only `/api`, `/widget` and its health checks'),
+  WIDGET_DIR: z.string().default('widget/dist').describe('the built widget (Vite\'s output)'),
+  WIDGET_DEV_URL: z
+    .url()
+    .transform((url) => url.replace(/\/$/, ''))
+    .optional()
+    .describe('`npm run dev` only: Vite\'s dev server, to which `/widget/*` and its hot-reload websocket are proxied instead of serving `WIDGET_DIR`'),
 });
 
 /**

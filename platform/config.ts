@@ -19,28 +19,42 @@ export const DEFAULT_REDIS_KEY_PREFIX = 'clinic-booking:';
 /** The settings every service has, with each service's own default port. */
 export function coreSettings(defaultPort: number) {
   return {
-    PORT: portSetting.default(defaultPort),
-    HOST: z.string().min(1).default('127.0.0.1'),
-    LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-    /** Express "trust proxy": false, true, a hop count or a list of addresses. */
-    TRUST_PROXY: z.string().default('false'),
-    /** How long SIGTERM waits for in-flight requests. */
-    SHUTDOWN_TIMEOUT_MS: positiveIntSetting.default(10_000),
-    /**
-     * Redis shared by every instance of the service (redis:// or rediss://), for
-     * rate limits (and the BFF's taken slots); unset, each process keeps its own in memory.
-     */
-    REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
-    /** What every Redis key of this deployment starts with, so deployments may share one Redis. */
-    REDIS_KEY_PREFIX: z.string().min(1).max(100).default(DEFAULT_REDIS_KEY_PREFIX),
+    PORT: portSetting.default(defaultPort).describe('listening port'),
+    HOST: z.string().min(1).default('127.0.0.1').describe('listening address'),
+    LOG_LEVEL: z.enum(LOG_LEVELS).default('info').describe('pino level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`'),
+    TRUST_PROXY: z
+      .string()
+      .default('false')
+      .describe(
+        'Express `trust proxy`: `false`, `true`, a hop count or a list of addresses, so that per-IP limits see the real client behind a proxy or CDN',
+      ),
+    SHUTDOWN_TIMEOUT_MS: positiveIntSetting
+      .default(10_000)
+      .describe('how long SIGTERM or SIGINT waits for in-flight requests before the process exits anyway'),
+    REDIS_URL: z
+      .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
+      .optional()
+      .describe(
+        '`redis://` or `rediss://`: what every instance of the service shares (rate limits; on the BFF also learnt taken slots and "any dentist" booking keys, see [Running several instances](#running-several-instances)); unset, each process keeps its own in memory',
+      ),
+    REDIS_KEY_PREFIX: z
+      .string()
+      .min(1)
+      .max(100)
+      .default(DEFAULT_REDIS_KEY_PREFIX)
+      .describe('what every Redis key of this deployment starts with, so several deployments can share one Redis'),
   };
 }
 
-/** `${NAME}_RATE_LIMIT` and `${NAME}_RATE_WINDOW_MS` settings with their defaults. */
-export function rateSettings<N extends string>(name: N, limit: number, windowMs: number) {
+/**
+ * `${NAME}_RATE_LIMIT` and `${NAME}_RATE_WINDOW_MS` settings with their
+ * defaults; `counted` says what the limit counts, e.g. "requests per app key",
+ * and `note` anything more a reader of the settings table needs.
+ */
+export function rateSettings<N extends string>(name: N, limit: number, windowMs: number, counted: string, note?: string) {
   return {
-    [`${name}_RATE_LIMIT`]: positiveIntSetting.default(limit),
-    [`${name}_RATE_WINDOW_MS`]: positiveIntSetting.default(windowMs),
+    [`${name}_RATE_LIMIT`]: positiveIntSetting.default(limit).describe(`${counted} in each window${note ? `; ${note}` : ''}`),
+    [`${name}_RATE_WINDOW_MS`]: positiveIntSetting.default(windowMs).describe(`the window of ${name}_RATE_LIMIT, in milliseconds`),
   } as Record<`${N}_RATE_LIMIT` | `${N}_RATE_WINDOW_MS`, z.ZodDefault<typeof positiveIntSetting>>;
 }
 

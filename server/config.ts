@@ -10,31 +10,52 @@ import { coreConfig, coreSettings, parseSettings, rateSettings, rateWindow, type
  */
 export const ServerConfigSchema = z.object({
   ...coreSettings(4000),
-  /** `file:` (or a path) for a SQLite file; `postgres://` or `postgresql://` for PostgreSQL. */
   DATABASE_URL: z
     .string()
     .min(1)
     .default('file:data/clinic.db')
-    .refine((url) => isSupportedDatabaseUrl(url), { message: 'must be a file: path (SQLite) or a postgres:// URL (PostgreSQL)' }),
-  /** PostgreSQL: connections each process keeps at most (SQLite always has one). */
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
-  /**
-   * PostgreSQL: how long opening a connection, or waiting for a free one, may take; then the request is 503.
-   * Every query here takes milliseconds: a connection that takes seconds to open, or a free one seconds to come, means trouble.
-   */
-  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
-  /** PostgreSQL: how long one statement may run before it is cancelled and its request answered 503 (the BFF gives up on a read after 5 s too). */
-  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
-  /** FULL fsyncs every commit (survives power loss); NORMAL survives a process kill -9 but not a power cut. */
-  SQLITE_SYNCHRONOUS: z.enum(['FULL', 'NORMAL']).default('FULL'),
-  /** Requests allowed per app key in each window on every authenticated endpoint. */
-  ...rateSettings('API', 600, 60_000),
-  /** Tokens issued per client IP in each window; failed exchanges count apart (TOKEN_FAILURE_*). */
-  ...rateSettings('TOKEN', 10, 60_000),
-  /** Failed token exchanges per client IP and app key in each window (five times as many per IP over all keys). */
-  ...rateSettings('TOKEN_FAILURE', 10, 600_000),
-  /** Public base URL of this server, used for the demo clinic's image links. */
-  PUBLIC_URL: z.url().optional(),
+    .refine((url) => isSupportedDatabaseUrl(url), { message: 'must be a file: path (SQLite) or a postgres:// URL (PostgreSQL)' })
+    .describe(
+      'SQLite file (`file:` relative or absolute path), or PostgreSQL (`postgres://user@host:5432/db` or `postgresql://…`); any other scheme is refused at start',
+    ),
+  DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(2)
+    .max(200)
+    .default(10)
+    .describe('PostgreSQL only: connections each process keeps at most (2 to 200; SQLite always has one)'),
+  // Every query here takes milliseconds: a connection that takes seconds to open, or a free one seconds to come, means trouble.
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(5000)
+    .describe('PostgreSQL only: how long opening a connection, or waiting for a free one, may take; past it the request is 503 `database_unavailable`'),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(3_600_000)
+    .default(5000)
+    .describe(
+      'PostgreSQL only: how long one statement may run before PostgreSQL cancels it (503 `database_unavailable`); a server that does not answer at all is given up 1 s later and its connection discarded. The migrations at start-up run without it',
+    ),
+  SQLITE_SYNCHRONOUS: z
+    .enum(['FULL', 'NORMAL'])
+    .default('FULL')
+    .describe('`FULL`: every booking is fsynced before it is acknowledged (survives a power cut); `NORMAL`: survives a process crash, not a power cut'),
+  ...rateSettings('API', 600, 60_000, 'requests per app key on every authenticated endpoint'),
+  ...rateSettings('TOKEN', 10, 60_000, 'tokens issued by `POST /granttoken` per client IP', 'failed exchanges do not count here'),
+  ...rateSettings(
+    'TOKEN_FAILURE',
+    10,
+    600_000,
+    'failed `POST /granttoken` (401) per client IP and app key',
+    'five times as many per client IP over all keys ([spec-silence.md](spec-silence.md#rate-limits))',
+  ),
+  PUBLIC_URL: z.url().optional().describe("public base URL of this server, for the demo clinic's image links; unset, `http://HOST:PORT`"),
 });
 
 export interface ServerConfig extends CoreConfig {
