@@ -11,6 +11,7 @@ import {
 } from './index.js';
 import { CalendarDate, IdParam, TimeOfDay } from './common.js';
 import {
+  AVAILABILITY_DAYS_PATH,
   AVAILABILITY_PATH,
   BOOKING_PATH,
   BROWSER_BOOKING_MAX_BYTES,
@@ -33,6 +34,7 @@ import { SLOT_STATUSES, SLOT_STEP_MINUTES } from './rules/slots.js';
  * opaque reference. Its OpenAPI document (/api/openapi.json) is generated from here.
  */
 export {
+  AVAILABILITY_DAYS_PATH,
   AVAILABILITY_PATH,
   BOOKING_PATH,
   BROWSER_BOOKING_MAX_BYTES,
@@ -210,6 +212,46 @@ export const AvailabilityResponse = z
   .strict()
   .meta({ id: 'AvailabilityResponse' });
 export type AvailabilityResponse = z.infer<typeof AvailabilityResponse>;
+
+/** A month, YYYY-MM. */
+const CalendarMonth = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month in the form YYYY-MM');
+
+export const AvailabilityDaysQuery = z.strictObject({
+  month: CalendarMonth.meta({ description: "The month, YYYY-MM, in the clinic's time zone: this month up to the booking horizon.", example: '2026-12' }),
+  doctor_id: IdParam.optional().meta({ description: 'A doctor_id from GET /dentists; without it, a start counts while any dentist is free for all of it.' }),
+  treatment_id: IdParam.optional().meta({ description: "A treatment_id from GET /treatments; its duration_minutes is the appointment's length." }),
+});
+export type AvailabilityDaysQuery = z.input<typeof AvailabilityDaysQuery>;
+
+export const AvailabilityDay = z
+  .object({
+    date: CalendarDate,
+    open: z.number().int().min(0).meta({
+      description: 'How many starts are open as best known: 0 when the clinic is closed, the day has passed or falls inside the notice or beyond the horizon, or every start is taken.',
+    }),
+  })
+  .strict()
+  .meta({ id: 'AvailabilityDay' });
+export type AvailabilityDay = z.infer<typeof AvailabilityDay>;
+
+export const AvailabilityDaysResponse = z
+  .object({
+    success: z.literal(true),
+    best_known: z.literal(true),
+    note: z.string(),
+    data: z
+      .object({
+        month: CalendarMonth,
+        doctor_id: z.number().int().min(1).nullable(),
+        treatment_id: z.number().int().min(1).nullable(),
+        time_zone: z.string(),
+        days: z.array(AvailabilityDay).meta({ description: 'Every day of the month, in order.' }),
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'AvailabilityDaysResponse' });
+export type AvailabilityDaysResponse = z.infer<typeof AvailabilityDaysResponse>;
 
 /** The Idempotency-Key a browser sends with a booking, passed upstream as is. */
 export const BookingIdempotencyKey = IdempotencyKeyHeader;

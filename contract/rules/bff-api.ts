@@ -38,6 +38,14 @@ export const STATUS_LOOKUP_PATH = STATUS_PATH;
 /** GET ?date=YYYY-MM-DD[&doctor_id=N][&treatment_id=N]: the day's candidate slots, each open or taken, as best known. */
 export const AVAILABILITY_PATH = '/availability';
 
+/**
+ * GET ?month=YYYY-MM[&doctor_id=N][&treatment_id=N]: for each day of the
+ * month, how many starts are open as best known (0 for a closed, past, too
+ * soon, too far or fully taken day), so a calendar never offers a day with
+ * nothing free. Worked out like AVAILABILITY_PATH, with no upstream call.
+ */
+export const AVAILABILITY_DAYS_PATH = '/availability/days';
+
 /** Largest status lookup body a browser may send, in bytes. */
 export const STATUS_LOOKUP_MAX_BYTES = 1024;
 
