@@ -1,6 +1,6 @@
 // Lints TypeScript with the type-aware rules that catch real bugs in async
 // Express code (floating promises, misused promises), not style; and holds the
-// walls between the parts (README, "Architecture"): each part may import only
+// walls between the parts (docs/architecture.md): each part may import only
 // what the arrows there allow, so a change in one never surprises another.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

@@ -96,7 +96,7 @@ export type BookAppointmentResponse = z.infer<typeof BookAppointmentResponse>;
 
 /**
  * Spec 2.6: the status view. `status` is one of the three values spec part 3
- * names; this implementation takes them as the complete list (README, "Where
+ * names; this implementation takes them as the complete list (docs/spec-silence.md, "Where
  * the spec is silent"), so every tier can put each one into words.
  */
 export const AppointmentStatusView = z

@@ -27,7 +27,7 @@ const initResponse = ServerResponse as unknown as (this: ServerResponse, req: In
  * loads that missed, JSObject::MigrateToMap). Made with the app's prototype,
  * the request already has it, and Express's setPrototypeOf changes nothing.
  * Express 5 with no middleware answered about 3 times as many requests per
- * second made this way (README, Benchmarks).
+ * second made this way (docs/performance.md).
  *
  * Behaviour is Express's own: each request and response has the same
  * prototype as Express would give it, and is still an http.IncomingMessage /

@@ -6,7 +6,7 @@
  * main thread's first formatter then costs a few milliseconds. Once per page.
  *
  * A page whose Content Security Policy refuses blob: workers (worker-src) refuses this one too:
- * the widget then formats as before, on the main thread. README says what to allow.
+ * the widget then formats as before, on the main thread. docs/embedding.md says what to allow.
  */
 let warming = false;
 

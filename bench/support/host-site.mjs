@@ -1,8 +1,8 @@
 // A plain clinic website on its own origin (another loopback port): static HTML pages with the two lines a
-// clinic pastes (README, "Embedding the widget"), text above and below the widget, and nothing else, so
+// clinic pastes (docs/embedding.md), text above and below the widget, and nothing else, so
 // whatever Lighthouse finds on them beyond a plain page's own is the widget's.
 //
-// The pages follow README's embedding advice, as a clinic would (HOST_PAGE_ADVICE, printed with the
+// The pages follow the embedding advice of docs/embedding.md, as a clinic would (HOST_PAGE_ADVICE, printed with the
 // results): a screen's height reserved for the inline widget before it is defined, and the fallback of
 // mode="button" floating where the button will be. Without it, the page below the widget moves once
 // the widget renders, which no widget can prevent on a first visit.
@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { HOST, stopAtCleanUp } from './processes.mjs';
 
-/** README's advice for a page that embeds the widget ("Embedding the widget"), as the host pages use it. */
+/** The advice of docs/embedding.md for a page that embeds the widget, as the host pages use it. */
 export const HOST_PAGE_CSS = `@media (scripting: enabled) {
   clinic-booking:not(:defined) { display: flow-root; min-height: 100vh; }
   clinic-booking[mode="button"]:not(:defined) { position: fixed; right: 1rem; bottom: 1rem; min-height: 0;
@@ -19,7 +19,7 @@ export const HOST_PAGE_CSS = `@media (scripting: enabled) {
 }`;
 
 export const HOST_PAGE_ADVICE =
-  'host pages follow README\'s embedding advice: min-height: 100vh for clinic-booking:not(:defined) inline; ' +
+  'host pages follow the embedding advice of docs/embedding.md: min-height: 100vh for clinic-booking:not(:defined) inline; ' +
   'the mode="button" fallback fixed where the button will be';
 
 const escapeHtml = (text) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

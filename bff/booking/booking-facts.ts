@@ -14,7 +14,7 @@ export interface BookingFactsOptions {
  * The clinic content a booking is checked against before it goes upstream:
  * the opening hours, the active treatments and the dentists ("any dentist"
  * too). Never older than the content cache's TTL, and never through the read
- * budget (README, Security model: bookings never count against it): the
+ * budget (docs/security.md: bookings never count against it): the
  * cache's copy while it is fresh, else this BFF's own copy read for an
  * earlier booking within the TTL, else one read from upstream now, which
  * concurrent bookings share. So bookings read each resource at most once per

@@ -9,7 +9,7 @@ import { compressOnce, contentEtag, sendCompressed, type Coding } from '../widge
  * then would move the centred <main> sideways (a layout shift of the page's
  * own making, as a clinic's longer page would not have).
  *
- * The last rule is README's advice to any page that embeds the widget ("Embedding the widget"):
+ * The last rule is the advice of docs/embedding.md to any page that embeds the widget:
  * with scripting on, the element takes a screen's height before it is defined, the space its
  * content will take, so nothing below it moves when the widget renders (the widget keeps that
  * space until its content has rendered). Without scripting, the fallback link keeps its own size.

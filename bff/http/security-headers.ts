@@ -27,7 +27,7 @@ export const widgetSecurityHeaders = apiSecurityHeaders;
 const pageDirectives = {
   'img-src': ["'self'", 'data:', 'https:', 'http:'],
   // The widget starts one throwaway worker from a blob: URL to load ICU's data off the main thread
-  // (widget/intl-warm-up.ts); README asks clinics' pages with a CSP to allow the same.
+  // (widget/intl-warm-up.ts); docs/embedding.md asks clinics' pages with a CSP to allow the same.
   'worker-src': ["'self'", 'blob:'],
 };
 

@@ -1,6 +1,6 @@
 /**
  * The appointment statuses spec part 3 names; a booking starts Scheduled. This
- * implementation takes them as the complete list (README, "Where the spec is
+ * implementation takes them as the complete list (docs/spec-silence.md, "Where the spec is
  * silent"), so every tier can put each one into words.
  */
 export const APPOINTMENT_STATUSES = ['Scheduled', 'Cancelled', 'Completed'] as const;

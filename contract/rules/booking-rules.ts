@@ -1,7 +1,7 @@
 import { LIMITS } from './limits.js';
 
 /**
- * A clinic's booking rules, where the spec has none (README, "Where the spec
+ * A clinic's booking rules, where the spec has none (docs/spec-silence.md, "Where the spec
  * is silent"): how much notice a booking needs, how far ahead it may be, and
  * how long an appointment without a treatment holds its dentist. The server
  * keeps them per clinic (the clinic file, `clinic set-rules`); the BFF, which

@@ -38,7 +38,7 @@ export interface BookingAnswer {
 
 /**
  * The booking rules of POST /appointments/book (spec 4.1) and the decisions
- * where the spec is silent (README, "Where the spec is silent").
+ * where the spec is silent (docs/spec-silence.md).
  */
 export class BookingService {
   /** The clinics' "now", kept for the rest of each second: this service's own. */
@@ -146,7 +146,7 @@ export class BookingService {
     const hours = checkOpeningHours(settings.opening_hours, date, time, treatmentMinutes);
     if (!hours.open) throw invalid(openingHoursProblem(hours));
 
-    // An appointment without a dentist holds nobody's time (README, "Where the spec is silent").
+    // An appointment without a dentist holds nobody's time (docs/spec-silence.md).
     const end = appointmentEnd(time, treatmentMinutes ?? rules.defaultDurationMinutes);
     if (doctor_id != null) {
       const overlap = await stores.appointments.findOverlap(doctor_id, date, time, end);

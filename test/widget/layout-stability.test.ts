@@ -10,7 +10,7 @@ import { deferred } from './support/widget.js';
  * The page around the widget must not move while it loads (CLS), and the widget must not hold the
  * main thread for long (long tasks). The widget is put in the page by innerHTML, so that it is
  * upgraded already in the page, as a parsed <clinic-booking> is when the module runs: the page's
- * `clinic-booking:not(:defined)` rules apply up to that moment (README, "Embedding the widget").
+ * `clinic-booking:not(:defined)` rules apply up to that moment (docs/embedding.md).
  */
 describe('<clinic-booking>', () => {
   let bff: FakeBff;
@@ -79,7 +79,7 @@ describe('<clinic-booking>', () => {
 
   const ADVICE = 'clinic-booking:not(:defined) { display: flow-root; min-height: 100vh; }';
 
-  describe('on a page that reserves a screen for it (README\'s advice)', () => {
+  describe('on a page that reserves a screen for it (the advice of docs/embedding.md)', () => {
     it('keeps the reserved space in the skeleton', async () => {
       const fixtures = bigClinic();
       const held = deferred<{ status: number; body: unknown }>();
@@ -153,7 +153,7 @@ describe('<clinic-booking>', () => {
     });
   });
 
-  describe('with mode="button" and its fallback floating (README\'s advice)', () => {
+  describe('with mode="button" and its fallback floating (the advice of docs/embedding.md)', () => {
     it('moves nothing on the page: the widget takes no space in it', async () => {
       const css = `${ADVICE} clinic-booking[mode="button"]:not(:defined) { position: fixed; right: 1rem; bottom: 1rem; min-height: 0; }`;
       const { el, below, settle } = mount('<clinic-booking mode="button"><p>Call to book</p></clinic-booking>', css);

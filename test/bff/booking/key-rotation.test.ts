@@ -8,7 +8,7 @@ import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic,
 import { bffClinicFixture, startBff, type RunningBff } from '../support/bff-harness.js';
 
 /**
- * Booking references outlive the app key: README's rotation (create a new key
+ * Booking references outlive the app key: the rotation of docs/operations.md (create a new key
  * with the clinic CLI, switch the BFF to it, revoke the old one) leaves every
  * reference patients hold readable, because the reference key comes from
  * BOOKING_REF_SECRET alone. And the reference secret can be rotated too:
@@ -19,7 +19,7 @@ import { bffClinicFixture, startBff, type RunningBff } from '../support/bff-harn
 
 const REF_SECRET = 'the-clinic-booking-reference-secret-0123456789';
 
-/** The clinic settings area (server/cli through tsx) on the test server's database, as README's rotation steps run it. */
+/** The clinic settings area (server/cli through tsx) on the test server's database, as the rotation steps of docs/operations.md run it. */
 async function clinicCli(upstream: TestServer, args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], {
     cwd: REPO_ROOT,
@@ -73,7 +73,7 @@ async function expectPatient(bff: RunningBff, reference: string, patient: string
   expect(BffStatusResponse.parse(await res.json()).data.name).toBe(patient);
 }
 
-describe("README's app key rotation", () => {
+describe('the app key rotation of docs/operations.md', () => {
   it('keeps a reference issued with the old key readable once the BFF runs on the new one and the old is revoked', async () => {
     const before = await bffWith(clinic, { BOOKING_REF_SECRET: REF_SECRET });
     const reference = await book(before, 'Rotation Patient', '10:00');

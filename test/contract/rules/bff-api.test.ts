@@ -20,7 +20,7 @@ const LEGACY = 'aB3_-x'.repeat(9);
 
 describe("the BFF's public API facts", () => {
   // A widget bundle stays cached on clinic sites long after a BFF upgrade: these are
-  // the paths and names the README documents, and changing one breaks those widgets.
+  // the paths and names docs/bff.md documents, and changing one breaks those widgets.
   it('keeps the documented paths under /api', () => {
     expect({ CONTENT_PATHS, CONTENT_BUNDLE_PATH, BOOKING_PATH, STATUS_PATH, STATUS_LOOKUP_PATH, AVAILABILITY_PATH }).toEqual({
       CONTENT_PATHS: { organization: '/organization', website: '/website', treatments: '/treatments', dentists: '/dentists' },

@@ -6,7 +6,7 @@ import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, SHARED_REDIS_URL, testKeyPrefix } from '../../support/redis.js';
 
 /**
- * Two real server processes behind one load balancer, as README's "Running
+ * Two real server processes behind one load balancer, as docs/operations.md's "Running
  * several instances" describes: one database (of the run's engine) and one
  * Redis (REDIS_URL). API_RATE_LIMIT=10 is the app key's budget across both,
  * not 10 on each.
