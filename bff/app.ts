@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
 import { requestLogger } from '../platform/request-logger.js';
+import { requestMetrics, type RequestMetricsOptions } from '../platform/metrics/request-metrics.js';
+import type { BffMetrics } from './metrics/bff-metrics.js';
 import { notFoundHandler } from '../platform/error-handler.js';
 import { addOperations, operationTable, type AnyOperation } from '../platform/operation.js';
 import type { BffConfig } from './config.js';
@@ -38,6 +40,8 @@ export interface BffDeps {
   clock?: Clock;
   /** REDIS_URL's connection: rate limits, taken slots and "any dentist" re-sends shared by every BFF of the clinic; absent, per process. */
   redis?: RedisLink;
+  /** METRICS_PORT set: where this app counts (one BffMetrics per app, served by main.ts); absent, nothing is counted. */
+  metrics?: BffMetrics;
 }
 
 export interface Bff {
@@ -53,7 +57,7 @@ export interface Bff {
 }
 
 /** Builds the BFF as an Express app; it never listens. */
-export function createBff({ config, logger, clock = systemClock, redis }: BffDeps): Bff {
+export function createBff({ config, logger, clock = systemClock, redis, metrics }: BffDeps): Bff {
   const maxBodyBytes = config.upstreamMaxBodyBytes;
   const tokens = new TokenManager({
     upstreamUrl: config.upstreamUrl,
@@ -63,12 +67,13 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
     maxBodyBytes,
     clock,
     logger,
+    observer: metrics,
   });
-  const client = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs, maxBodyBytes, logger);
+  const client = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs, maxBodyBytes, logger, metrics);
   const readiness = new Readiness({ probe: upstreamProbe(client), clock });
   const upstream = reportingAnswers(client, readiness);
   const readBudget = new ReadBudget({ limit: config.upstreamReadBudget, clock });
-  const cache = new ContentCache(upstream, { ...config.cache, clock, readBudget });
+  const cache = new ContentCache(upstream, { ...config.cache, clock, readBudget, observer: metrics });
 
   // REDIS_URL: one count per limiter, one set of taken slots and one dentist per patient key for every BFF of this clinic.
   const shared = redis && { redis, keyPrefix: `${clinicNamespace(redis, config.appKey)}rl:` };
@@ -117,6 +122,7 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   // final status; then each mount's security headers, before anything under it
   // can answer (a 404, a 429, an error); the error handler last.
   app.use(requestLogger(logger));
+  if (metrics) app.use(requestMetrics(metrics, bffRoutes(operations)));
   app.use('/api', apiSecurityHeaders, api);
   const widgetDevProxy = config.widgetDevUrl ? createWidgetDevProxy(config.widgetDevUrl) : undefined;
   app.use('/widget', widgetSecurityHeaders, widgetDevProxy?.middleware ?? widgetRoutes(config.widgetDir), notFoundHandler);
@@ -130,6 +136,15 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   app.use(notFoundHandler);
   app.use(bffErrorHandler);
   return { app, tokens, cache, takenSlots, operations, widgetDevProxy };
+}
+
+/** The route templates the BFF answers, as metrics label them: its API's operations, the widget's files, health, the demo page. */
+function bffRoutes(operations: readonly AnyOperation[]): RequestMetricsOptions {
+  const booking = operations.find((op) => op.id === 'bookAppointment');
+  return {
+    routes: [...operations.map((op) => `/api${op.path}`), '/widget/:file', '/healthz', '/readyz', '/'],
+    bookingRoute: booking && `/api${booking.path}`,
+  };
 }
 
 /**

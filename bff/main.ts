@@ -3,7 +3,9 @@ import { createLogger } from '../platform/logger.js';
 import { runMain } from '../platform/run-main.js';
 import { openRedis } from '../platform/redis-link.js';
 import { serve } from '../platform/serve.js';
+import { serveMetrics } from '../platform/metrics/metrics-server.js';
 import { createBff } from './app.js';
+import { BffMetrics } from './metrics/bff-metrics.js';
 import { loadBffConfig } from './config.js';
 
 /** Starts the BFF: reads config (one line naming a bad setting), listens, drains on SIGTERM. */
@@ -12,7 +14,8 @@ runMain('BFF', async () => {
   const logger = createLogger(config.logLevel);
   // REDIS_URL: limits and taken slots shared by every BFF; a Redis down at start is one warning, not a failed start.
   const redis = await openRedis(config, logger);
-  const bff = createBff({ config, logger, clock: systemClock, redis });
+  const metrics = config.metrics && new BffMetrics();
+  const bff = createBff({ config, logger, clock: systemClock, redis, metrics });
   const server = serve(bff.app, {
     name: 'BFF',
     port: config.port,
@@ -23,6 +26,7 @@ runMain('BFF', async () => {
       await redis?.close();
     },
   });
+  if (metrics && config.metrics) serveMetrics(metrics.registry, config.metrics, logger);
   // npm run dev (WIDGET_DEV_URL): Vite's HMR websocket goes through the widget proxy too.
   bff.widgetDevProxy?.attach(server);
 });

@@ -37,6 +37,14 @@ export function coreSettings(defaultPort: number) {
       .describe(
         '`redis://` or `rediss://`: what every instance of the service shares (rate limits; on the BFF also learnt taken slots and "any dentist" booking keys, see [Running several instances](#running-several-instances)); unset, each process keeps its own in memory',
       ),
+    METRICS_PORT: portSetting
+      .optional()
+      .describe('a port of its own for Prometheus metrics at `GET /metrics` (see [Metrics](#metrics)); unset, no metrics are kept or served'),
+    METRICS_HOST: z
+      .string()
+      .min(1)
+      .default('127.0.0.1')
+      .describe('the address the metrics listener binds to; keep it private (a scraper on the same host or network)'),
     REDIS_KEY_PREFIX: z
       .string()
       .min(1)
@@ -69,6 +77,8 @@ export interface CoreConfig {
   redisUrl?: string;
   /** REDIS_KEY_PREFIX; optional so configs built in code may leave it at its default. */
   redisKeyPrefix?: string;
+  /** METRICS_PORT and METRICS_HOST: where Prometheus scrapes; absent, no metrics are kept. */
+  metrics?: { port: number; host: string };
 }
 
 type CoreEnv = z.infer<z.ZodObject<ReturnType<typeof coreSettings>>>;
@@ -82,6 +92,7 @@ export function coreConfig(env: CoreEnv): CoreConfig {
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     redisUrl: env.REDIS_URL,
     redisKeyPrefix: env.REDIS_KEY_PREFIX,
+    ...(env.METRICS_PORT === undefined ? {} : { metrics: { port: env.METRICS_PORT, host: env.METRICS_HOST } }),
   };
 }
 

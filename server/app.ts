@@ -25,7 +25,9 @@ import { AllowedMethods } from './http/allowed-methods.js';
 import { compressionWhenAccepted } from './http/compression.js';
 import { errorHandler, notFoundHandler } from '../platform/error-handler.js';
 import { requestLogger } from '../platform/request-logger.js';
-import { addOperations } from '../platform/operation.js';
+import { requestMetrics, type RequestMetricsOptions } from '../platform/metrics/request-metrics.js';
+import type { ServiceMetrics } from '../platform/metrics/service-metrics.js';
+import { addOperations, type AnyOperation } from '../platform/operation.js';
 import { databaseErrors } from './http/database-errors.js';
 import { DatabaseReadiness, databaseProbe } from './health/database-readiness.js';
 import { addHealthRoutes } from './health/health.routes.js';
@@ -38,10 +40,12 @@ export interface AppDeps {
   logger: Logger;
   /** REDIS_URL's connection: rate limits shared by every server instance; absent, each process counts alone. */
   redis?: RedisLink;
+  /** METRICS_PORT set: where this app counts (served by main.ts); absent, nothing is counted. */
+  metrics?: ServiceMetrics;
 }
 
 /** Builds the reference /api/v1 server as an Express app; it never listens. */
-export function createApp({ database, clock, config, logger, redis }: AppDeps): Express {
+export function createApp({ database, clock, config, logger, redis, metrics }: AppDeps): Express {
   // Everything this app keeps in memory (kept reads, parsed settings, the clinics' "now") is made here: its own.
   const stores = Stores.of(database);
   const auth = new AuthService(stores.keys, stores.tokens, clock);
@@ -73,6 +77,7 @@ export function createApp({ database, clock, config, logger, redis }: AppDeps): 
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   app.use(requestLogger(logger));
+  if (metrics) app.use(requestMetrics(metrics, serverRoutes(operations)));
   app.use(compressionWhenAccepted());
   app.use(
     // helmet's header set, worked out once at start-up: none of it depends on the request.
@@ -96,4 +101,13 @@ export function createApp({ database, clock, config, logger, redis }: AppDeps): 
   app.use(databaseErrors(logger, clock));
   app.use(errorHandler);
   return app;
+}
+
+/** The route templates the server answers, as metrics label them: /api/v1's operations, its docs, health, the demo pictures. */
+function serverRoutes(operations: readonly AnyOperation[]): RequestMetricsOptions {
+  const booking = operations.find((op) => op.id === 'bookAppointment');
+  return {
+    routes: [...operations.map((op) => `/api/v1${op.path}`), '/api/v1/docs', '/api/v1/openapi.json', '/healthz', '/readyz', '/assets/demo/:file'],
+    bookingRoute: booking && `/api/v1${booking.path}`,
+  };
 }

@@ -2,6 +2,8 @@ import { systemClock } from '../platform/clock.js';
 import { createLogger } from '../platform/logger.js';
 import { runMain } from '../platform/run-main.js';
 import { serve } from '../platform/serve.js';
+import { serveMetrics } from '../platform/metrics/metrics-server.js';
+import { ServiceMetrics } from '../platform/metrics/service-metrics.js';
 import { createApp } from './app.js';
 import { loadServerConfig } from './config.js';
 import { openDatabase } from './db/connection.js';
@@ -15,7 +17,8 @@ runMain('clinic API', async () => {
   const database = await openDatabase(config.database, { syncInBackground: true });
   // REDIS_URL: rate limits shared by every instance; a Redis down at start is one warning, not a failed start.
   const redis = await openRedis(config, logger);
-  serve(createApp({ database, clock: systemClock, config, logger, redis }), {
+  const metrics = config.metrics && new ServiceMetrics();
+  serve(createApp({ database, clock: systemClock, config, logger, redis, metrics }), {
     name: 'clinic API',
     port: config.port,
     host: config.host,
@@ -26,4 +29,5 @@ runMain('clinic API', async () => {
       await redis?.close();
     },
   });
+  if (metrics && config.metrics) serveMetrics(metrics.registry, config.metrics, logger);
 });

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '../../platform/clock.js';
 import { UpstreamUnavailable } from '../upstream/errors.js';
 import type { ReadBudget } from '../upstream/read-budget.js';
 import type { CombinedResource, ContentResource } from './resources.js';
+import type { BffObserver, CacheLookupResult } from '../metrics/bff-metrics.js';
 
 /** The content codings a cached answer is kept in besides its plain bytes. */
 export type Coding = 'br' | 'gzip';
@@ -67,6 +68,8 @@ export interface ContentCacheOptions {
   readBudget?: ReadBudget;
   /** How answers are compressed (zlibCompressor by default). */
   compressor?: Compressor;
+  /** Told of every lookup (bff_cache_lookups_total); absent, nothing is counted. */
+  observer?: Pick<BffObserver, 'cacheLookup'>;
 }
 
 interface FetchContext {
@@ -121,11 +124,14 @@ export class ContentCache {
   fresh<T>(resource: ContentResource<T>): CachedAnswer<T> | undefined {
     // has() is false for a stale entry or one still loading, and drops nothing.
     const answer = this.cache.has(resource.path) ? this.cache.get(resource.path) : undefined;
-    return answer && this.servable(answer) ? (answer as CachedAnswer<T>) : undefined;
+    if (!answer || !this.servable(answer)) return undefined;
+    this.options.observer?.cacheLookup(resource.name.toLowerCase(), 'hit');
+    return answer as CachedAnswer<T>;
   }
 
   /** A resource's answer, from cache when possible; throws UpstreamUnavailable. */
   async get<T>(resource: ContentResource<T>): Promise<CachedAnswer<T>> {
+    if (this.options.observer) this.options.observer.cacheLookup(resource.name.toLowerCase(), this.lookupResult(resource.path));
     const answer = await this.cache.fetch(resource.path, { context: { resource } });
     if (answer && this.servable(answer)) return answer as CachedAnswer<T>;
     // Too stale to serve: only the refresh (already started by the fetch above) will do.
@@ -168,6 +174,13 @@ export class ContentCache {
     // No TTL of its own: it is checked against its parts at every request.
     this.cache.set(combined.key, answer, { ttl: 0 });
     return answer;
+  }
+
+  /** What a lookup of `path` finds before it is answered: fresh, a servable stale copy, or nothing to serve. */
+  private lookupResult(path: string): CacheLookupResult {
+    if (this.cache.has(path)) return 'hit';
+    const held = this.cache.peek(path, { allowStale: true });
+    return held && this.servable(held) ? 'stale' : 'miss';
   }
 
   private servable(answer: CachedAnswer): boolean {

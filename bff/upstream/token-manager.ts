@@ -4,6 +4,7 @@ import { AccessTokenResponse } from '../../contract/index.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { UpstreamBusy, UpstreamUnavailable } from './errors.js';
 import { fetchUpstream, toUpstreamUnavailable } from './upstream-fetch.js';
+import type { BffObserver } from '../metrics/bff-metrics.js';
 
 export interface TokenManagerOptions {
   upstreamUrl: string;
@@ -17,6 +18,8 @@ export interface TokenManagerOptions {
   clock?: Clock;
   /** Where a redirect from /granttoken is reported (never followed). */
   logger?: Logger;
+  /** Told of each exchange and its upstream call (metrics); absent, nothing is counted. */
+  observer?: Pick<BffObserver, 'upstreamRequest' | 'tokenExchange'>;
 }
 
 const BACKOFF_START_MS = 500;
@@ -75,6 +78,7 @@ export class TokenManager {
         refuse: (status) =>
           status === 200 ? undefined : new UpstreamUnavailable(status >= 500 ? 'server_error' : 'auth', `token exchange answered ${status}`),
         logger: this.options.logger,
+        outcome: this.options.observer && ((outcome) => this.options.observer!.upstreamRequest('POST /granttoken', outcome)),
       });
       const { access_token, expires_in } = AccessTokenResponse.extend({ expires_in: z.number().positive() }).parse(body);
       const lifetimeMs = expires_in * 1000;
@@ -82,11 +86,13 @@ export class TokenManager {
       this.failures = 0;
       this.retryAt = 0;
       this.busy = false;
+      this.options.observer?.tokenExchange('ok');
       return access_token;
     } catch (error) {
       this.failures += 1;
       const backOffMs = Math.min(BACKOFF_START_MS * 2 ** (this.failures - 1), BACKOFF_MAX_MS);
       this.busy = error instanceof UpstreamBusy;
+      this.options.observer?.tokenExchange(this.busy ? 'busy' : 'failed');
       this.retryAt = this.now() + (error instanceof UpstreamBusy ? Math.max(backOffMs, error.retryAfterSeconds * 1000) : backOffMs);
       if (error instanceof UpstreamBusy) throw error;
       throw exchangeFailure(error);

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { TokenManager } from './token-manager.js';
 import { UpstreamUnavailable } from './errors.js';
 import { fetchUpstream } from './upstream-fetch.js';
+import { upstreamRoute, type BffObserver } from '../metrics/bff-metrics.js';
 
 export interface UpstreamAnswer {
   status: number;
@@ -36,6 +37,7 @@ export class UpstreamClient {
     private readonly timeoutMs: number,
     private readonly maxBodyBytes: number,
     private readonly logger?: Logger,
+    private readonly observer?: Pick<BffObserver, 'upstreamRequest'>,
   ) {}
 
   async call(request: UpstreamRequest): Promise<UpstreamAnswer> {
@@ -63,6 +65,7 @@ export class UpstreamClient {
       call: 'api call',
       refuse: (answered) => (answered >= 500 ? new UpstreamUnavailable('server_error', `upstream answered ${answered}`) : undefined),
       logger: this.logger,
+      outcome: this.observer && ((outcome) => this.observer!.upstreamRequest(upstreamRoute(request.method, request.path), outcome)),
     });
     const replayed = headers.get('idempotent-replayed') === 'true';
     return { status, token, answer: { status, body, ...(replayed ? { replayed: true as const } : {}) } };

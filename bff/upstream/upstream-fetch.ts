@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { retryAfterSeconds, UpstreamBusy, UpstreamUnavailable } from './errors.js';
 import { readJsonWithin, withDeadline } from './bounded-body.js';
 import { NO_REDIRECTS, refuseRedirect } from './redirects.js';
+import type { UpstreamOutcome } from '../metrics/bff-metrics.js';
 
 /** One call to the upstream API, as the token manager and the upstream client each make theirs. */
 export interface UpstreamFetch {
@@ -25,6 +26,8 @@ export interface UpstreamFetch {
   refuse(status: number): UpstreamUnavailable | undefined;
   /** Where a refused redirect is reported. */
   logger?: Logger;
+  /** Told how the call ended (bff_upstream_requests_total); absent, nothing is counted. */
+  outcome?: (outcome: UpstreamOutcome) => void;
 }
 
 /** An upstream answer: its status, headers and JSON body. */
@@ -45,6 +48,7 @@ export interface FetchedAnswer {
  */
 export function fetchUpstream(request: UpstreamFetch): Promise<FetchedAnswer> {
   return withDeadline(request.timeoutMs, async (call) => {
+    let answered: number | undefined;
     try {
       const res = await fetch(request.url, {
         method: request.method,
@@ -53,6 +57,7 @@ export function fetchUpstream(request: UpstreamFetch): Promise<FetchedAnswer> {
         signal: call.signal,
         ...NO_REDIRECTS,
       });
+      answered = res.status;
       await refuseRedirect(res, request.logger, request.call);
       if (res.status === 429) {
         await res.body?.cancel();
@@ -63,12 +68,27 @@ export function fetchUpstream(request: UpstreamFetch): Promise<FetchedAnswer> {
         await res.body?.cancel();
         throw refusal;
       }
-      return { status: res.status, headers: res.headers, body: await readJsonWithin(res, request.maxBodyBytes, () => call.abort()) };
+      const answer = { status: res.status, headers: res.headers, body: await readJsonWithin(res, request.maxBodyBytes, () => call.abort()) };
+      request.outcome?.(statusClass(res.status));
+      return answer;
     } catch (error) {
-      if (error instanceof UpstreamBusy) throw error;
-      throw toUpstreamUnavailable(error, { sent: true });
+      if (error instanceof UpstreamBusy) {
+        request.outcome?.('busy');
+        throw error;
+      }
+      const failure = toUpstreamUnavailable(error, { sent: true });
+      // An answer refused for its status (a 5xx, a 3xx) or its body counts by its status; a timeout as one.
+      request.outcome?.(failure.reason === 'timeout' ? 'timeout' : answered === undefined ? 'unreachable' : statusClass(answered));
+      throw failure;
     }
   });
+}
+
+function statusClass(status: number): UpstreamOutcome {
+  if (status >= 500) return '5xx';
+  if (status >= 400) return '4xx';
+  if (status >= 300) return '3xx';
+  return '2xx';
 }
 
 /** Failures that happen before a connection is open: the request surely never reached upstream. */

@@ -6,6 +6,7 @@ import { readReference } from '../../../bff/booking/booking-reference.js';
 import type { Clock } from '../../../platform/clock.js';
 import { createHttpServer } from '../../../platform/http-server.js';
 import { createLogger } from '../../../platform/logger.js';
+import type { BffMetrics } from '../../../bff/metrics/bff-metrics.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
 import {
   collectLogLines,
@@ -70,6 +71,7 @@ export async function startBff(
   overrides: Partial<BffConfig> = {},
   clock: Clock = new ManualTime(Date.parse(TEST_NOW)),
   redis?: RedisLink,
+  metrics?: BffMetrics,
 ): Promise<RunningBff> {
   const { lines: logs, sink } = collectLogLines();
   // The schema's defaults, with the settings these tests run under, then each test's own.
@@ -92,7 +94,7 @@ export async function startBff(
     }),
     ...overrides,
   };
-  const bff = createBff({ config, logger: createLogger('info', sink), clock, redis });
+  const bff = createBff({ config, logger: createLogger('info', sink), clock, redis, metrics });
   const server = createHttpServer(bff.app);
   const baseUrl = await listen(server);
   return { ...bff, baseUrl, api: `${baseUrl}/api`, config, logs, close: () => closeServer(server) };
@@ -123,11 +125,11 @@ export interface Stack {
  * test gives the BFF one: one time for the whole stack.
  */
 export async function startStack(
-  options: { bff?: Partial<BffConfig>; clock?: Clock; clinic?: ClinicFile; server?: TestServerOptions } = {},
+  options: { bff?: Partial<BffConfig>; clock?: Clock; clinic?: ClinicFile; server?: TestServerOptions; bffMetrics?: BffMetrics } = {},
 ): Promise<Stack> {
   const upstream = await startTestServer(options.server);
   const clinic = await seedClinic(upstream, options.clinic ?? bffClinicFixture());
-  const bff = await startBff(upstream.api, clinic, options.bff, options.clock ?? upstream.clock);
+  const bff = await startBff(upstream.api, clinic, options.bff, options.clock ?? upstream.clock, undefined, options.bffMetrics);
   return {
     upstream,
     clinic,

@@ -7,6 +7,7 @@ import type { Clock } from '../../../platform/clock.js';
 import type { Database, Db } from '../../../server/db/database.js';
 import { createHttpServer } from '../../../platform/http-server.js';
 import { createLogger } from '../../../platform/logger.js';
+import type { ServiceMetrics } from '../../../platform/metrics/service-metrics.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';
 import { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { AuthService } from '../../../server/auth/auth.service.js';
@@ -29,6 +30,8 @@ export interface TestServerOptions {
   database?: TestDatabase;
   /** Listen on this port (e.g. to restart where the BFF expects it); default ephemeral. */
   port?: number;
+  /** Count into these metrics, as under METRICS_PORT. */
+  metrics?: ServiceMetrics;
 }
 
 export interface TestServer {
@@ -83,6 +86,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     database: opened,
     clock,
     logger: createLogger('info', sink),
+    metrics: options.metrics,
     config: {
       trustProxy: false,
       apiRateLimit: options.apiRateLimit ?? { limit: 10_000, windowMs: 60_000 },

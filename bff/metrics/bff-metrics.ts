@@ -1,0 +1,69 @@
+import { Counter } from 'prom-client';
+import { ServiceMetrics } from '../../platform/metrics/service-metrics.js';
+
+/** How a content lookup was answered: fresh from cache, a stale copy while it refreshes, or a load from upstream. */
+export type CacheLookupResult = 'hit' | 'stale' | 'miss';
+
+/**
+ * How an upstream call ended: its answer's status class, upstream busy (429),
+ * a timeout, or no answer at all (unreachable, refused redirect, oversize body).
+ */
+export type UpstreamOutcome = '2xx' | '3xx' | '4xx' | '5xx' | 'busy' | 'timeout' | 'unreachable';
+
+/** What the BFF's parts report as they work; absent (METRICS_PORT unset), nothing is counted. */
+export interface BffObserver {
+  cacheLookup(resource: string, result: CacheLookupResult): void;
+  /** `operation` is a method and route template (`GET /treatments/:id`), never a path with its ids. */
+  upstreamRequest(operation: string, outcome: UpstreamOutcome): void;
+  tokenExchange(outcome: 'ok' | 'failed' | 'busy'): void;
+}
+
+/**
+ * The BFF's metrics: the service's own (request durations, bookings) and its
+ * cache, upstream and token counters. Every label value comes from a fixed
+ * set in the code (resource names, route templates, outcomes), never from a
+ * request, and never names the clinic or site.
+ */
+export class BffMetrics extends ServiceMetrics implements BffObserver {
+  private readonly cacheLookups = new Counter({
+    name: 'bff_cache_lookups_total',
+    help: 'Content cache lookups by resource and result (hit, stale, miss).',
+    labelNames: ['resource', 'result'],
+    registers: [this.registry],
+  });
+  private readonly upstreamRequests = new Counter({
+    name: 'bff_upstream_requests_total',
+    help: 'Calls to the upstream API by operation (method and route template) and outcome.',
+    labelNames: ['operation', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly tokenExchanges = new Counter({
+    name: 'bff_token_exchanges_total',
+    help: 'Token exchanges with upstream (/granttoken) by outcome: ok, failed, busy.',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+
+  cacheLookup(resource: string, result: CacheLookupResult): void {
+    this.cacheLookups.inc({ resource, result });
+  }
+
+  upstreamRequest(operation: string, outcome: UpstreamOutcome): void {
+    this.upstreamRequests.inc({ operation, outcome });
+  }
+
+  tokenExchange(outcome: 'ok' | 'failed' | 'busy'): void {
+    this.tokenExchanges.inc({ outcome });
+  }
+}
+
+/**
+ * An upstream path as a route template: every segment that is not a plain
+ * lower-case word (an id) becomes `:id`, so `/treatments/7` counts as
+ * `/treatments/:id`. The BFF builds these paths itself; this keeps an id from
+ * ever becoming a label whatever the path.
+ */
+export function upstreamRoute(method: string, path: string): string {
+  const bare = path.split('?')[0]!;
+  return `${method} ${bare.replace(/\/[^/]+/g, (segment) => (/^\/[a-z][a-z_-]*$/.test(segment) ? segment : '/:id'))}`;
+}

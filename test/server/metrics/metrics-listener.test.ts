@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadServerConfig } from '../../../server/config.js';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { seedDatabase } from '../support/seed-database.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+
+describe('METRICS_PORT', () => {
+  it('is off unless set, and binds to 127.0.0.1 unless METRICS_HOST says otherwise', () => {
+    expect(loadServerConfig({}).metrics).toBeUndefined();
+    expect(loadServerConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, host: '127.0.0.1' });
+    expect(loadServerConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({ port: 9464, host: '10.0.0.5' });
+    expect(() => loadServerConfig({ METRICS_PORT: 'many' })).toThrow(/METRICS_PORT/);
+  });
+});
+
+describe('the server process with METRICS_PORT', () => {
+  let database: TestDatabase;
+  let server: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await seedDatabase(database.url);
+  });
+  afterAll(async () => {
+    server?.child.kill('SIGTERM');
+    await server?.exited;
+    await database?.remove();
+  });
+
+  it('serves its metrics on a listener of their own, and not on the API port', { timeout: 60_000 }, async () => {
+    server = await startServerProcess({ DATABASE_URL: database.url, METRICS_PORT: '0' });
+    const metricsUrl = await waitFor(() => /metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(server!.output())?.[1]);
+    expect((await fetch(new URL('/healthz', server.api))).status).toBe(200);
+    const scrape = await fetch(metricsUrl);
+    expect(scrape.status).toBe(200);
+    const text = await scrape.text();
+    expect(text).toContain('process_resident_memory_bytes');
+    expect(text).toContain('http_request_duration_seconds_count{method="GET",route="/healthz",status="200"} 1');
+    expect((await fetch(new URL('/metrics', server.api))).status).toBe(404);
+  });
+});
+
+/** Polls until `read` finds something (a log line written a moment after start-up). */
+async function waitFor<T>(read: () => T | undefined): Promise<T> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const found = read();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('not found in time');
+}
