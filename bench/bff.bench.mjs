@@ -28,6 +28,8 @@
 //   8b. with Redis (BENCH_REDIS_URL, by default the local one), after the upstream calls are counted:
 //      a second BFF with REDIS_URL set, so its per-IP limit counts in Redis, and its cached GET in
 //      turns with Express again (information, not a target; its keys are deleted at the end);
+//   8c. a second BFF with METRICS_PORT set, its cached GET in turns with the first BFF's (no metrics):
+//      keeping metrics may cost at most 5% (issue 25; a target);
 //   9. a table, the shares of the bare and Express throughput, PASS/FAIL per target (the cached GET's
 //      throughput as a share of Express measured in the same run, and its p99; bare stays in the table
 //      as the physical limit), and the Express ceiling as information.
@@ -90,6 +92,8 @@ const TARGETS = {
   upstreamCallsPerResourcePerTtl: 1,
   upstreamCallsById: 0,
   rssGrowthAfterBoundMiB: 32,
+  // Issue 25: metrics (METRICS_PORT) may cost at most 5% of the cached GET's throughput.
+  metricsShareOfNoMetricsPercent: 95,
 };
 
 const MiB = 1024 * 1024;
@@ -159,7 +163,7 @@ async function settled(read) {
  * dir, not the repository: the BFF loads `.env` from its working directory, and a local demo's .env
  * (keys, ALLOWED_ORIGINS) must not change what is measured. Only what the benchmark decides is set.
  */
-async function startBff({ upstreamUrl, keys, port, cwd, redis }) {
+async function startBff({ upstreamUrl, keys, port, cwd, redis, extraEnv = {} }) {
   const env = {
     PATH: process.env.PATH ?? '',
     UPSTREAM_URL: upstreamUrl,
@@ -174,6 +178,7 @@ async function startBff({ upstreamUrl, keys, port, cwd, redis }) {
     LOG_LEVEL: 'info',
     WIDGET_DIR: join(ROOT, 'widget/dist'),
     ...(redis ? { REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix } : {}),
+    ...extraEnv,
   };
   const child = spawnNode('BFF', [BFF_ENTRY], env, { cwd });
   await waitUntilReady(child, `http://${HOST}:${port}/readyz`);
@@ -214,7 +219,7 @@ function memoryCheck(afterCached, afterFirstSweep, afterSecondSweep) {
 }
 
 /** Every target and validity check as { label, pass, detail }. */
-function evaluate({ express, cached, sweep, secondSweep, upstream, memory, timing, withRedis }) {
+function evaluate({ express, cached, sweep, secondSweep, upstream, memory, timing, withRedis, metrics }) {
   const cachedShare = shareOf(cached, express);
   const maxCalls = TARGETS.upstreamCallsPerResourcePerTtl;
   const checks = [
@@ -244,6 +249,16 @@ function evaluate({ express, cached, sweep, secondSweep, upstream, memory, timin
       detail: `${upstream.byId.calls}`,
     },
     memoryCheck(memory.afterCached, memory.afterSweep, memory.afterSecondSweep),
+    {
+      label: `BFF cached GET with METRICS_PORT set >= ${TARGETS.metricsShareOfNoMetricsPercent}% of the same BFF without (in turns)`,
+      pass: shareOf(metrics.withMetrics, metrics.withoutMetrics) >= TARGETS.metricsShareOfNoMetricsPercent,
+      detail: `${fixed(shareOf(metrics.withMetrics, metrics.withoutMetrics), 1)}%`,
+    },
+    {
+      label: 'validity: the BFF with metrics counted its cached GETs (scraped once at the end)',
+      pass: metrics.counted >= metrics.withMetrics.totalRequests,
+      detail: `${metrics.counted} counted, ${metrics.withMetrics.totalRequests} measured`,
+    },
     // Preconditions: without them the numbers above would not mean what their labels say.
     {
       label: `validity: whole run, first upstream call to the end of the second sweep, within one TTL (${CACHE_TTL_MS / 1000} s)`,
@@ -312,6 +327,24 @@ async function measureWithRedis({ upstreamUrl, keys, cwd, expressPort }) {
     { title: 'BFF GET /api/treatments (cached), limit in Redis', options: loadOptions(`http://${HOST}:${port}${TREATMENTS_PATH}`) },
   ]);
   return { express, cached };
+}
+
+/**
+ * A second BFF with METRICS_PORT set (prom-client counting every request), its cached GET in turns with
+ * the first BFF's (no metrics): what keeping metrics costs. Its metrics are scraped once at the end, so
+ * the run is known to have counted.
+ */
+async function measureWithMetrics({ upstreamUrl, keys, cwd, bffBase }) {
+  const port = await findFreePort();
+  const metricsPort = await findFreePort();
+  await startBff({ upstreamUrl, keys, port, cwd, extraEnv: { METRICS_PORT: String(metricsPort) } });
+  const [withoutMetrics, withMetrics] = await runInterleaved([
+    { title: 'BFF GET /api/treatments (cached), no metrics', options: loadOptions(`${bffBase}${TREATMENTS_PATH}`) },
+    { title: 'BFF GET /api/treatments (cached), METRICS_PORT set', options: loadOptions(`http://${HOST}:${port}${TREATMENTS_PATH}`) },
+  ]);
+  const scrape = await (await fetch(`http://${HOST}:${metricsPort}/metrics`)).text();
+  const counted = /http_request_duration_seconds_count\{method="GET",route="\/api\/treatments",status="200"\} (\d+)/.exec(scrape);
+  return { withoutMetrics, withMetrics, counted: counted ? Number(counted[1]) : 0 };
 }
 
 async function runBenchmark() {
@@ -392,8 +425,9 @@ async function runBenchmark() {
 
   // After the count above: this second BFF's own token and first fetch are not the first one's calls.
   const withRedis = await measureWithRedis({ upstreamUrl, keys, cwd: tempDir, expressPort });
+  const metrics = await measureWithMetrics({ upstreamUrl, keys, cwd: tempDir, bffBase });
 
-  printResultsTable([bare, express, expressAlike, cached, sweep, secondSweep, withRedis.express, withRedis.cached].filter(Boolean), [
+  printResultsTable([bare, express, expressAlike, cached, sweep, secondSweep, withRedis.express, withRedis.cached, metrics.withoutMetrics, metrics.withMetrics].filter(Boolean), [
     `(the sweeps asked for ids 1..${SWEEP.ids}, then ${SECOND_SWEEP.firstId}..${LAST_ID}; ids the demo clinic does not ` +
       'have are 404, answered from the cached list)',
   ]);
@@ -408,6 +442,7 @@ async function runBenchmark() {
     upstream,
     memory: { before, afterCached, afterSweep, afterSecondSweep },
     withRedis,
+    metrics,
     timing: { cachedWindowMs, runWindowMs },
   };
   const verdict = evaluate(measured);
