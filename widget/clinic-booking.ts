@@ -5,6 +5,7 @@ import { parsePositiveId } from '../contract/rules/patterns.js';
 import { loadContent, type ClinicContent, type Resource } from './api.js';
 import { busySeconds, toBffError } from './bff-error.js';
 import { emit, type Section } from './events.js';
+import { ANALYTICS_EVENTS, pushToDataLayer } from './analytics.js';
 import { localToday } from './format.js';
 import { pageLink } from './page-link.js';
 import { sharedStyles } from './shared.styles.js';
@@ -49,6 +50,7 @@ const NEEDS: Record<Section, Resource[]> = {
  *   `success-url` redirect. Detail: `{ reference, date, time, treatment_id, doctor_id }`;
  *   never the patient's name or phone.
  * @event clinic-booking:error - Loading, booking or a status lookup failed. Detail: `{ kind, status, code }`.
+ *   With `analytics="datalayer"`, each event is also pushed to `window.dataLayer`.
  *
  * @csspart site-header - Logo and clinic name.
  * @csspart hero - The hero banner.
@@ -110,6 +112,7 @@ export class ClinicBooking extends LitElement {
     patientPhone: { attribute: 'patient-phone' },
     successUrl: { attribute: 'success-url' },
     privacyUrl: { attribute: 'privacy-url' },
+    analytics: {},
     chosenTreatment: { state: true },
     chosenDoctor: { state: true },
     lastReference: { state: true },
@@ -138,6 +141,12 @@ export class ClinicBooking extends LitElement {
   successUrl = '';
   /** The clinic's privacy notice (an http(s) or relative URL); when set, the form asks for consent with a link to it. */
   privacyUrl = '';
+  /**
+   * `datalayer` pushes each widget event to `window.dataLayer` (`clinic_booking_ready`, `_booked`,
+   * `_error`) with the events' details, never a patient's name, phone or booking reference.
+   * Default: none.
+   */
+  analytics: '' | 'datalayer' = '';
 
   private chosenTreatment?: number;
   private chosenDoctor?: number;
@@ -153,6 +162,10 @@ export class ClinicBooking extends LitElement {
   private get dialog(): HTMLDialogElement | null {
     return this.renderRoot.querySelector('dialog');
   }
+
+  private readonly toAnalytics = (event: Event) => {
+    if (this.analytics === 'datalayer') pushToDataLayer(event);
+  };
 
   private announcedReady = false;
   /**
@@ -209,12 +222,15 @@ export class ClinicBooking extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // Events of the widget's inner parts (a booking, a status lookup) reach the host, composed.
+    for (const name of ANALYTICS_EVENTS) this.addEventListener(name, this.toAnalytics);
     // While the content loads: the dates, times and fees it brings will need ICU's data (intl-warm-up.ts).
     warmUpIntl(languageOf(this));
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    for (const name of ANALYTICS_EVENTS) this.removeEventListener(name, this.toAnalytics);
     clearTimeout(this.busyRetry);
   }
 
