@@ -50,6 +50,7 @@ export class UpstreamClient {
   private async send(request: UpstreamRequest, token: string) {
     const { status, headers, body } = await fetchUpstream({
       url: `${this.baseUrl}${request.path}`,
+      route: routeOf(request.path),
       method: request.method,
       headers: {
         ...request.headers,
@@ -68,3 +69,10 @@ export class UpstreamClient {
     return { status, token, answer: { status, body, ...(replayed ? { replayed: true as const } : {}) } };
   }
 }
+
+/**
+ * An upstream path as a route template: a segment with a digit in it is an id
+ * (`/appointments/status/42` is `/appointments/status/:id`); the literal
+ * segments of /api/v1's paths have none.
+ */
+export const routeOf = (path: string): string => path.replace(/\/[^/?]*\d[^/?]*/g, '/:id').replace(/\?.*$/, '');
