@@ -78,7 +78,8 @@ describe('traces of one booking through the BFF and the server', () => {
     const db = (await openTestDatabase(`file:${dbPath}`)).kysely;
     tokenHashes = (await db.selectFrom('access_tokens').select('token_hash').execute()).map((row) => row.token_hash);
     await db.destroy();
-  });
+    // Two services started through tsx and stopped: slow on a busy machine.
+  }, 120_000);
 
   afterAll(async () => {
     await bff?.stop();
