@@ -1,4 +1,4 @@
-import { trace, type Tracer } from '@opentelemetry/api';
+import { context, trace, type Tracer } from '@opentelemetry/api';
 
 /**
  * The tracer every span of both services comes from. Without an SDK (traces
@@ -18,4 +18,14 @@ export const tracing = (): boolean => started;
 /** Called by startTracing once the SDK is registered. */
 export function markTracingStarted(): void {
   started = true;
+}
+
+/**
+ * `work`, bound to the trace active now, for work that runs later from
+ * somewhere else (a queue another request's turn empties): its spans then
+ * belong to the caller's trace, not to whoever ran the queue. `work` itself
+ * when traces are off.
+ */
+export function inCallersTrace<A extends unknown[], R>(work: (...args: A) => R): (...args: A) => R {
+  return tracing() ? context.bind(context.active(), work) : work;
 }

@@ -8,7 +8,7 @@ import { seedDatabase, type SeededKeys } from '../../server/support/seed-databas
 import { nextWeekdayInLondon } from '../../server/support/future-slot.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, SHARED_REDIS_URL, testKeyPrefix } from '../../support/redis.js';
-import { CLIENT_KIND, SERVER_KIND, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
+import { CLIENT_KIND, SERVER_KIND, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../support/otlp-receiver.js';
 import { startService, type ServiceProcess } from './support/service-processes.js';
 
 const PATIENT = { name: 'Philippa Quenby-Hartwell', phone: '+44 7700 900417', note: 'Sensitive molar, lower left' };
