@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openTestDatabase, removeSqliteFolder, tempDbPath } from '../../server/support/test-database.js';
-import { seedDatabase, type SeededKeys } from '../../server/support/seed-database.js';
+import { authHeaders, seedDatabase, type SeededKeys } from '../../server/support/seed-database.js';
 import { nextWeekdayInLondon } from '../../server/support/future-slot.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, SHARED_REDIS_URL, testKeyPrefix } from '../../support/redis.js';
@@ -71,6 +71,11 @@ describe('traces of one booking through the BFF and the server', () => {
     reference = Booked.parse(await booking.json()).data.reference;
     const status = await fetch(`${bff.baseUrl}/api/appointments/status/${reference}`);
     expect(await status.text()).toContain(PATIENT.name);
+    // A route the BFF answers from its operation table, without Express's router.
+    expect((await fetch(`${bff.baseUrl}/api/treatments/${keys.treatmentIds[0]}`)).status).toBe(200);
+    // A request a route took and then refused (an error passed on through the mount, unwound before the answer).
+    const api = `${server.baseUrl}/api/v1`;
+    expect((await fetch(`${api}/treatments/not-a-number`, { headers: await authHeaders(api, keys) })).status).toBe(404);
 
     expect(await bff.stop()).toBe(0);
     expect(await server.stop()).toBe(0);
@@ -147,6 +152,11 @@ describe('traces of one booking through the BFF and the server', () => {
     const call = receiver.spans.find((span) => span.parentSpanId === lookup.spanId && span.attributes['url.template'] !== undefined);
     expect(call?.name).toBe('GET /appointments/status/:id');
     expect(named('clinic-api', 'GET /api/v1/appointments/status/:id').parentSpanId).toBe(call?.spanId);
+  });
+
+  it('names a request answered without the router, or refused after a route took it, by its route template', () => {
+    expect(named('clinic-bff', 'GET /api/treatments/:id').attributes).toMatchObject({ 'http.route': '/api/treatments/:id', 'http.response.status_code': 200 });
+    expect(named('clinic-api', 'GET /api/v1/treatments/:id').attributes).toMatchObject({ 'http.route': '/api/v1/treatments/:id', 'http.response.status_code': 404 });
   });
 
   it('exchanges the token in a span of its own, in the trace of the request that needed it', () => {
