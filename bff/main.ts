@@ -4,6 +4,7 @@ import { runMain } from '../platform/run-main.js';
 import { openRedis } from '../platform/redis-link.js';
 import { serve } from '../platform/serve.js';
 import { serveMetrics } from '../platform/metrics/metrics-server.js';
+import { startTracing } from '../platform/tracing/start-tracing.js';
 import { createBff } from './app.js';
 import { BffMetrics } from './metrics/bff-metrics.js';
 import { loadBffConfig } from './config.js';
@@ -12,6 +13,7 @@ import { loadBffConfig } from './config.js';
 runMain('BFF', async () => {
   const config = loadBffConfig();
   const logger = createLogger(config.logLevel);
+  await startTracing('clinic-bff'); // OTEL_EXPORTER_OTLP_ENDPOINT (also from .env): before anything that makes spans is built.
   // REDIS_URL: limits and taken slots shared by every BFF; a Redis down at start is one warning, not a failed start.
   const redis = await openRedis(config, logger);
   const metrics = config.metrics && new BffMetrics();

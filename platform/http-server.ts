@@ -1,6 +1,7 @@
 import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
+import { withServerSpans } from './tracing/server-spans.js';
 
 /**
  * Node's own constructors, called on an object made with another prototype.
@@ -47,6 +48,7 @@ export function createHttpServer(app: Express): Server {
       IncomingMessage: AppRequest as unknown as typeof IncomingMessage,
       ServerResponse: AppResponse as unknown as typeof ServerResponse,
     },
-    app,
+    // With traces on, a server span around each request (platform/tracing); otherwise the app itself.
+    withServerSpans(app, app.request),
   );
 }

@@ -7,6 +7,7 @@ import type {
   ZodOpenApiResponseObject,
 } from 'zod-openapi';
 import { RouteTable } from './route-table.js';
+import { noteRoute } from './tracing/server-spans.js';
 import { parseBody, parseParams, parseQuery } from './validation.js';
 
 /** What a handler receives, parsed by the operation's own schemas (undefined where it declares none). */
@@ -150,6 +151,8 @@ export function operationTable(operations: readonly AnyOperation[]): RequestHand
       next();
       return;
     }
+    // Not through the router, so no req.route: the server span learns the route here.
+    noteRoute(req, op.path);
     try {
       const params = op.request?.params;
       const input = params ? { ...NOTHING_DECLARED, params: parseParams(params, found.params, op.request?.notFound ?? 'Resource') } : NOTHING_DECLARED;

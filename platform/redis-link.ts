@@ -1,6 +1,7 @@
 import { createClient, ErrorReply } from '@redis/client';
 import type { Logger } from 'pino';
 import { DEFAULT_REDIS_KEY_PREFIX, type CoreConfig } from './config.js';
+import { inClientSpan } from './tracing/client-spans.js';
 
 /** How long a command may take before Redis counts as down: it answers in well under a millisecond nearby. */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
@@ -133,7 +134,7 @@ export class RedisLink {
   async send<T>(args: string[]): Promise<T> {
     if (!this.up) throw new RedisUnavailable();
     try {
-      return await answerWithin(this.client.sendCommand<T>(args));
+      return await inClientSpan(commandOf(args), () => redisAttributes(args), () => answerWithin(this.client.sendCommand<T>(args)));
     } catch (error) {
       if (!(error instanceof ErrorReply)) this.markDown(error);
       throw error;
@@ -194,6 +195,11 @@ export class RedisLink {
     }, REDIS_PROBE_INTERVAL_MS).unref();
   }
 }
+
+/** A command's name, all its span says of it: its keys and arguments may name what is kept. */
+const commandOf = (args: string[]): string => (args[0] ?? '').toUpperCase();
+
+const redisAttributes = (args: string[]) => ({ 'db.system': 'redis', 'db.operation': commandOf(args) });
 
 /**
  * The service's Redis (REDIS_URL, keys under REDIS_KEY_PREFIX), once its first

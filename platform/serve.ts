@@ -4,6 +4,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createHttpServer } from './http-server.js';
 import { exitAfterLogsFlushed } from './logger.js';
+import { stopTracing } from './tracing/start-tracing.js';
 
 export interface ServeOptions {
   /** How the service names itself in its log lines and start-up errors. */
@@ -70,7 +71,8 @@ export function serve(app: Express, { name, port, host, logger, shutdownTimeoutM
     // net.Server's close, not http.Server's: that one also closes idle
     // connections at once, resetting requests sent but not read yet.
     NetServer.prototype.close.call(server, () => {
-      void (onDrained?.() ?? Promise.resolve()).then(() => {
+      // The last spans are sent after the last request (at once when traces are off).
+      void (onDrained?.() ?? Promise.resolve()).then(stopTracing).then(() => {
         logger.info('stopped');
         exitAfterLogsFlushed(logger, 0);
       });

@@ -8,11 +8,13 @@ import { createApp } from './app.js';
 import { loadServerConfig } from './config.js';
 import { openDatabase } from './db/connection.js';
 import { openRedis } from '../platform/redis-link.js';
+import { startTracing } from '../platform/tracing/start-tracing.js';
 
 /** Starts the reference server: reads config, opens the database, listens, drains on SIGTERM. */
 runMain('clinic API', async () => {
   const config = loadServerConfig();
   const logger = createLogger(config.logLevel);
+  await startTracing('clinic-api'); // OTEL_EXPORTER_OTLP_ENDPOINT: before anything that makes spans is built.
   // Bookings, the server's only writes that must survive a power cut, all go through group commit.
   const database = await openDatabase(config.database, { syncInBackground: true });
   // REDIS_URL: rate limits shared by every instance; a Redis down at start is one warning, not a failed start.

@@ -56,14 +56,3 @@ export class BffMetrics extends ServiceMetrics implements BffObserver {
     this.tokenExchanges.inc({ outcome });
   }
 }
-
-/**
- * An upstream path as a route template: every segment that is not a plain
- * lower-case word (an id) becomes `:id`, so `/treatments/7` counts as
- * `/treatments/:id`. The BFF builds these paths itself; this keeps an id from
- * ever becoming a label whatever the path.
- */
-export function upstreamRoute(method: string, path: string): string {
-  const bare = path.split('?')[0]!;
-  return `${method} ${bare.replace(/\/[^/]+/g, (segment) => (/^\/[a-z][a-z_-]*$/.test(segment) ? segment : '/:id'))}`;
-}

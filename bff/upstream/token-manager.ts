@@ -70,6 +70,7 @@ export class TokenManager {
     try {
       const { body } = await fetchUpstream({
         url: `${this.options.upstreamUrl}/granttoken`,
+        route: '/granttoken',
         method: 'POST',
         headers: { 'x-app-key': this.options.appKey, 'x-app-secret-key': this.options.appSecretKey },
         timeoutMs: this.options.timeoutMs,

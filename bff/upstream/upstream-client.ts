@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { TokenManager } from './token-manager.js';
 import { UpstreamUnavailable } from './errors.js';
 import { fetchUpstream } from './upstream-fetch.js';
-import { upstreamRoute, type BffObserver } from '../metrics/bff-metrics.js';
+import type { BffObserver } from '../metrics/bff-metrics.js';
 
 export interface UpstreamAnswer {
   status: number;
@@ -50,8 +50,10 @@ export class UpstreamClient {
   }
 
   private async send(request: UpstreamRequest, token: string) {
+    const route = routeOf(request.path);
     const { status, headers, body } = await fetchUpstream({
       url: `${this.baseUrl}${request.path}`,
+      route,
       method: request.method,
       headers: {
         ...request.headers,
@@ -65,9 +67,16 @@ export class UpstreamClient {
       call: 'api call',
       refuse: (answered) => (answered >= 500 ? new UpstreamUnavailable('server_error', `upstream answered ${answered}`) : undefined),
       logger: this.logger,
-      outcome: this.observer && ((outcome) => this.observer!.upstreamRequest(upstreamRoute(request.method, request.path), outcome)),
+      outcome: this.observer && ((outcome) => this.observer!.upstreamRequest(`${request.method} ${route}`, outcome)),
     });
     const replayed = headers.get('idempotent-replayed') === 'true';
     return { status, token, answer: { status, body, ...(replayed ? { replayed: true as const } : {}) } };
   }
 }
+
+/**
+ * An upstream path as a route template: a segment with a digit in it is an id
+ * (`/appointments/status/42` is `/appointments/status/:id`); the literal
+ * segments of /api/v1's paths have none.
+ */
+export const routeOf = (path: string): string => path.replace(/\/[^/?]*\d[^/?]*/g, '/:id').replace(/\?.*$/, '');

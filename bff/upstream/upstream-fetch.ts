@@ -1,5 +1,7 @@
+import type { Attributes, Span } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { inClientSpan, withTraceHeaders } from '../../platform/tracing/client-spans.js';
 import { retryAfterSeconds, UpstreamBusy, UpstreamUnavailable } from './errors.js';
 import { readJsonWithin, withDeadline } from './bounded-body.js';
 import { NO_REDIRECTS, refuseRedirect } from './redirects.js';
@@ -8,6 +10,8 @@ import type { UpstreamOutcome } from '../metrics/bff-metrics.js';
 /** One call to the upstream API, as the token manager and the upstream client each make theirs. */
 export interface UpstreamFetch {
   url: string;
+  /** The path under UPSTREAM_URL with any id as `:id` (`/appointments/status/:id`): what its span is named by. */
+  route: string;
   method: 'GET' | 'POST';
   headers: Record<string, string>;
   /** The JSON text to send, if any. */
@@ -47,17 +51,23 @@ export interface FetchedAnswer {
  * (mayHaveArrived): for a booking, upstream may have acted on it.
  */
 export function fetchUpstream(request: UpstreamFetch): Promise<FetchedAnswer> {
+  return inClientSpan(`${request.method} ${request.route}`, () => upstreamCallAttributes(request), (span) => fetchWithin(request, span));
+}
+
+function fetchWithin(request: UpstreamFetch, span?: Span): Promise<FetchedAnswer> {
   return withDeadline(request.timeoutMs, async (call) => {
     let answered: number | undefined;
     try {
       const res = await fetch(request.url, {
         method: request.method,
-        headers: request.headers,
+        // W3C traceparent: the server's spans of this call join the BFF's trace.
+        headers: withTraceHeaders(request.headers),
         body: request.body,
         signal: call.signal,
         ...NO_REDIRECTS,
       });
       answered = res.status;
+      span?.setAttribute('http.response.status_code', res.status);
       await refuseRedirect(res, request.logger, request.call);
       if (res.status === 429) {
         await res.body?.cancel();
@@ -89,6 +99,20 @@ function statusClass(status: number): UpstreamOutcome {
   if (status >= 400) return '4xx';
   if (status >= 300) return '3xx';
   return '2xx';
+}
+
+/**
+ * An upstream call's span attributes (OpenTelemetry's HTTP client
+ * conventions): the route template, never the URL, whose path may hold an id.
+ */
+function upstreamCallAttributes({ url, method, route }: UpstreamFetch): Attributes {
+  const { hostname, port, protocol } = new URL(url);
+  return {
+    'http.request.method': method,
+    'url.template': route,
+    'server.address': hostname,
+    'server.port': Number(port) || (protocol === 'https:' ? 443 : 80),
+  };
 }
 
 /** Failures that happen before a connection is open: the request surely never reached upstream. */

@@ -1,3 +1,4 @@
+import { inCallersTrace } from '../../platform/tracing/tracer.js';
 import type { Database, Db } from './database.js';
 import { isDatabaseFault, isDatabaseUnavailable } from './database-faults.js';
 import { errorCodeOf } from './error-code.js';
@@ -95,7 +96,8 @@ export class GroupCommitter {
    */
   run<T>(work: (trx: Db) => Promise<T>, lockOrder = ''): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, lockOrder, resolve: resolve as (value: unknown) => void, reject, attempts: 0 });
+      // With traces on, a unit's queries are spans of its own request, whichever request's turn runs the batch.
+      this.queue.push({ work: inCallersTrace(work), lockOrder, resolve: resolve as (value: unknown) => void, reject, attempts: 0 });
       this.schedule();
     });
   }

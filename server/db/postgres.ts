@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { discardingLostConnections } from './lost-connections.js';
 import { withPreparedStatements } from './prepared-statements.js';
+import { querySpans } from './query-spans.js';
 import type { Tables } from './schema.js';
 
 export interface PostgresOptions {
@@ -80,5 +81,8 @@ export function openPostgres(databaseUrl: string, options: PostgresOptions): Kys
   // An idle connection that drops: the next query opens a new one.
   pool.on('error', alreadyHandled);
   pool.on('connect', (client) => client.on('error', alreadyHandled));
-  return new Kysely<Tables>({ dialect: new PostgresDialect({ pool: discardingLostConnections(withPreparedStatements(pool)) }) });
+  return new Kysely<Tables>({
+    dialect: new PostgresDialect({ pool: discardingLostConnections(withPreparedStatements(pool)) }),
+    ...querySpans('postgres'),
+  });
 }

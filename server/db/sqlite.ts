@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import type { Tables } from './schema.js';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
+import { querySpans } from './query-spans.js';
 import { withStatementCache } from './statement-cache.js';
 import { DatabaseChanges } from './unchanged-reads.js';
 import { WalSyncer } from './wal-sync.js';
@@ -60,7 +61,7 @@ export function openSqlite(path: string, options: SqliteOptions): OpenedSqlite {
   sqlite.pragma('foreign_keys = ON');
   const changes = new DatabaseChanges(sqlite.prepare<[], number>('PRAGMA data_version').pluck());
   const statements = withStatementCache(sqlite, { onWrite: () => changes.noteWrite() });
-  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
+  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: statements }), ...querySpans('sqlite') });
   if (!inBackground) return { db, changes };
   const syncer = new WalSyncer(path);
   return { db, afterCommit: () => syncer.sync(), changes };
