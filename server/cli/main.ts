@@ -10,7 +10,15 @@ async function main(): Promise<number> {
   // The CLI's few writes are not group-committed: each COMMIT is synced as SQLITE_SYNCHRONOUS says, by SQLite itself.
   const database = await openDatabase(config.database, { syncInBackground: false });
   try {
-    const result = await command({ database, clock: systemClock, publicUrl: config.publicUrl, tell: (line) => console.error(line) });
+    const result = await command({
+      database,
+      clock: systemClock,
+      publicUrl: config.publicUrl,
+      retentionDays: config.retentionDays,
+      tell: (line) => console.error(line),
+      // One JSON line on stderr per patient's data read or erased: keep it (2>>audit.log) as the clinic's record.
+      audit: (record) => console.error(JSON.stringify({ audit: true, at: systemClock.now().toISOString(), ...record })),
+    });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {
