@@ -6,6 +6,7 @@ import { AppointmentStatusResponse } from '../../../contract/index.js';
 import { createLogger } from '../../../platform/logger.js';
 import { scheduleRetention } from '../../../server/appointments/retention.js';
 import { runCli } from '../support/cli-process.js';
+import { startServerProcess } from '../support/server-process.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
 import { daysBefore, insertAppointment, sqliteFileHolds } from '../support/patient-files.js';
 import { TEST_ENGINE } from '../support/test-database.js';
@@ -128,5 +129,25 @@ describe('the retention schedule in the server', () => {
     await scheduleRetention({ database: database(), clock, retentionDays: 0, logger: createLogger('info', collectLogLines().sink) }).stop();
 
     expect((await rowOf(id)).patient_name).toBe('Forever Kept');
+  });
+});
+
+describe('the server process', () => {
+  it('purges at start, logging the count, and still stops cleanly on SIGTERM', async () => {
+    const id = await insertAppointment(ctx.server, ctx.clinic.careId, { patient_name: 'Processa Oldbooking', appointment_date: daysBefore(new Date(), 500) });
+
+    const server = await startServerProcess({ DATABASE_URL: ctx.server.databaseUrl, RETENTION_DAYS: '365' });
+    try {
+      // The purge at start runs beside the listening: wait for its line rather than a time.
+      while (!server.output().includes('retention:')) await new Promise((resolve) => server.child.stdout!.once('data', resolve));
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+    const exit = await server.exited;
+
+    expect(exit.code).toBe(0);
+    expect((await rowOf(id)).patient_name).toBe('');
+    expect(server.output()).toMatch(/"anonymised":[1-9]/);
+    expect(server.output()).not.toContain('Processa');
   });
 });
