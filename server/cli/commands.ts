@@ -5,6 +5,8 @@ import { parseArgs } from 'node:util';
 import { AppointmentStatus } from '../../contract/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Db } from '../db/database.js';
+import { engineOfUrl } from '../db/engine.js';
+import { sqlitePathFromUrl } from '../db/sqlite.js';
 import { AuthService } from '../auth/auth.service.js';
 import { KeyStore } from '../auth/key.store.js';
 import { TokenStore } from '../auth/token.store.js';
@@ -244,6 +246,17 @@ function positiveInteger(value: string | undefined, flag: string): number {
   const text = required(value, flag);
   if (!/^[1-9]\d{0,15}$/.test(text)) throw new CliError(`${flag} must be a positive integer`);
   return Number(text);
+}
+
+/**
+ * Refuses, before the database is opened (which would create it), a command
+ * that copies the database when DATABASE_URL names a SQLite file that is not
+ * there: a mistyped path would otherwise give an empty backup.
+ */
+export function refuseMissingSqliteFile(argv: string[], databaseUrl: string): void {
+  if (argv[0] !== 'backup' || engineOfUrl(databaseUrl) !== 'sqlite') return;
+  const path = sqlitePathFromUrl(databaseUrl);
+  if (path !== ':memory:' && !existsSync(path)) throw new CliError(`no SQLite database at ${path}: check DATABASE_URL`);
 }
 
 /** The clinic and phone of `patients export` and `patients erase`, checked. */

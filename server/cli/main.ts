@@ -1,12 +1,14 @@
 import { systemClock } from '../../platform/clock.js';
 import { loadServerConfig } from '../config.js';
 import { openDatabase } from '../db/connection.js';
-import { CliError, parseCommand } from './commands.js';
+import { CliError, parseCommand, refuseMissingSqliteFile } from './commands.js';
 
 /** `npm run --silent clinic -- <command>`: JSON on stdout, one line on stderr on failure. */
 async function main(): Promise<number> {
   const config = loadServerConfig();
-  const command = parseCommand(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const command = parseCommand(argv);
+  refuseMissingSqliteFile(argv, config.database.url);
   // The CLI's few writes are not group-committed: each COMMIT is synced as SQLITE_SYNCHRONOUS says, by SQLite itself.
   const database = await openDatabase(config.database, { syncInBackground: false });
   try {

@@ -65,6 +65,16 @@ describe.runIf(TEST_ENGINE === 'sqlite')('clinic backup on SQLite', () => {
     }
   });
 
+  it('refuses a DATABASE_URL naming no SQLite file, creating none', async () => {
+    const missing = join(folder, 'mistyped', 'clinic.db');
+
+    const result = await runCli(`file:${missing}`, ['backup', '--to', join(folder, 'from-nothing.db')]);
+
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining(`no SQLite database at ${missing}`)]);
+    expect(existsSync(missing)).toBe(false);
+  });
+
   it('refuses to overwrite a file that exists, with one line and exit code 2', async () => {
     const existing = join(folder, 'existing.db');
     writeFileSync(existing, 'precious');
