@@ -35,15 +35,26 @@ export class PatientDataStore {
     private readonly engine: Engine,
   ) {}
 
-  /** Anonymises every appointment dated before `date` (YYYY-MM-DD) that still holds patient data; answers how many. */
+  /**
+   * Anonymises every appointment dated before `date` (YYYY-MM-DD) that still
+   * holds patient data; answers how many. In statements of RETENTION_BATCH
+   * rows, each its own transaction: the first run on years of appointments
+   * holds SQLite's write lock, which bookings wait for, only a moment at a time.
+   */
   async anonymiseBefore(date: string): Promise<number> {
-    const result = await this.db
-      .updateTable('appointments')
-      .set(ANONYMOUS)
-      .where('appointment_date', '<', date)
-      .where(holdsPatientData)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    let total = 0;
+    for (;;) {
+      const batch = this.db
+        .selectFrom('appointments')
+        .select('appointment_id')
+        .where('appointment_date', '<', date)
+        .where(holdsPatientData)
+        .limit(RETENTION_BATCH);
+      const result = await this.db.updateTable('appointments').set(ANONYMOUS).where('appointment_id', 'in', batch).executeTakeFirst();
+      const updated = Number(result.numUpdatedRows);
+      total += updated;
+      if (updated < RETENTION_BATCH) return total;
+    }
   }
 
   /** Every appointment of the clinic booked with this phone (normalisePhone), oldest first. */
@@ -90,6 +101,9 @@ export class PatientDataStore {
     if (this.engine === 'sqlite') await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(this.db);
   }
 }
+
+/** Appointments anonymised per statement by the retention purge. */
+export const RETENTION_BATCH = 500;
 
 const ANONYMOUS = { patient_name: '', patient_phone: '', address: null, note: null } as const;
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppointmentStatusResponse } from '../../../contract/index.js';
 import { createLogger } from '../../../platform/logger.js';
-import { scheduleRetention } from '../../../server/appointments/retention.js';
+import { RETENTION_BATCH } from '../../../server/appointments/patient-data.store.js';
+import { purgeExpired, scheduleRetention } from '../../../server/appointments/retention.js';
 import { runCli } from '../support/cli-process.js';
 import { startServerProcess } from '../support/server-process.js';
 import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
@@ -121,6 +122,26 @@ describe('the retention schedule in the server', () => {
     expect((await rowOf(second)).patient_name).toBe('');
     expect(lines.map((line) => JSON.parse(line) as { anonymised?: number }).map((line) => line.anonymised)).toEqual([1, 0, 1]);
     expect(lines.join('\n')).not.toMatch(/Wilhelmina|Bartholomew|7700/);
+  });
+
+  it('anonymises more appointments than one batch holds, counting each once', async () => {
+    const old = Array.from({ length: RETENTION_BATCH + 3 }, (_, i) => ({
+      care_id: ctx.clinic.careId,
+      patient_name: `Batch Patient ${i}`,
+      patient_phone: '+44 7700 900999',
+      appointment_date: daysBefore(clock.now(), 700),
+      appointment_time: '09:00',
+      end_time: '09:30',
+      status: 'Completed' as const,
+      created_at: 0,
+    }));
+    await ctx.server.db.insertInto('appointments').values(old).execute();
+
+    const result = await purgeExpired(database(), clock.now(), 365);
+
+    expect(result.anonymised).toBe(RETENTION_BATCH + 3);
+    const left = await ctx.server.db.selectFrom('appointments').select('appointment_id').where('patient_name', 'like', 'Batch Patient%').execute();
+    expect(left).toEqual([]);
   });
 
   it('does nothing with RETENTION_DAYS 0', async () => {
