@@ -55,6 +55,15 @@ export const ServerConfigSchema = z.object({
     'failed `POST /granttoken` (401) per client IP and app key',
     'five times as many per client IP over all keys ([spec-silence.md](spec-silence.md#rate-limits))',
   ),
+  RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(36_500)
+    .default(365)
+    .describe(
+      "days an appointment's patient data is kept after its date: past them, name, phone, address and note are erased (date, time, dentist, treatment and status stay), at start, daily and by `clinic appointments purge`; `0` keeps them forever ([privacy.md](privacy.md))",
+    ),
   PUBLIC_URL: z.url().optional().describe("public base URL of this server, for the demo clinic's image links; unset, `http://HOST:PORT`"),
 });
 
@@ -65,6 +74,8 @@ export interface ServerConfig extends CoreConfig {
   tokenRateLimit: RateWindow;
   tokenFailureRateLimit: RateWindow;
   publicUrl: string;
+  /** RETENTION_DAYS: 0 turns retention off. */
+  retentionDays: number;
 }
 
 /** Parses the environment; throws one Error whose message names every bad variable. */
@@ -82,6 +93,7 @@ export function loadServerConfig(env: NodeJS.ProcessEnv = process.env): ServerCo
     apiRateLimit: rateWindow(e, 'API'),
     tokenRateLimit: rateWindow(e, 'TOKEN'),
     tokenFailureRateLimit: rateWindow(e, 'TOKEN_FAILURE'),
+    retentionDays: e.RETENTION_DAYS,
     publicUrl: (e.PUBLIC_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/$/, ''),
   };
 }

@@ -7,6 +7,7 @@ import { ServiceMetrics } from '../platform/metrics/service-metrics.js';
 import { createApp } from './app.js';
 import { loadServerConfig } from './config.js';
 import { openDatabase } from './db/connection.js';
+import { scheduleRetention } from './appointments/retention.js';
 import { openRedis } from '../platform/redis-link.js';
 import { startTracing } from '../platform/tracing/start-tracing.js';
 
@@ -19,6 +20,8 @@ runMain('clinic API', async () => {
   const database = await openDatabase(config.database, { syncInBackground: true });
   // REDIS_URL: rate limits shared by every instance; a Redis down at start is one warning, not a failed start.
   const redis = await openRedis(config, logger);
+  // RETENTION_DAYS: patient data past it is erased now, then daily; the timer never keeps the process alive.
+  const retention = scheduleRetention({ database, clock: systemClock, retentionDays: config.retentionDays, logger });
   const metrics = config.metrics && new ServiceMetrics();
   serve(createApp({ database, clock: systemClock, config, logger, redis, metrics }), {
     name: 'clinic API',
@@ -27,6 +30,7 @@ runMain('clinic API', async () => {
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onDrained: async () => {
+      await retention.stop();
       await database.kysely.destroy();
       await redis?.close();
     },

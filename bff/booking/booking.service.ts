@@ -21,6 +21,7 @@ import type { ContentResource } from '../content/resources.js';
 import type { BookingFacts } from './booking-facts.js';
 import { BookingRefused, outsideOpeningHours } from './booking-refused.js';
 import type { DentistMemory } from './dentist-memory.js';
+import { msUntilForgotten } from './forget-after-visit.js';
 
 /** A booking as the browser sent it. */
 export interface BookingRequest {
@@ -65,8 +66,7 @@ export interface BookingServiceOptions {
   bookingTimeoutMs: number;
 }
 
-/** Bookings whose dentist and treatment a status lookup can name: the booking horizon, and a bound. */
-const BOOKING_MEMORY_TTL_MS = (LIMITS.bookingHorizonDays + 1) * 24 * 3600_000;
+/** Bookings whose dentist and treatment a status lookup can name, at most (each until a week after it: msUntilForgotten). */
 const BOOKINGS_REMEMBERED = 50_000;
 
 /**
@@ -82,7 +82,7 @@ const BOOKINGS_REMEMBERED = 50_000;
 export class BookingService {
   /**
    * The dentist and treatment of each booking this BFF made, for its status
-   * lookups. Best known: bounded, in memory, for as long as a booking can lie ahead.
+   * lookups. Best known: bounded, in memory, until a week after the appointment.
    */
   private readonly bookedDetails: LRUCache<number, BookedDetails>;
 
@@ -90,7 +90,6 @@ export class BookingService {
     // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, across a clock moved by hand.
     this.bookedDetails = new LRUCache<number, BookedDetails>({
       max: BOOKINGS_REMEMBERED,
-      ttl: BOOKING_MEMORY_TTL_MS,
       ttlResolution: 0,
       perf: { now: () => options.clock.now().getTime() },
     });
@@ -208,7 +207,8 @@ export class BookingService {
     const booked = BookAppointmentResponse.safeParse(answer.body);
     if (!booked.success) throw new UpstreamUnavailable('server_error', 'upstream booking answer did not match the contract');
     const { appointment_id } = booked.data.data;
-    this.bookedDetails.set(appointment_id, { doctor_id: doctorId, treatment_id: booking.treatment_id ?? null });
+    const ttl = msUntilForgotten(booking.appointment_date, booking.appointment_time, this.options.timeZone, this.options.clock.now());
+    if (ttl > 0) this.bookedDetails.set(appointment_id, { doctor_id: doctorId, treatment_id: booking.treatment_id ?? null }, { ttl });
     return { booked: true, appointmentId: appointment_id, message: booked.data.message, doctorId, replayed: answer.replayed === true };
   }
 }

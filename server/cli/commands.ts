@@ -1,12 +1,19 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { AppointmentStatus } from '../../contract/index.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database, Db } from '../db/database.js';
+import { engineOfUrl } from '../db/engine.js';
+import { sqlitePathFromUrl } from '../db/sqlite.js';
 import { AuthService } from '../auth/auth.service.js';
 import { KeyStore } from '../auth/key.store.js';
 import { TokenStore } from '../auth/token.store.js';
 import { AppointmentStore } from '../appointments/appointment.store.js';
+import { normalisePhone, PatientDataStore } from '../appointments/patient-data.store.js';
+import { purgeExpired } from '../appointments/retention.js';
+import { isPhoneNumber, MIN_PHONE_DIGITS } from '../../contract/rules/patterns.js';
 import { BookingRulesInput } from '../clinics/booking-rules.js';
 import { ClinicFile } from '../clinics/clinic-file.js';
 import { ClinicStore } from '../clinics/clinic.store.js';
@@ -14,12 +21,16 @@ import { describeIssues } from '../../platform/validation.js';
 import { demoClinic } from '../demo/demo-clinic.js';
 
 export interface CliDeps {
-  /** The open database: its Kysely, and its engine for the stores that lock on PostgreSQL. */
-  database: Pick<Database, 'kysely' | 'engine'>;
+  /** The open database: its Kysely, its engine for the stores that lock on PostgreSQL, and SQLite's backup. */
+  database: Pick<Database, 'kysely' | 'engine' | 'backup'>;
   clock: Clock;
   publicUrl: string;
+  /** RETENTION_DAYS, for `appointments purge`. */
+  retentionDays: number;
   /** A line for the person at the terminal (stderr), apart from the JSON result. */
   tell?: (line: string) => void;
+  /** Writes one audit record (a patient's data read or erased); it names no patient (patientHash). */
+  audit?: (record: Record<string, unknown>) => void;
 }
 
 /** A mistake in how the command was called or what it names; printed as one line. */
@@ -35,6 +46,10 @@ export const USAGE = `usage: clinic <command>
   keys revoke --key K                     revoke a key and every token issued to it
   appointments list --clinic N            the clinic's appointments
   appointments set-status --id N --status Scheduled|Cancelled|Completed
+  appointments purge                      anonymise appointments past RETENTION_DAYS; prints how many
+  patients export --clinic N --phone P    every appointment of that phone, as JSON (writes an audit line)
+  patients erase --clinic N --phone P     anonymise them now; prints how many (writes an audit line)
+  backup --to FILE                        SQLite: a consistent copy while the server runs (PostgreSQL: pg_dump)
   seed-demo [--public-url URL]            create the demo clinic and a key pair`;
 
 type Options = Record<string, string | undefined>;
@@ -52,9 +67,10 @@ export type ParsedCommand = (deps: CliDeps) => Promise<unknown>;
 export function parseCommand(argv: string[]): ParsedCommand {
   const [group, action, ...rest] = argv;
   const command = `${group ?? ''} ${action ?? ''}`.trim();
-  const handler = COMMANDS[command] ?? (group === 'seed-demo' ? COMMANDS['seed-demo'] : undefined);
+  const single = group === 'seed-demo' || group === 'backup';
+  const handler = COMMANDS[command] ?? (single ? COMMANDS[group] : undefined);
   if (!handler) throw new CliError(command ? `unknown command: ${command}\n${USAGE}` : USAGE);
-  const args = group === 'seed-demo' ? argv.slice(1) : rest;
+  const args = single ? argv.slice(1) : rest;
   const { values } = parseArgs({
     args,
     options: {
@@ -63,6 +79,8 @@ export function parseCommand(argv: string[]): ParsedCommand {
       key: { type: 'string' },
       id: { type: 'string' },
       status: { type: 'string' },
+      phone: { type: 'string' },
+      to: { type: 'string' },
       'public-url': { type: 'string' },
       'min-notice-minutes': { type: 'string' },
       'horizon-days': { type: 'string' },
@@ -148,6 +166,44 @@ const COMMANDS: Record<string, (options: Options, deps: CommandDeps) => Promise<
     return { appointment_id: appointmentId, status: parsed.data };
   },
 
+  /** Retention now, as the server runs it at start and daily (RETENTION_DAYS). */
+  'appointments purge': async (_options, { database, clock, retentionDays }) => {
+    if (retentionDays === 0) throw new CliError('RETENTION_DAYS is 0, which keeps patient data forever: set it to the days to keep');
+    return purgeExpired(database, clock.now(), retentionDays);
+  },
+
+  /** GDPR Art. 15: everything stored about the patient who booked with this phone, in this clinic. */
+  'patients export': async (options, deps) => {
+    const { careId, phone } = await patientOf(options, deps.db);
+    const appointments = await new PatientDataStore(deps.db, deps.database.engine).appointmentsOf(careId, phone);
+    deps.audit?.({ action: 'patients export', care_id: careId, patient: patientHash(phone), appointments: appointments.length });
+    return appointments;
+  },
+
+  /** GDPR Art. 17: the patient's appointments anonymised now, as retention would later. */
+  'patients erase': async (options, deps) => {
+    const { careId, phone } = await patientOf(options, deps.db);
+    const store = new PatientDataStore(deps.db, deps.database.engine);
+    const ids = (await store.appointmentsOf(careId, phone)).map((appointment) => appointment.appointment_id);
+    const anonymised = await store.anonymise(ids);
+    await store.forget(deps.clock.now());
+    deps.audit?.({ action: 'patients erase', care_id: careId, patient: patientHash(phone), anonymised });
+    return { anonymised };
+  },
+
+  /** SQLite's online backup: consistent, while the server keeps booking. */
+  backup: async ({ to }, { database }) => {
+    const destination = required(to, '--to');
+    if (!database.backup) throw new CliError('backup copies SQLite files only: on PostgreSQL use pg_dump (docs/operations.md)');
+    if (existsSync(destination)) throw new CliError(`${destination} exists: back up to a new file`);
+    try {
+      await database.backup(destination);
+    } catch (error) {
+      throw new CliError(`cannot write ${destination}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return { backup: destination };
+  },
+
   /**
    * The demo clinic and a key pair. Run again on a database that holds it, it
    * creates no second clinic: it says so and makes a new key pair for the one
@@ -190,6 +246,36 @@ function positiveInteger(value: string | undefined, flag: string): number {
   const text = required(value, flag);
   if (!/^[1-9]\d{0,15}$/.test(text)) throw new CliError(`${flag} must be a positive integer`);
   return Number(text);
+}
+
+/**
+ * Refuses, before the database is opened (which would create it), a command
+ * that copies the database when DATABASE_URL names a SQLite file that is not
+ * there: a mistyped path would otherwise give an empty backup.
+ */
+export function refuseMissingSqliteFile(argv: string[], databaseUrl: string): void {
+  if (argv[0] !== 'backup' || engineOfUrl(databaseUrl) !== 'sqlite') return;
+  const path = sqlitePathFromUrl(databaseUrl);
+  if (path !== ':memory:' && !existsSync(path)) throw new CliError(`no SQLite database at ${path}: check DATABASE_URL`);
+}
+
+/** The clinic and phone of `patients export` and `patients erase`, checked. */
+async function patientOf({ clinic, phone }: Options, db: Db): Promise<{ careId: number; phone: string }> {
+  const careId = await existingClinic(clinic, db);
+  const given = required(phone, '--phone');
+  if (!isPhoneNumber(given)) throw new CliError(`--phone must be a phone number (digits, spaces, + ( ) - . /, at least ${MIN_PHONE_DIGITS} digits)`);
+  return { careId, phone: given };
+}
+
+/**
+ * Who an audit line is about, without the phone: the first 16 hex digits of
+ * the SHA-256 of the normalised phone. The same patient gets the same value
+ * (one can follow a request through the log), but the line names nobody; a
+ * phone number's few digits could be guessed back, so the audit log is still
+ * kept as the clinic keeps patient records (docs/privacy.md).
+ */
+export function patientHash(phone: string): string {
+  return createHash('sha256').update(normalisePhone(phone)).digest('hex').slice(0, 16);
 }
 
 async function existingClinic(value: string | undefined, db: Db): Promise<number> {

@@ -1,16 +1,26 @@
 import { systemClock } from '../../platform/clock.js';
 import { loadServerConfig } from '../config.js';
 import { openDatabase } from '../db/connection.js';
-import { CliError, parseCommand } from './commands.js';
+import { CliError, parseCommand, refuseMissingSqliteFile } from './commands.js';
 
 /** `npm run --silent clinic -- <command>`: JSON on stdout, one line on stderr on failure. */
 async function main(): Promise<number> {
   const config = loadServerConfig();
-  const command = parseCommand(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const command = parseCommand(argv);
+  refuseMissingSqliteFile(argv, config.database.url);
   // The CLI's few writes are not group-committed: each COMMIT is synced as SQLITE_SYNCHRONOUS says, by SQLite itself.
   const database = await openDatabase(config.database, { syncInBackground: false });
   try {
-    const result = await command({ database, clock: systemClock, publicUrl: config.publicUrl, tell: (line) => console.error(line) });
+    const result = await command({
+      database,
+      clock: systemClock,
+      publicUrl: config.publicUrl,
+      retentionDays: config.retentionDays,
+      tell: (line) => console.error(line),
+      // One JSON line on stderr per patient's data read or erased: keep it (2>>audit.log) as the clinic's record.
+      audit: (record) => console.error(JSON.stringify({ audit: true, at: systemClock.now().toISOString(), ...record })),
+    });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {

@@ -33,7 +33,7 @@ export interface DatabaseUse {
 export async function openDatabase(settings: DatabaseSettings, use: DatabaseUse): Promise<Database> {
   const engine = engineOfUrl(settings.url);
   if (engine === 'postgres') return openPostgresDatabase(settings);
-  const { db, afterCommit, changes } = openSqlite(sqlitePathFromUrl(settings.url), {
+  const { db, afterCommit, changes, backup } = openSqlite(sqlitePathFromUrl(settings.url), {
     synchronous: settings.sqliteSynchronous,
     syncInBackground: use.syncInBackground,
   });
@@ -43,7 +43,7 @@ export async function openDatabase(settings: DatabaseSettings, use: DatabaseUse)
     await db.destroy();
     throw error;
   }
-  return { kysely: db, engine, connections: 1, ...(afterCommit ? { afterCommit } : {}), changes };
+  return { kysely: db, engine, connections: 1, ...(afterCommit ? { afterCommit } : {}), changes, backup };
 }
 
 /**

@@ -26,4 +26,6 @@ export interface Database {
    * (UnchangedReads). PostgreSQL tells no such thing as cheaply.
    */
   readonly changes?: DatabaseChanges;
+  /** SQLite: a consistent copy of the file at `destination` while others write (online backup); PostgreSQL has pg_dump. */
+  readonly backup?: (destination: string) => Promise<void>;
 }

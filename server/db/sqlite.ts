@@ -27,6 +27,8 @@ export interface OpenedSqlite {
   afterCommit?: () => Promise<void>;
   /** Whether the file may have changed since an earlier moment, through this connection or any other (UnchangedReads keeps reads meanwhile). */
   changes: DatabaseChanges;
+  /** SQLite's online backup of this file to `destination`, a consistent copy while others write (`clinic backup`). */
+  backup(destination: string): Promise<void>;
 }
 
 /**
@@ -59,10 +61,14 @@ export function openSqlite(path: string, options: SqliteOptions): OpenedSqlite {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma(`synchronous = ${full && !inBackground ? 'FULL' : 'NORMAL'}`);
   sqlite.pragma('foreign_keys = ON');
+  // Erased patient data (retention, erasure) is overwritten with zeros, not left in free space (docs/privacy.md).
+  sqlite.pragma('secure_delete = ON');
   const changes = new DatabaseChanges(sqlite.prepare<[], number>('PRAGMA data_version').pluck());
   const statements = withStatementCache(sqlite, { onWrite: () => changes.noteWrite() });
   const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: statements }), ...querySpans('sqlite') });
-  if (!inBackground) return { db, changes };
+  // better-sqlite3 copies the pages a step at a time and starts again if another connection writes meanwhile.
+  const backup = async (destination: string) => void (await sqlite.backup(destination));
+  if (!inBackground) return { db, changes, backup };
   const syncer = new WalSyncer(path);
-  return { db, afterCommit: () => syncer.sync(), changes };
+  return { db, afterCommit: () => syncer.sync(), changes, backup };
 }

@@ -14,7 +14,7 @@ import type { ApiKeySummary } from '../../../server/auth/key.store.js';
 const clock = new FakeClock(TEST_NOW);
 const ctx = useTestServer({ clock, setup: async (server) => ({ clinic: await seedClinic(server), other: await seedClinic(server) }) });
 
-const clinic = (...argv: string[]) => parseCommand(argv)({ database: { kysely: ctx.server.db, engine: ctx.server.database.engine }, clock, publicUrl: 'http://127.0.0.1:1' });
+const clinic = (...argv: string[]) => parseCommand(argv)({ database: { kysely: ctx.server.db, engine: ctx.server.database.engine }, clock, publicUrl: 'http://127.0.0.1:1', retentionDays: 365 });
 
 const keysOf = async (careId: number) => (await clinic('keys', 'list', '--clinic', String(careId))) as ApiKeySummary[];
 const exchange = (pair: ApiKeyPair) =>

@@ -1,0 +1,106 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { patientHash } from '../../../server/cli/commands.js';
+import type { AppointmentRecord } from '../../../server/appointments/appointment.store.js';
+import { clinicFixture } from '../support/clinic-fixture.js';
+import { runCli, type CliResult } from '../support/cli-process.js';
+import { insertAppointment, sqliteFileHolds } from '../support/patient-files.js';
+import { TEST_ENGINE } from '../support/test-database.js';
+import { seedClinic } from '../support/test-server.js';
+import { useTestServer } from '../support/use-test-server.js';
+
+const dbPath = join(mkdtempSync(join(tmpdir(), 'clinic-patients-test-')), 'clinic.db');
+const ctx = useTestServer({
+  ...(TEST_ENGINE === 'sqlite' ? { dbPath } : {}),
+  setup: async (server) => ({ clinic: await seedClinic(server), other: await seedClinic(server, clinicFixture('Other Dental')) }),
+});
+
+const clinic = (args: string[]) => runCli(ctx.server.databaseUrl, args);
+
+/** The one audit line a patients command wrote on stderr, parsed. */
+function auditLine(result: CliResult): Record<string, unknown> {
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]!) as Record<string, unknown>;
+}
+
+/** A refusal: exit code 2, nothing on stdout, one line on stderr; returns it. */
+function refusal(result: CliResult): string {
+  expect(result).toMatchObject({ code: 2, stdout: '' });
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  return lines[0]!;
+}
+
+const MARGOT = { patient_name: 'Margot Exportable', address: '3 Quince Row', note: 'prefers mornings' };
+
+async function seedMargot(): Promise<number[]> {
+  const { clinic: own, other } = ctx;
+  return [
+    await insertAppointment(ctx.server, own.careId, { ...MARGOT, patient_phone: '+44 7700 900777', appointment_date: '2026-01-05' }),
+    await insertAppointment(ctx.server, own.careId, { ...MARGOT, patient_phone: '+447700900777', appointment_date: '2026-03-05' }),
+    await insertAppointment(ctx.server, own.careId, { ...MARGOT, patient_phone: '+44 (7700) 900-777', appointment_date: '2026-05-05' }),
+    // Not hers: another phone, and her phone in another clinic.
+    await insertAppointment(ctx.server, own.careId, { patient_name: 'Someone Else', patient_phone: '+44 7700 900778', appointment_date: '2026-05-05' }),
+    await insertAppointment(ctx.server, other.careId, { patient_name: 'Margot Otherclinic', patient_phone: '+44 7700 900777', appointment_date: '2026-05-05' }),
+  ];
+}
+
+describe('clinic patients export and erase', () => {
+  let ids: number[] = [];
+
+  it('export prints every appointment of that phone in that clinic, whatever its spacing, and an audit line without the phone', async () => {
+    ids = await seedMargot();
+
+    const result = await clinic(['patients', 'export', '--clinic', String(ctx.clinic.careId), '--phone', '+44-7700-900 777']);
+
+    expect(result.code, result.stderr).toBe(0);
+    const exported = JSON.parse(result.stdout) as AppointmentRecord[];
+    expect(exported.map((appointment) => appointment.appointment_id)).toEqual(ids.slice(0, 3));
+    expect(exported[0]).toMatchObject({ ...MARGOT, patient_phone: '+44 7700 900777', appointment_date: '2026-01-05', care_id: ctx.clinic.careId });
+    const audit = auditLine(result);
+    expect(audit).toMatchObject({ audit: true, action: 'patients export', care_id: ctx.clinic.careId, appointments: 3, patient: patientHash('+447700900777') });
+    expect(result.stderr).not.toMatch(/7700|900777|Margot/);
+  });
+
+  it('erase anonymises them now, prints how many, and writes an audit line without the phone', async () => {
+    const result = await clinic(['patients', 'erase', '--clinic', String(ctx.clinic.careId), '--phone', '+447700900777']);
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ anonymised: 3 });
+    expect(auditLine(result)).toMatchObject({ action: 'patients erase', care_id: ctx.clinic.careId, anonymised: 3, patient: patientHash('+44 7700 900777') });
+    expect(result.stderr).not.toMatch(/7700|Margot/);
+    const rows = await ctx.server.db.selectFrom('appointments').selectAll().where('appointment_id', 'in', ids).orderBy('appointment_id').execute();
+    expect(rows.map((row) => [row.patient_name, row.patient_phone, row.address, row.note])).toEqual([
+      ['', '', null, null],
+      ['', '', null, null],
+      ['', '', null, null],
+      ['Someone Else', '+44 7700 900778', null, null],
+      ['Margot Otherclinic', '+44 7700 900777', null, null],
+    ]);
+  });
+
+  it('finds nothing of hers afterwards: export prints []', async () => {
+    const result = await clinic(['patients', 'export', '--clinic', String(ctx.clinic.careId), '--phone', '+44 7700 900777']);
+
+    expect(JSON.parse(result.stdout)).toEqual([]);
+    expect(auditLine(result)).toMatchObject({ appointments: 0 });
+  });
+
+  it.runIf(TEST_ENGINE === 'sqlite')('leaves what it erased in neither the SQLite file nor its WAL', () => {
+    for (const value of Object.values(MARGOT)) expect(sqliteFileHolds(dbPath, value), value).toBe(false);
+    expect(sqliteFileHolds(dbPath, 'Margot Otherclinic')).toBe(true);
+  });
+
+  it.each([
+    ['a phone without digits', ['--phone', 'call me'], '--phone must be a phone number'],
+    ['no phone', [], '--phone is required'],
+    ['an unknown clinic', ['--phone', '+44 7700 900777', '--clinic', '999999'], 'no clinic 999999'],
+  ])('refuses %s with one clear line and exit code 2', async (_case, flags, message) => {
+    const args = ['patients', 'erase', '--clinic', String(ctx.clinic.careId), ...flags];
+
+    expect(refusal(await clinic(args))).toContain(message);
+  });
+});
