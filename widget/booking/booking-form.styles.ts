@@ -52,35 +52,155 @@ export const bookingFormStyles = css`
     display: grid;
     gap: 0.5rem;
     grid-template-columns: repeat(auto-fill, minmax(min(100%, 12rem), 1fr));
+    grid-auto-rows: 1fr;
   }
-  .slots {
-    grid-template-columns: repeat(auto-fill, minmax(5.5rem, 1fr));
-  }
-  /* Choices, slots and days are secondary buttons (shared.styles.ts); the chosen one is filled. */
   .choice {
+    position: relative;
     display: grid;
-    justify-content: start;
+    align-content: start;
+    justify-content: stretch;
+    justify-items: start;
+    text-align: start;
     font-weight: 400;
+    padding-inline-end: 2rem;
   }
-  .slots .choice {
-    justify-content: center;
+  .choice::after,
+  [aria-selected='true'] .day::after {
+    content: '';
+    position: absolute;
+    inset-block-start: 0.6rem;
+    inset-inline-end: 0.7rem;
+    inline-size: 0.4rem;
+    block-size: 0.75rem;
+    border: solid currentColor;
+    border-width: 0 0.15rem 0.15rem 0;
+    transform: rotate(45deg);
+    opacity: 0;
   }
   [aria-pressed='true'],
-  [aria-selected='true'] button {
+  [aria-selected='true'] .day {
     background: var(--_primary);
+    border-color: var(--_primary);
     color: var(--_on-primary);
+    box-shadow: 0 0 0 2px var(--_surface), 0 0 0 4px var(--_primary);
+  }
+  [aria-pressed='true']::after,
+  [aria-selected='true'] .day::after {
+    opacity: 1;
   }
   [aria-pressed='true'] .muted {
     color: inherit;
   }
+  .slots {
+    grid-template-columns: repeat(auto-fill, minmax(6rem, 1fr));
+    grid-auto-rows: auto;
+  }
+  .slots .choice {
+    justify-content: center;
+    justify-items: center;
+    padding-inline: 0.25rem;
+    font-weight: 600;
+    white-space: nowrap;
+  }
+  .slots .choice::after {
+    inset-block-start: 0.35rem;
+    inset-inline-end: 0.4rem;
+    block-size: 0.6rem;
+    inline-size: 0.3rem;
+  }
   .choice:disabled,
-  [aria-disabled='true'] {
+  .day[aria-disabled='true'] {
     opacity: 1;
-    color: var(--_muted);
-    background: #f1f5f9;
-    border-color: var(--_border);
-    text-decoration: line-through;
+    color: #64748b;
+    background: transparent;
+    border-color: transparent;
+    font-weight: 400;
     cursor: not-allowed;
+  }
+  .choice:disabled {
+    border-color: var(--_border);
+    border-style: dashed;
+  }
+  .day.open {
+    font-weight: 700;
+    border-color: transparent;
+    background: color-mix(in srgb, var(--_primary) 12%, var(--_surface));
+  }
+  .when {
+    display: grid;
+    gap: var(--_gap);
+    align-items: start;
+  }
+  @container (min-width: 45rem) {
+    .when {
+      grid-template-columns: minmax(0, 3fr) minmax(0, 2fr);
+    }
+    .times {
+      max-block-size: 26rem;
+      overflow-y: auto;
+      padding-inline-end: 0.25rem;
+    }
+  }
+  .times h4 {
+    font-size: 1rem;
+    min-block-size: 2.75rem;
+    display: flex;
+    align-items: center;
+  }
+  .period {
+    margin: 0.75rem 0 0.25rem;
+    font-size: 0.8125rem;
+    font-weight: 600;
+    color: var(--_muted);
+    text-transform: uppercase;
+    letter-spacing: 0.04em;
+  }
+  .summary {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem 1.5rem;
+    margin: 0;
+    padding: 0.5rem 0.75rem;
+    border-radius: var(--_radius);
+    background: color-mix(in srgb, var(--_primary) 6%, var(--_surface));
+    border: 1px solid var(--_border);
+  }
+  .summary dt {
+    font-size: 0.8125rem;
+    font-weight: 400;
+    color: var(--_muted);
+  }
+  .summary dd {
+    font-weight: 600;
+  }
+  .badge {
+    display: inline-block;
+    padding: 0.125rem 0.625rem;
+    border-radius: 999px;
+    border: 1px solid currentColor;
+    font-size: 0.875rem;
+    font-weight: 600;
+    white-space: nowrap;
+    color: #334155;
+    background: #f1f5f9;
+  }
+  .badge[data-status='Scheduled'] {
+    color: #166534;
+    background: #dcfce7;
+  }
+  .badge[data-status='Cancelled'] {
+    color: #991b1b;
+    background: #fee2e2;
+  }
+  .result-head {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.5rem 1rem;
+    margin-block-end: 0.5rem;
+  }
+  .result-head h3 {
+    margin: 0;
   }
   .month {
     display: flex;
@@ -100,6 +220,7 @@ export const bookingFormStyles = css`
     padding: 2px;
   }
   td .button {
+    position: relative;
     width: 100%;
     padding: 0;
   }
@@ -157,6 +278,8 @@ export const bookingFormStyles = css`
   }
   .reference {
     font-family: ui-monospace, monospace;
-    word-break: break-all;
+  }
+  .reference span {
+    white-space: nowrap;
   }
 `;

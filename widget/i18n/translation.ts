@@ -62,6 +62,18 @@ export interface Translation {
   dayPast: string;
   dayTooFar: string;
   dayTooShort: string;
+  /** A day with no free start left as far as the BFF knows (its day counts). */
+  dayFull: string;
+  /** The day-and-time step's heading. */
+  when: string;
+  /** Beside the calendar until a day is chosen. */
+  chooseDay: string;
+  /** The heading of the chosen day's times. */
+  timesOn: (date: string) => string;
+  /** The headings of the times before 12:00, from 12:00 and from 17:00. */
+  periods: [morning: string, afternoon: string, evening: string];
+  /** The name of the summary of the choices made so far. */
+  yourChoices: string;
   taken: string;
   noTimes: string;
   nearest: string;
@@ -93,6 +105,10 @@ export interface Translation {
   errRefused: string;
   errSlotTaken: string;
   errRateLimited: string;
+  /** Too many attempts (429), with its Retry-After in whole minutes. */
+  errRateLimitedIn: (minutes: number) => string;
+  /** Before the clinic's phone number as a link, after a 429. */
+  callClinic: string;
   errNetwork: string;
   errGeneric: string;
   /** The clinic's system is busy (503 upstream_busy): try again in this many seconds (its Retry-After). */
