@@ -77,14 +77,14 @@ export const bookingFormStyles = css`
     transform: rotate(45deg);
     opacity: 0;
   }
-  [aria-pressed='true'],
-  [aria-selected='true'] .day {
+  .button[aria-pressed='true'],
+  [aria-selected='true'] .day.day {
     background: var(--_primary);
     border-color: var(--_primary);
     color: var(--_on-primary);
     box-shadow: 0 0 0 2px var(--_surface), 0 0 0 4px var(--_primary);
   }
-  [aria-pressed='true']::after,
+  .button[aria-pressed='true']::after,
   [aria-selected='true'] .day::after {
     opacity: 1;
   }
@@ -101,6 +101,16 @@ export const bookingFormStyles = css`
     padding-inline: 0.25rem;
     font-weight: 600;
     white-space: nowrap;
+  }
+  [aria-selected='true'] .day::after {
+    inset-block-start: auto;
+    inset-block-end: 0.3rem;
+    inset-inline: 0;
+    margin-inline: auto;
+    inline-size: 0.875rem;
+    block-size: 0;
+    border-width: 0 0 0.15rem;
+    transform: none;
   }
   .slots .choice::after {
     inset-block-start: 0.35rem;
@@ -206,6 +216,11 @@ export const bookingFormStyles = css`
     display: flex;
     align-items: center;
     justify-content: space-between;
+    gap: 0.5rem;
+  }
+  .month h4 {
+    margin: 0;
+    text-align: center;
   }
   table {
     width: 100%;
@@ -235,6 +250,14 @@ export const bookingFormStyles = css`
   dd {
     margin: 0;
     overflow-wrap: anywhere;
+  }
+  @container (max-width: 30rem) {
+    dl:not(.summary) {
+      grid-template-columns: 1fr;
+    }
+    dl:not(.summary) dd {
+      margin-block-end: 0.5rem;
+    }
   }
   .error {
     margin: 0;

@@ -58,7 +58,7 @@ export const de: Translation = {
   dayPast: 'Vergangen',
   dayTooFar: 'Zu weit in der Zukunft',
   dayTooShort: 'Keine Zeit lang genug für diese Behandlung',
-  dayFull: 'Ausgebucht',
+  dayFull: 'Keine freie Zeit',
   when: 'Datum und Uhrzeit',
   chooseDay: 'Wählen Sie einen Tag, um die freien Zeiten zu sehen.',
   timesOn: (date) => `Zeiten am ${date}`,

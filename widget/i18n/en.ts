@@ -58,7 +58,7 @@ export const en: Translation = {
   dayPast: 'Past',
   dayTooFar: 'Too far ahead',
   dayTooShort: 'No time long enough for this treatment',
-  dayFull: 'Fully booked',
+  dayFull: 'No free time',
   when: 'Date and time',
   chooseDay: 'Choose a day to see its free times.',
   timesOn: (date) => `Times on ${date}`,
