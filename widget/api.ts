@@ -113,10 +113,15 @@ export type Availability = AvailabilityResponse['data'];
 
 /** GET /api/availability: the day's candidate slots, each open or taken as the BFF knows, and the clinic's time zone. */
 export async function availability(apiBase: string, date: string, doctorId: string, treatmentId: string, signal?: AbortSignal): Promise<Availability> {
-  const query = new URLSearchParams({ date });
+  return (await request<AvailabilityResponse>(`${apiBase}${AVAILABILITY_PATH}?${choiceQuery({ date }, doctorId, treatmentId)}`, { signal })).data;
+}
+
+/** An availability query: its own parameter, and the dentist and treatment when chosen. */
+function choiceQuery(own: Record<string, string>, doctorId: string, treatmentId: string): URLSearchParams {
+  const query = new URLSearchParams(own);
   if (doctorId) query.set('doctor_id', doctorId);
   if (treatmentId) query.set('treatment_id', treatmentId);
-  return (await request<AvailabilityResponse>(`${apiBase}${AVAILABILITY_PATH}?${query}`, { signal })).data;
+  return query;
 }
 
 /**
@@ -125,9 +130,6 @@ export async function availability(apiBase: string, date: string, doctorId: stri
  * and the dentist, or any dentist.
  */
 export async function availabilityDays(apiBase: string, month: string, doctorId: string, treatmentId: string, signal?: AbortSignal): Promise<Map<string, number>> {
-  const query = new URLSearchParams({ month });
-  if (doctorId) query.set('doctor_id', doctorId);
-  if (treatmentId) query.set('treatment_id', treatmentId);
-  const { data } = await request<AvailabilityDaysResponse>(`${apiBase}${AVAILABILITY_DAYS_PATH}?${query}`, { signal });
+  const { data } = await request<AvailabilityDaysResponse>(`${apiBase}${AVAILABILITY_DAYS_PATH}?${choiceQuery({ month }, doctorId, treatmentId)}`, { signal });
   return new Map(data.days.map((day) => [day.date, day.open]));
 }

@@ -63,16 +63,10 @@ export const rootStyles = css`
     border: none;
     border-radius: var(--_radius);
   }
-  dialog[open] {
-    display: flex;
-    flex-direction: column;
-    block-size: min(48rem, calc(100dvh - 1rem));
-  }
   dialog clinic-booking-form {
-    flex: 1;
-    min-block-size: 0;
+    display: block;
+    block-size: min(42rem, calc(100dvh - 7rem));
     overflow-y: auto;
-    overscroll-behavior: contain;
   }
   dialog clinic-booking-form::part(booking-form),
   dialog clinic-booking-form::part(booking-result) {

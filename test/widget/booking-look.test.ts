@@ -69,10 +69,11 @@ describe('<clinic-booking>', () => {
       freshBff();
       const { form } = await render(800);
       const date = await withTimes(form);
-      const day = look($(form, `[data-date="${date}"]`));
-      const open = look($(form, '[aria-selected="false"] .day.open'));
-      expect(day.background).not.to.equal(open.background);
-      expect([day.mark, open.mark]).to.deep.equal(['1', '0']);
+      const day = getComputedStyle($(form, `[data-date="${date}"]`));
+      const open = getComputedStyle($(form, '[aria-selected="false"] .day.open'));
+      expect(day.backgroundColor).not.to.equal(open.backgroundColor);
+      // Marked by an underline besides the fill: not by colour alone.
+      expect([day.textDecorationLine, open.textDecorationLine]).to.deep.equal(['underline', 'none']);
       await pickTime(form, '10:00');
       await clickIn(form, 'form > .row > button[type="button"]');
       await waitUntil(() => $(form, '.times [data-time="10:00"]'), 'no times shown');

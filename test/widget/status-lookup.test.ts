@@ -58,6 +58,7 @@ describe('<clinic-booking>', () => {
       await waitUntil(() => result(status).querySelector('dl'), 'no status shown');
       expect(result(status).querySelector('.badge[data-status="Scheduled"]')!.textContent).to.equal('Scheduled');
       expect(rows(status)).to.deep.equal([
+        ['Status', 'Scheduled'],
         ['Name', 'Jane Patient'],
         ['Date', 'Monday, March 4, 2030'],
         ['Time', new Intl.DateTimeFormat('en', { timeStyle: 'short', timeZone: 'UTC' }).format(new Date('2000-01-01T10:15:00Z'))],
@@ -71,7 +72,7 @@ describe('<clinic-booking>', () => {
       bff.on(STATUS, () => ({ status: 200, body: { ...found.body, data: { ...found.body.data, treatment_id: 1, doctor_id: 2 } } }));
       await lookUp(status, REFERENCE);
       await waitUntil(() => result(status).querySelector('dl'), 'no status shown');
-      expect(rows(status).slice(3)).to.deep.equal([
+      expect(rows(status).slice(4)).to.deep.equal([
         ['Treatment', 'Check-up'],
         ['Dentist', 'Dr Raj Patel'],
       ]);

@@ -15,8 +15,11 @@ export type Detail = [label: string, value: string | TemplateResult | undefined]
 export function renderAppointment(details: Detail[], site: WebsiteSite | undefined, t: Translation, changeable = true): TemplateResult {
   const phone = site?.contact_phone;
   return html`${detailList([...details, [t.address, site?.contact_address]])}${
-    phone && changeable ? html`<p>${t.changeByPhone} <a href="tel:${phone.replace(/[^+\d]/g, '')}">${phone}</a></p>` : nothing}`;
+    phone && changeable ? html`<p>${t.changeByPhone} ${telLink(phone)}</p>` : nothing}`;
 }
+
+/** A phone number as a tel: link (digits and + only in the href). */
+export const telLink = (phone: string): TemplateResult => html`<a href="tel:${phone.replace(/[^+\d]/g, '')}">${phone}</a>`;
 
 /**
  * An appointment's status as a badge, coloured by status and worded, so colour is never the only cue:

@@ -58,34 +58,32 @@ export const bookingFormStyles = css`
     position: relative;
     display: grid;
     align-content: start;
-    justify-content: stretch;
     justify-items: start;
     text-align: start;
     font-weight: 400;
-    padding-inline-end: 2rem;
+    padding-inline: 1rem 1.5rem;
   }
-  .choice::after,
-  [aria-selected='true'] .day::after {
+  .choice::after {
     content: '';
     position: absolute;
-    inset-block-start: 0.6rem;
-    inset-inline-end: 0.7rem;
-    inline-size: 0.4rem;
-    block-size: 0.75rem;
-    border: solid currentColor;
-    border-width: 0 0.15rem 0.15rem 0;
+    inset-block-start: 0.4rem;
+    inset-inline-end: 0.5rem;
+    inline-size: 0.3rem;
+    block-size: 0.6rem;
+    border: solid;
+    border-width: 0 2px 2px 0;
     transform: rotate(45deg);
     opacity: 0;
   }
   .button[aria-pressed='true'],
   [aria-selected='true'] .day.day {
     background: var(--_primary);
-    border-color: var(--_primary);
     color: var(--_on-primary);
-    box-shadow: 0 0 0 2px var(--_surface), 0 0 0 4px var(--_primary);
   }
-  .button[aria-pressed='true']::after,
-  [aria-selected='true'] .day::after {
+  [aria-selected='true'] .day {
+    text-decoration: underline 2px;
+  }
+  .button[aria-pressed='true']::after {
     opacity: 1;
   }
   [aria-pressed='true'] .muted {
@@ -93,47 +91,27 @@ export const bookingFormStyles = css`
   }
   .slots {
     grid-template-columns: repeat(auto-fill, minmax(6rem, 1fr));
-    grid-auto-rows: auto;
   }
   .slots .choice {
-    justify-content: center;
     justify-items: center;
     padding-inline: 0.25rem;
     font-weight: 600;
     white-space: nowrap;
   }
-  [aria-selected='true'] .day::after {
-    inset-block-start: auto;
-    inset-block-end: 0.3rem;
-    inset-inline: 0;
-    margin-inline: auto;
-    inline-size: 0.875rem;
-    block-size: 0;
-    border-width: 0 0 0.15rem;
-    transform: none;
-  }
-  .slots .choice::after {
-    inset-block-start: 0.35rem;
-    inset-inline-end: 0.4rem;
-    block-size: 0.6rem;
-    inline-size: 0.3rem;
-  }
   .choice:disabled,
   .day[aria-disabled='true'] {
     opacity: 1;
     color: #64748b;
-    background: transparent;
-    border-color: transparent;
+    background: 0;
+    border: 2px dashed var(--_border);
     font-weight: 400;
     cursor: not-allowed;
   }
-  .choice:disabled {
-    border-color: var(--_border);
-    border-style: dashed;
+  .day.day {
+    border-color: transparent;
   }
   .day.open {
     font-weight: 700;
-    border-color: transparent;
     background: color-mix(in srgb, var(--_primary) 12%, var(--_surface));
   }
   .when {
@@ -148,22 +126,12 @@ export const bookingFormStyles = css`
     .times {
       max-block-size: 26rem;
       overflow-y: auto;
-      padding-inline-end: 0.25rem;
     }
-  }
-  .times h4 {
-    font-size: 1rem;
-    min-block-size: 2.75rem;
-    display: flex;
-    align-items: center;
   }
   .period {
     margin: 0.75rem 0 0.25rem;
-    font-size: 0.8125rem;
-    font-weight: 600;
+    font-size: 0.875rem;
     color: var(--_muted);
-    text-transform: uppercase;
-    letter-spacing: 0.04em;
   }
   .summary {
     display: flex;
@@ -173,25 +141,17 @@ export const bookingFormStyles = css`
     padding: 0.5rem 0.75rem;
     border-radius: var(--_radius);
     background: color-mix(in srgb, var(--_primary) 6%, var(--_surface));
-    border: 1px solid var(--_border);
   }
   .summary dt {
-    font-size: 0.8125rem;
+    font-size: 0.875rem;
     font-weight: 400;
     color: var(--_muted);
   }
-  .summary dd {
-    font-weight: 600;
-  }
   .badge {
-    display: inline-block;
     padding: 0.125rem 0.625rem;
-    border-radius: 999px;
-    border: 1px solid currentColor;
+    border-radius: 1rem;
     font-size: 0.875rem;
     font-weight: 600;
-    white-space: nowrap;
-    color: #334155;
     background: #f1f5f9;
   }
   .badge[data-status='Scheduled'] {
@@ -202,25 +162,11 @@ export const bookingFormStyles = css`
     color: #991b1b;
     background: #fee2e2;
   }
-  .result-head {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    gap: 0.5rem 1rem;
-    margin-block-end: 0.5rem;
-  }
-  .result-head h3 {
-    margin: 0;
-  }
   .month {
     display: flex;
     align-items: center;
     justify-content: space-between;
     gap: 0.5rem;
-  }
-  .month h4 {
-    margin: 0;
-    text-align: center;
   }
   table {
     width: 100%;
@@ -235,7 +181,6 @@ export const bookingFormStyles = css`
     padding: 2px;
   }
   td .button {
-    position: relative;
     width: 100%;
     padding: 0;
   }
@@ -252,10 +197,10 @@ export const bookingFormStyles = css`
     overflow-wrap: anywhere;
   }
   @container (max-width: 30rem) {
-    dl:not(.summary) {
-      grid-template-columns: 1fr;
+    dl {
+      display: block;
     }
-    dl:not(.summary) dd {
+    dd {
       margin-block-end: 0.5rem;
     }
   }

@@ -13,6 +13,7 @@ import { renderResultStep } from './steps/result-step.js';
 import { renderReviewStep } from './steps/review-step.js';
 import { renderNearest } from './steps/time-step.js';
 import { renderSummary } from './choices-summary.js';
+import { telLink } from './appointment-view.js';
 import { renderTreatmentStep } from './steps/treatment-step.js';
 
 type Heading = 'treatment' | 'dentist' | 'when' | 'details' | 'review';
@@ -135,7 +136,7 @@ export class ClinicBookingForm extends LitElement {
 
 /** After "too many attempts": the clinic's phone as a link, the way on that needs no waiting. */
 function callClinic(phone: string | undefined, words: string): TemplateResult | typeof nothing {
-  return phone ? html` ${words} <a href="tel:${phone.replace(/[^+\d]/g, '')}">${phone}</a>` : nothing;
+  return phone ? html` ${words} ${telLink(phone)}` : nothing;
 }
 
 customElements.define('clinic-booking-form', ClinicBookingForm);

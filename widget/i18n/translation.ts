@@ -66,14 +66,8 @@ export interface Translation {
   dayFull: string;
   /** The day-and-time step's heading. */
   when: string;
-  /** Beside the calendar until a day is chosen. */
-  chooseDay: string;
-  /** The heading of the chosen day's times. */
-  timesOn: (date: string) => string;
   /** The headings of the times before 12:00, from 12:00 and from 17:00. */
   periods: [morning: string, afternoon: string, evening: string];
-  /** The name of the summary of the choices made so far. */
-  yourChoices: string;
   taken: string;
   noTimes: string;
   nearest: string;

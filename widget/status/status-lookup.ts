@@ -101,12 +101,9 @@ export class ClinicBookingStatus extends LitElement {
         ${this.failure ? html`<p class="failure" role="alert">${this.failure}</p>` : nothing}
         ${this.result
           ? html`<div class="result">
-              <div class="result-head">
-                <h3>${t.statusLabel}</h3>
-                ${statusBadge(this.result.status, statusText(this.result.status, t))}
-              </div>
               ${renderAppointment(
               [
+                [t.statusLabel, statusBadge(this.result.status, statusText(this.result.status, t))],
                 [t.nameLabel, this.result.name],
                 [t.dateLabel, formatDate(this.result.date, lang)],
                 [t.timeLabel, formatTime(this.result.time, lang)],

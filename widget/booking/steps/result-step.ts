@@ -14,10 +14,8 @@ export function renderResultStep(flow: BookingFlow, booked: Booked): TemplateRes
   const dentist = dentists.find((d) => d.doctor_id === booked.doctor_id);
   const details = choiceDetails({ treatment: booked.treatment, dentist, date: booked.date, time: booked.time }, { t, lang, currency });
   return html`<div class="result" part="booking-result" role="status">
-    <div class="result-head">
-      <h3 id="result-heading" tabindex="-1">${t.bookedTitle}</h3>
-      ${statusBadge('Scheduled', t.statusValue('Scheduled'))}
-    </div>
+    <h3 id="result-heading" tabindex="-1">${t.bookedTitle}</h3>
+    <p>${statusBadge('Scheduled', t.statusValue('Scheduled'))}</p>
     <p>${t.bookedSummary(formatDate(booked.date, lang), formatTime(booked.time, lang))}</p>
     ${renderAppointment(booked.treatment ? details : details.slice(1), site, t)}
     <p>${t.referenceLabel}: <strong>${referenceText(booked.reference)}</strong>

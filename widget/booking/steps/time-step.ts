@@ -1,7 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { TaskStatus } from '@lit/task';
 import { minutesOf } from '../../../contract/rules/clinic-time.js';
-import { formatDate, timeFormatter } from '../../format.js';
+import { timeFormatter } from '../../format.js';
 import type { BookingFlow } from '../booking-flow.js';
 
 /** Where the afternoon and the evening begin, in minutes of the day (12:00, 17:00). */
@@ -16,31 +16,23 @@ const periodOf = (time: string) => PERIOD_STARTS.filter((start) => minutesOf(tim
  * and last; Enter or Space chooses, which moves on to the details. Arrows
  * move focus only, not the choice, since choosing leaves the step.
  */
-export function renderTimes(flow: BookingFlow): TemplateResult {
+export function renderTimes(flow: BookingFlow): TemplateResult | typeof nothing {
   const { t, lang } = flow;
-  const date = flow.draft.appointment_date;
-  const heading = html`<h4 id="times-heading" aria-live="polite" class=${date ? '' : 'muted'}>
-    ${date ? t.timesOn(formatDate(date, lang, { weekday: 'long', day: 'numeric', month: 'long' })) : t.chooseDay}</h4>`;
-  if (!date) return html`<div class="times">${heading}</div>`;
+  // Nothing until a day is chosen (its name is then in the summary above, and its button announces it).
+  if (!flow.draft.appointment_date) return nothing;
+  const heading = html`<h4>${t.time}</h4>`;
   if (flow.slots.status === TaskStatus.PENDING) return html`<div class="times">${heading}<p role="status">${t.loading}</p></div>`;
   const starts = flow.dayStarts();
   const free = starts.filter((time) => !flow.isTaken(time));
   const chosen = flow.draft.appointment_time;
   const stop = [flow.timeCursor, chosen].find((time) => free.includes(time)) ?? free[0];
-  const keys: Record<string, (i: number) => number> = {
-    ArrowRight: (i) => i + 1,
-    ArrowDown: (i) => i + 1,
-    ArrowLeft: (i) => i - 1,
-    ArrowUp: (i) => i - 1,
-    Home: () => 0,
-    End: () => free.length - 1,
-  };
+  const last = free.length - 1;
   const onKey = (event: KeyboardEvent) => {
-    const move = keys[event.key];
     const from = free.indexOf((event.target as HTMLElement).dataset.time ?? '');
-    if (!move || from < 0) return;
+    const to = ({ ArrowRight: from + 1, ArrowDown: from + 1, ArrowLeft: from - 1, ArrowUp: from - 1, Home: 0, End: last } as Record<string, number>)[event.key];
+    if (to === undefined || from < 0) return;
     event.preventDefault();
-    flow.moveTime(free[Math.min(Math.max(move(from), 0), free.length - 1)]!);
+    flow.moveTime(free[Math.min(Math.max(to, 0), last)]!);
   };
   const format = timeFormatter(lang);
   return html`<div class="times" @keydown=${onKey}>
