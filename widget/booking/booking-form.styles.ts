@@ -58,7 +58,7 @@ export const bookingFormStyles = css`
     position: relative;
     display: grid;
     align-content: start;
-    justify-items: start;
+    justify-content: start;
     text-align: start;
     font-weight: 400;
     padding-inline: 1rem 1.5rem;
@@ -93,7 +93,7 @@ export const bookingFormStyles = css`
     grid-template-columns: repeat(auto-fill, minmax(6rem, 1fr));
   }
   .slots .choice {
-    justify-items: center;
+    justify-content: center;
     padding-inline: 0.25rem;
     font-weight: 600;
     white-space: nowrap;

@@ -109,7 +109,7 @@ export class ClinicBookingForm extends LitElement {
       <p id="form-status" class="visually-hidden" aria-live="polite">${errorCount ? t.errSummary(errorCount) : ''}</p>
       ${flow.failure
         ? html`<div id="failure" class="failure" role="alert" tabindex="-1" part="booking-error">
-            ${flow.failure}${flow.callClinic ? callClinic(this.site?.contact_phone, t.callClinic) : nothing}${renderNearest(flow)}
+            ${flow.failure} ${flow.callClinic ? callClinic(this.site?.contact_phone, t.callClinic) : nothing}${renderNearest(flow)}
           </div>`
         : nothing}
       <h3 id="step-heading" tabindex="-1"><span class="muted">${t.step(STEPS.indexOf(step) + 1, STEPS.length)}</span> ${t[heading]}</h3>
@@ -136,7 +136,8 @@ export class ClinicBookingForm extends LitElement {
 
 /** After "too many attempts": the clinic's phone as a link, the way on that needs no waiting. */
 function callClinic(phone: string | undefined, words: string): TemplateResult | typeof nothing {
-  return phone ? html` ${words} ${telLink(phone)}` : nothing;
+  // The space before it is in the form's template: the build trims a template's leading whitespace.
+  return phone ? html`${words} ${telLink(phone)}` : nothing;
 }
 
 customElements.define('clinic-booking-form', ClinicBookingForm);
