@@ -1,6 +1,6 @@
 import type { Dentist, Organization, Treatment, WebsiteSite } from '../contract/index.js';
-import type { AvailabilityResponse, BffBookingResponse, BffStatusResponse, BookingResult, BrowserBookingRequest, ContentBundleResponse } from '../contract/bff.js';
-import { AVAILABILITY_PATH, BOOKING_PATH, CONTENT_BUNDLE_PATH, HONEYPOT_FIELD, normaliseReference, STATUS_LOOKUP_PATH } from '../contract/rules/bff-api.js';
+import type { AvailabilityDaysResponse, AvailabilityResponse, BffBookingResponse, BffStatusResponse, BookingResult, BrowserBookingRequest, ContentBundleResponse } from '../contract/bff.js';
+import { AVAILABILITY_DAYS_PATH, AVAILABILITY_PATH, BOOKING_PATH, CONTENT_BUNDLE_PATH, HONEYPOT_FIELD, normaliseReference, STATUS_LOOKUP_PATH } from '../contract/rules/bff-api.js';
 import { BffError, toBffError } from './bff-error.js';
 
 export interface ClinicContent {
@@ -113,8 +113,23 @@ export type Availability = AvailabilityResponse['data'];
 
 /** GET /api/availability: the day's candidate slots, each open or taken as the BFF knows, and the clinic's time zone. */
 export async function availability(apiBase: string, date: string, doctorId: string, treatmentId: string, signal?: AbortSignal): Promise<Availability> {
-  const query = new URLSearchParams({ date });
+  return (await request<AvailabilityResponse>(`${apiBase}${AVAILABILITY_PATH}?${choiceQuery({ date }, doctorId, treatmentId)}`, { signal })).data;
+}
+
+/** An availability query: its own parameter, and the dentist and treatment when chosen. */
+function choiceQuery(own: Record<string, string>, doctorId: string, treatmentId: string): URLSearchParams {
+  const query = new URLSearchParams(own);
   if (doctorId) query.set('doctor_id', doctorId);
   if (treatmentId) query.set('treatment_id', treatmentId);
-  return (await request<AvailabilityResponse>(`${apiBase}${AVAILABILITY_PATH}?${query}`, { signal })).data;
+  return query;
+}
+
+/**
+ * GET /api/availability/days: how many starts each day of a month has open as best known (0 when it
+ * has none: closed, past, inside the notice, beyond the horizon or full), for the treatment's length
+ * and the dentist, or any dentist.
+ */
+export async function availabilityDays(apiBase: string, month: string, doctorId: string, treatmentId: string, signal?: AbortSignal): Promise<Map<string, number>> {
+  const { data } = await request<AvailabilityDaysResponse>(`${apiBase}${AVAILABILITY_DAYS_PATH}?${choiceQuery({ month }, doctorId, treatmentId)}`, { signal });
+  return new Map(data.days.map((day) => [day.date, day.open]));
 }

@@ -7,6 +7,8 @@ import { css } from 'lit';
  * - .root > section: sections away from the viewport are neither laid out nor painted until the
  *   visitor scrolls near them; the estimate stands in for their height until then, their real one after.
  * - .open-button: inside the safe areas (notches, home indicator), and never wider than the viewport.
+ * - dialog: one size from the viewport on every step (the form scrolls inside it, so it never jumps),
+ *   and the form's own card border is dropped there: the dialog is the card.
  */
 export const rootStyles = css`
   .skeleton {
@@ -55,11 +57,21 @@ export const rootStyles = css`
     box-shadow: 0 4px 16px rgb(0 0 0 / 25%);
   }
   dialog {
-    width: min(42rem, calc(100vw - 1rem));
-    max-height: calc(100dvh - 2rem);
+    width: min(56rem, calc(100vw - 1rem));
+    max-height: calc(100dvh - 1rem);
     padding: var(--_gap);
     border: none;
     border-radius: var(--_radius);
+  }
+  dialog clinic-booking-form {
+    display: block;
+    block-size: min(42rem, calc(100dvh - 7rem));
+    overflow-y: auto;
+  }
+  dialog clinic-booking-form::part(booking-form),
+  dialog clinic-booking-form::part(booking-result) {
+    padding: 0;
+    border: none;
   }
   dialog::backdrop {
     background: rgb(15 23 42 / 60%);

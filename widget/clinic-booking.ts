@@ -32,7 +32,7 @@ const NEEDS: Record<Section, Resource[]> = {
   site: ['organization', 'site'],
   treatments: ['organization', 'treatments'],
   dentists: ['organization', 'dentists'],
-  booking: ['site', 'treatments', 'dentists'],
+  booking: ['organization', 'site', 'treatments', 'dentists'],
   status: [],
 };
 
@@ -71,6 +71,7 @@ const NEEDS: Record<Section, Resource[]> = {
  * @csspart dentist - One dentist card.
  * @csspart booking - The booking section.
  * @csspart booking-form - The booking form.
+ * @csspart booking-summary - The choices made so far, from the second step on.
  * @csspart submit - The form's submit button.
  * @csspart booking-error - The message when a booking fails.
  * @csspart booking-result - The confirmation with the booking reference.
@@ -367,7 +368,8 @@ export class ClinicBooking extends LitElement {
     const context = this.context.value;
     const { t } = context;
     const title = content.site?.appointment_title || t.bookingHeading;
-    const form = html`<clinic-booking-form exportparts="booking-form, submit, booking-error, booking-result" .context=${context} .site=${content.site}
+    const form = html`<clinic-booking-form exportparts="booking-form, booking-summary, submit, booking-error, booking-result" .context=${context} .site=${content.site}
+      .currency=${content.organization?.currency}
       .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []}
       .preselectTreatment=${this.chosenTreatment} .preselectDoctor=${this.chosenDoctor}
       .prefillName=${this.patientName} .prefillPhone=${this.patientPhone}

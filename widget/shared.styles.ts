@@ -84,6 +84,7 @@ export const sharedStyles = css`
     display: grid;
     gap: var(--_gap);
     grid-template-columns: repeat(auto-fill, minmax(min(100%, 16rem), 1fr));
+    grid-auto-rows: 1fr;
     list-style: none;
     padding: 0;
     margin: 0;
@@ -98,8 +99,7 @@ export const sharedStyles = css`
     border-radius: var(--_radius);
   }
   .card .button {
-    margin-top: auto;
-    align-self: flex-start;
+    margin-block-start: auto;
   }
   .muted {
     color: var(--_muted);

@@ -60,23 +60,25 @@ describe('booking through the demo page', () => {
     await tabUntil(page, (f) => f.part === 'cta', 'the hero call to action', 10);
     await page.keyboard.press('Enter');
     expect(await deepFocusId(page)).toBe('step-heading');
-    expect(await steps.heading()).toBe('Step 1 of 6 Treatment');
+    expect(await steps.heading()).toBe('Step 1 of 5 Treatment');
 
     await tabToFocused(page, (f) => f.text.startsWith('Teeth whitening'), 'Teeth whitening');
     await page.keyboard.press('Enter');
-    await expect.poll(() => steps.heading()).toBe('Step 2 of 6 Dentist');
+    await expect.poll(() => steps.heading()).toBe('Step 2 of 5 Dentist');
     await tabToFocused(page, (f) => f.text.startsWith('Dr James Chen'), 'Dr James Chen');
     await page.keyboard.press('Enter');
-    await expect.poll(() => steps.heading()).toBe('Step 3 of 6 Date');
+    await expect.poll(() => steps.heading()).toBe('Step 3 of 5 Date and time');
     await tabToFocused(page, (f) => f.date !== '', 'the calendar');
     for (let i = 0; i < 40 && (await focused(page)).date !== date; i++) await page.keyboard.press('ArrowRight');
     expect((await focused(page)).date).toBe(date);
     await page.keyboard.press('Enter');
-    await expect.poll(() => steps.heading()).toBe('Step 4 of 6 Time');
+    // The day's times show beside the calendar, on the same step: one tab stop, then arrows.
     await steps.slot('10:00').waitFor();
-    await tabToFocused(page, (f) => f.time === '10:00', 'the 10:00 slot');
+    await tabToFocused(page, (f) => f.time !== '', 'the times');
+    for (let i = 0; i < 40 && (await focused(page)).time !== '10:00'; i++) await page.keyboard.press('ArrowRight');
+    expect((await focused(page)).time).toBe('10:00');
     await page.keyboard.press('Enter');
-    await expect.poll(() => steps.heading()).toBe('Step 5 of 6 Your details');
+    await expect.poll(() => steps.heading()).toBe('Step 4 of 5 Your details');
 
     await tabTo(page, 'patient_name');
     await page.keyboard.type(typed.name);
@@ -88,7 +90,7 @@ describe('booking through the demo page', () => {
     await page.keyboard.type(typed.note);
     await tabToFocused(page, (f) => f.text === 'Continue', 'Continue');
     await page.keyboard.press('Enter');
-    await expect.poll(() => steps.heading()).toBe('Step 6 of 6 Check and book');
+    await expect.poll(() => steps.heading()).toBe('Step 5 of 5 Check and book');
     await tabUntil(page, (f) => f.part === 'submit', 'Book appointment');
     expect(await deepFocus(page)).toMatchObject({ tag: 'button', part: 'submit', type: 'submit' });
     await page.keyboard.press('Enter');

@@ -95,9 +95,9 @@ describe('the demo page', () => {
     const w = widget(page);
     const steps = bookingSteps(page);
     expect(await texts(page, '#booking-heading')).toEqual(['Book an appointment online']);
-    expect(await steps.heading()).toBe('Step 1 of 6 Treatment');
+    expect(await steps.heading()).toBe('Step 1 of 5 Treatment');
     await steps.chooseTreatment('Dental check-up');
-    await expect.poll(() => steps.heading()).toBe('Step 2 of 6 Dentist');
+    await expect.poll(() => steps.heading()).toBe('Step 2 of 5 Dentist');
     expect(await texts(page, '[part="booking-form"] .choices button strong')).toEqual(
       expect.arrayContaining(['Dr Amara Okafor', 'Dr James Chen', 'Dr Sofia Rossi']),
     );

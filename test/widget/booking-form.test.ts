@@ -2,7 +2,7 @@ import { expect, html } from '@open-wc/testing';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import type { ClinicBookingForm } from '../../widget/booking/booking-form.js';
 import { HONEYPOT_FIELD, LIMITS } from '../../contract/rules/index.js';
-import { installFakeBff, type FakeBff } from './support/fake-bff.js';
+import { installFakeBff, type FakeAnswer, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
 import {
   aPatient,
@@ -267,7 +267,7 @@ describe('<clinic-booking>', () => {
     const typed = aPatient({ patient_name: 'Retry Patient' });
     const typedExtras = { address: '9 Side St', note: 'Afternoon please', doctor_id: '1', treatment_id: '2' };
 
-    async function failFirstWith(answer: { status: number; body: unknown } | 'network-error') {
+    async function failFirstWith(answer: FakeAnswer | 'network-error') {
       const rendered = await render();
       let answers = 0;
       bff.on(BOOK, () => (answers++ === 0 ? answer : booked()));
@@ -329,14 +329,20 @@ describe('<clinic-booking>', () => {
       expect(text(failure)).to.match(/^That time has just been taken\. Please choose another time or dentist\./);
     });
 
-    it('says to wait on a 429 rate_limited', async () => {
-      const { failure } = await failFirstWith(refused(429, 'rate_limited', 'Too many booking attempts'));
-      expect(text(failure)).to.equal('Too many attempts. Please wait a few minutes and try again, or call the clinic.');
+    it("says how long to wait on a 429 rate_limited, from its Retry-After, and gives the clinic's phone as a link", async () => {
+      const { failure } = await failFirstWith({ ...refused(429, 'rate_limited', 'Too many booking attempts'), headers: { 'retry-after': '290' } });
+      expect(text(failure)).to.equal('Too many attempts. Please try again in 5 minutes. Or call the clinic: +44 20 7946 0000');
+      expect(failure.querySelector('a')!.getAttribute('href')).to.equal('tel:+442079460000');
     });
 
-    it('says to wait on a 429 without the BFF error body (e.g. from a proxy in front of it)', async () => {
+    it('says to wait a few minutes on a 429 without Retry-After or the BFF error body (e.g. from a proxy in front of it)', async () => {
       const { failure } = await failFirstWith({ status: 429, body: 'Too Many Requests' });
-      expect(text(failure)).to.equal('Too many attempts. Please wait a few minutes and try again, or call the clinic.');
+      expect(text(failure)).to.equal('Too many attempts. Please wait a few minutes and try again. Or call the clinic: +44 20 7946 0000');
+    });
+
+    it('says "1 minute" for a Retry-After under a minute', async () => {
+      const { failure } = await failFirstWith({ ...refused(429, 'rate_limited'), headers: { 'retry-after': '20' } });
+      expect(text(failure)).to.match(/^Too many attempts\. Please try again in 1 minute\. /);
     });
 
     it("puts a 400 validation_error about the hours in the patient's words, never the technical message", async () => {

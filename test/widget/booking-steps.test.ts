@@ -55,21 +55,21 @@ describe('<clinic-booking>', () => {
       await form.updateComplete;
       seen.push(stepHeading(form));
       expect(seen).to.deep.equal([
-        'Step 1 of 6 Treatment',
-        'Step 2 of 6 Dentist',
-        'Step 3 of 6 Date',
-        'Step 4 of 6 Time',
-        'Step 5 of 6 Your details',
-        'Step 6 of 6 Check and book',
+        'Step 1 of 5 Treatment',
+        'Step 2 of 5 Dentist',
+        'Step 3 of 5 Date and time',
+        'Step 3 of 5 Date and time',
+        'Step 4 of 5 Your details',
+        'Step 5 of 5 Check and book',
       ]);
       expect(deepActiveElement()?.id).to.equal('step-heading');
       expect(form.shadowRoot!.querySelector('form')!.getAttribute('aria-labelledby')).to.equal('step-heading');
     });
 
-    it('offers "Not sure yet" and each treatment with its length, and "Any dentist" and each dentist', async () => {
+    it('offers "Not sure yet" and each treatment with its length and fee, and "Any dentist" and each dentist', async () => {
       const { form } = await render();
       const choices = () => [...form.shadowRoot!.querySelectorAll('.choices button')].map((b) => b.textContent!.replace(/\s+/g, ' ').trim());
-      expect(choices()).to.deep.equal(['Not sure yet', 'Check-up30 min', 'Whitening90 min']);
+      expect(choices()).to.deep.equal(['Not sure yet', 'Check-up30 min · £60.00', 'Whitening90 min · £350.50']);
       await clickIn(form, '[data-value=""]');
       expect(choices()).to.deep.equal(['Any dentist', 'Dr Ann SmithGeneral', 'Dr Raj PatelOrthodontics']);
     });
@@ -82,10 +82,9 @@ describe('<clinic-booking>', () => {
       await goToStep(form, 'details');
       expect(control(form, 'note').value).to.equal('Hello');
       expect(control(form, 'patient_name').value).to.equal('Jane Patient');
-      await goToStep(form, 'time');
+      await goToStep(form, 'day');
       await waitUntil(() => form.shadowRoot!.querySelector('.slots'), 'no slots shown');
       expect(form.shadowRoot!.querySelector('.slots [aria-pressed="true"]')?.getAttribute('data-time')).to.equal('10:00');
-      await goToStep(form, 'day');
       expect(form.shadowRoot!.querySelector('[aria-selected="true"] button')?.getAttribute('data-date')).to.equal(aPatient().appointment_date);
       await goToStep(form, 'dentist');
       expect(pressed(form)).to.equal('1');
@@ -122,14 +121,14 @@ describe('<clinic-booking>', () => {
       await clickIn(form, '[data-value=""]');
       await fits(STEPS[2]);
       await pickDay(form, aPatient().appointment_date);
-      await pickTime(form, '10:00').then(() => goToStep(form, 'time'));
-      await fits(STEPS[3]);
+      await waitUntil(() => form.shadowRoot!.querySelector('.slots'), 'no slots shown');
+      await fits(`${STEPS[2]} with its times`);
       await pickTime(form, '10:00');
-      await fits(STEPS[4]);
+      await fits(STEPS[3]);
       await typeInto(form, 'patient_name', 'Jane Patient');
       await typeInto(form, 'patient_phone', '+44 20 7946 0958');
       form.shadowRoot!.querySelector('form')!.requestSubmit();
-      await fits(STEPS[5]);
+      await fits(STEPS[4]);
     });
   });
 });

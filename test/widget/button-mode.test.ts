@@ -3,7 +3,7 @@ import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
-import { deepActiveElement, fixtureReady, formOf, markup , goToStep, pressed } from './support/widget.js';
+import { clickIn, deepActiveElement, fixtureReady, formOf, markup, goToStep, nextDate, pickDay, pickTime, pressed } from './support/widget.js';
 
 describe('<clinic-booking>', () => {
   let bff: FakeBff;
@@ -80,6 +80,31 @@ describe('<clinic-booking>', () => {
       const el = await render();
       openButton(el).click();
       expect(dialog(el).open).to.equal(true);
+      await expect(el).to.be.accessible();
+    });
+
+    it('keeps the dialog one size across the steps, the form scrolling inside it, with no card border of its own', async () => {
+      const el = await render('booking');
+      openButton(el).click();
+      const form = formOf(el);
+      const size = () => {
+        const box = dialog(el).getBoundingClientRect();
+        return `${Math.round(box.width)}x${Math.round(box.height)}`;
+      };
+      const sizes = [size()];
+      await clickIn(form, '[data-value="1"]');
+      sizes.push(size());
+      await clickIn(form, '[data-value=""]');
+      sizes.push(size());
+      await pickDay(form, nextDate('Tuesday'));
+      await waitUntil(() => form.shadowRoot!.querySelector('.times [data-time]'), 'no times shown');
+      sizes.push(size());
+      await pickTime(form, '10:00');
+      sizes.push(size());
+      expect(new Set(sizes).size, sizes.join(', ')).to.equal(1);
+      const inner = getComputedStyle(form.shadowRoot!.querySelector('form')!);
+      expect(inner.borderTopWidth).to.equal('0px');
+      expect(getComputedStyle(form).overflowY).to.equal('auto');
       await expect(el).to.be.accessible();
     });
 

@@ -46,8 +46,7 @@ describe('<clinic-booking>', () => {
     it('labels each day with its full date', async () => {
       const { form } = await dayStep();
       const date = nextDate('Tuesday');
-      await pickDay(form, date); // shows its month and picks it; then back to the calendar
-      await clickIn(form, 'form > .row > button[type="button"]');
+      await pickDay(form, date); // shows its month and picks it
       const label = day(form, date)!.getAttribute('aria-label');
       expect(label).to.equal(new Intl.DateTimeFormat('en', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`)));
       expect(form.shadowRoot!.querySelector('[aria-selected="true"] button')!.getAttribute('data-date')).to.equal(date);
@@ -96,8 +95,7 @@ describe('<clinic-booking>', () => {
     it('moves by day, week, week start and end, and month with the keys, keeping one tab stop', async () => {
       const { form } = await dayStep();
       const start = nextDate('Tuesday', 14);
-      await pickDay(form, start); // a known open day two weeks ahead…
-      await clickIn(form, 'form > .row > button[type="button"]'); // …and back to the calendar, focused on it
+      await pickDay(form, start); // a known open day two weeks ahead, the cursor on it
       form.shadowRoot!.querySelector<HTMLElement>('[role="grid"] [tabindex="0"]')!.focus();
       expect(focusedDate()).to.equal(start);
       const shift = (days: number) => {
@@ -120,7 +118,9 @@ describe('<clinic-booking>', () => {
       await waitUntil(() => focusedDate()?.slice(5, 7) !== shift(4).slice(5, 7), 'PageDown');
       expect(grid(form).querySelectorAll('button[tabindex="0"]')).to.have.length(1);
       await sendKeys({ press: 'Enter' });
-      await waitUntil(() => stepOf(form) === 'time' || form.shadowRoot!.querySelector('[aria-disabled="true"]:focus'), 'Enter');
+      // Enter chooses the focused day (its times show beside it), unless that day cannot be chosen.
+      await waitUntil(() => form.shadowRoot!.querySelector('[aria-selected="true"] [tabindex="0"]') || form.shadowRoot!.querySelector('[aria-disabled="true"]:focus'), 'Enter');
+      expect(stepOf(form)).to.equal('day');
     });
 
     it('starts the week on the day the language uses', async () => {

@@ -33,7 +33,7 @@ describe('<clinic-booking>', () => {
     it('names the treatment and the dentist the BFF chose for "any dentist"', async () => {
       const { result } = await bookAnyDentist();
       const rows = [...result.querySelectorAll('dt')].map((dt) => [text(dt), text(dt.nextElementSibling)]);
-      expect(rows).to.deep.include(['Treatment', 'Check-up']);
+      expect(rows).to.deep.include(['Treatment', 'Check-up (30 min · £60.00)']);
       expect(rows).to.deep.include(['Dentist', 'Dr Raj Patel']);
     });
 

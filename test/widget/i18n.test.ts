@@ -28,7 +28,7 @@ describe('<clinic-booking>', () => {
   describe('with lang="de"', () => {
     it('shows German strings', async () => {
       const el = await render((api) => html`<clinic-booking api-base=${api} lang="de"></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Schritt 1 von 6 Behandlung');
+      expect(submitLabel(el)).to.equal('Schritt 1 von 5 Behandlung');
       expect(headings(el)).to.include.members(['Behandlungen', 'Öffnungszeiten', 'Kontakt', 'Termin buchen', 'Buchung prüfen']);
       expect(text(formOf(el).shadowRoot!.querySelector('[data-value=""]'))).to.equal('Noch unklar');
     });
@@ -49,7 +49,7 @@ describe('<clinic-booking>', () => {
       el.setAttribute('lang', 'en');
       await el.updateComplete;
       await formOf(el).updateComplete;
-      expect(submitLabel(el)).to.equal('Step 1 of 6 Treatment');
+      expect(submitLabel(el)).to.equal('Step 1 of 5 Treatment');
     });
 
     it('hands its inner elements one context, kept across updates until its language changes', async () => {
@@ -85,7 +85,7 @@ describe('<clinic-booking>', () => {
   describe('with a regional variant (lang="de-AT")', () => {
     it('uses its language', async () => {
       const el = await render((api) => html`<clinic-booking api-base=${api} lang="de-AT"></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Schritt 1 von 6 Behandlung');
+      expect(submitLabel(el)).to.equal('Schritt 1 von 5 Behandlung');
     });
   });
 
@@ -93,19 +93,19 @@ describe('<clinic-booking>', () => {
     it("uses the page's <html lang>", async () => {
       document.documentElement.setAttribute('lang', 'de');
       const el = await render((api) => html`<clinic-booking api-base=${api}></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Schritt 1 von 6 Behandlung');
+      expect(submitLabel(el)).to.equal('Schritt 1 von 5 Behandlung');
     });
 
     it('uses the lang of the nearest ancestor', async () => {
       document.documentElement.setAttribute('lang', 'en');
       const el = await render((api) => html`<div lang="de"><clinic-booking api-base=${api}></clinic-booking></div>`);
-      expect(submitLabel(el)).to.equal('Schritt 1 von 6 Behandlung');
+      expect(submitLabel(el)).to.equal('Schritt 1 von 5 Behandlung');
     });
 
     it('uses English when nothing on the page names a language', async () => {
       document.documentElement.removeAttribute('lang');
       const el = await render((api) => html`<clinic-booking api-base=${api}></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Step 1 of 6 Treatment');
+      expect(submitLabel(el)).to.equal('Step 1 of 5 Treatment');
     });
   });
 
@@ -113,14 +113,14 @@ describe('<clinic-booking>', () => {
     it('prefers its own', async () => {
       document.documentElement.setAttribute('lang', 'de');
       const el = await render((api) => html`<clinic-booking api-base=${api} lang="en"></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Step 1 of 6 Treatment');
+      expect(submitLabel(el)).to.equal('Step 1 of 5 Treatment');
     });
   });
 
   describe('with a language it has no translation for', () => {
     it('falls back to English', async () => {
       const el = await render((api) => html`<clinic-booking api-base=${api} lang="xx"></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Step 1 of 6 Treatment');
+      expect(submitLabel(el)).to.equal('Step 1 of 5 Treatment');
       expect(headings(el)).to.include.members(['Treatments', 'Opening hours']);
       expect(text(el.shadowRoot!.querySelector('[part="treatment"]'))).to.contain('£60.00');
     });
@@ -128,7 +128,7 @@ describe('<clinic-booking>', () => {
     it("falls back to English even when the page's language is known", async () => {
       document.documentElement.setAttribute('lang', 'de');
       const el = await render((api) => html`<clinic-booking api-base=${api} lang="fr"></clinic-booking>`);
-      expect(submitLabel(el)).to.equal('Step 1 of 6 Treatment');
+      expect(submitLabel(el)).to.equal('Step 1 of 5 Treatment');
     });
   });
 });

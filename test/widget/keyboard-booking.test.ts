@@ -58,9 +58,12 @@ describe('<clinic-booking>', () => {
       for (let i = 0; i < 40 && deepActiveElement()?.getAttribute('data-date') !== date; i++) await sendKeys({ press: 'ArrowRight' });
       expect(deepActiveElement()?.getAttribute('data-date')).to.equal(date);
       await sendKeys({ press: 'Enter' });
-      await waitUntil(focusedOn(el, 'time'), 'the time step did not take focus');
-
-      await tabUntil((f) => f?.getAttribute('data-time') === '10:30', 'the 10:30 slot');
+      // The day is chosen and keeps focus; its times show beside it, one tab stop, then arrows.
+      await waitUntil(() => formOf(el).shadowRoot!.querySelector('.times [data-time="08:00"]'), 'the day\'s times did not show');
+      await tabUntil((f) => f?.getAttribute('data-time') != null, 'the times');
+      expect(deepActiveElement()?.getAttribute('data-time')).to.equal('08:00');
+      for (let i = 0; i < 20 && deepActiveElement()?.getAttribute('data-time') !== '10:30'; i++) await sendKeys({ press: 'ArrowRight' });
+      expect(deepActiveElement()?.getAttribute('data-time')).to.equal('10:30');
       await sendKeys({ press: 'Enter' });
       await waitUntil(focusedOn(el, 'details'), 'the details step did not take focus');
 

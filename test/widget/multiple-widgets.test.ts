@@ -107,8 +107,8 @@ describe('<clinic-booking>', () => {
         const form = root.querySelector('form')!;
         return form.getAttribute('aria-labelledby')!.split(' ').map((id) => root.getElementById(id)!.textContent!.replace(/\s+/g, ' ').trim()).join(' ');
       };
-      expect(nameOf(widgets[0]!)).to.equal('Step 1 of 6 Treatment');
-      expect(nameOf(widgets[1]!)).to.equal('Step 1 of 6 Treatment (2)');
+      expect(nameOf(widgets[0]!)).to.equal('Step 1 of 5 Treatment');
+      expect(nameOf(widgets[1]!)).to.equal('Step 1 of 5 Treatment (2)');
     });
 
     it("names the second widget's sections after their headings and its number", async () => {

@@ -56,6 +56,7 @@ describe('<clinic-booking>', () => {
       bff.on(STATUS, () => found);
       await lookUp(status, REFERENCE);
       await waitUntil(() => result(status).querySelector('dl'), 'no status shown');
+      expect(result(status).querySelector('.badge[data-status="Scheduled"]')!.textContent).to.equal('Scheduled');
       expect(rows(status)).to.deep.equal([
         ['Status', 'Scheduled'],
         ['Name', 'Jane Patient'],
@@ -114,6 +115,35 @@ describe('<clinic-booking>', () => {
       await lookUp(status, REFERENCE);
       await waitUntil(() => result(status).querySelector('dl'), 'no status shown');
       expect(result(status).querySelector('[data-status]')!.textContent).to.equal('Abgesagt');
+    });
+
+    /** Looks up a booking in this status (with the site, so the clinic's phone is known) and returns its badge's look. */
+    async function badgeFor(state: string) {
+      bff?.restore();
+      const { status } = await render('site status');
+      bff.on(STATUS, () => ({ status: 200, body: { ...found.body, data: { ...found.body.data, status: state } } }));
+      await lookUp(status, REFERENCE);
+      await waitUntil(() => result(status).querySelector('dl'), 'no status shown');
+      const badge = result(status).querySelector<HTMLElement>('.badge')!;
+      const { color, backgroundColor } = getComputedStyle(badge);
+      return { color, backgroundColor, text: result(status).textContent!, card: getComputedStyle(result(status).querySelector('.result')!) };
+    }
+
+    it('shows it as a badge in a card, coloured by status: Scheduled, Cancelled and Completed each look different', async () => {
+      const scheduled = await badgeFor('Scheduled');
+      const cancelled = await badgeFor('Cancelled');
+      const completed = await badgeFor('Completed');
+      expect(new Set([scheduled.backgroundColor, cancelled.backgroundColor, completed.backgroundColor]).size).to.equal(3);
+      expect(new Set([scheduled.color, cancelled.color, completed.color]).size).to.equal(3);
+      // A card like the confirmation's: bordered and padded.
+      expect(scheduled.card.borderTopStyle).to.equal('solid');
+      expect(parseFloat(scheduled.card.paddingTop)).to.be.greaterThan(0);
+    });
+
+    it('says how to change or cancel only while the booking is Scheduled', async () => {
+      expect((await badgeFor('Scheduled')).text).to.contain('To change or cancel, call the clinic');
+      expect((await badgeFor('Cancelled')).text).not.to.contain('To change or cancel');
+      expect((await badgeFor('Completed')).text).not.to.contain('To change or cancel');
     });
   });
 

@@ -9,14 +9,32 @@ export type Detail = [label: string, value: string | TemplateResult | undefined]
 
 /**
  * An appointment's details as the confirmation and the status view show them,
- * with the clinic's address and phone, and how to change or cancel (the API
- * has no cancel: the patient calls the clinic).
+ * with the clinic's address and, while it is still to come (`changeable`: Scheduled),
+ * how to change or cancel (the API has no cancel: the patient calls the clinic).
  */
-export function renderAppointment(details: Detail[], site: WebsiteSite | undefined, t: Translation): TemplateResult {
+export function renderAppointment(details: Detail[], site: WebsiteSite | undefined, t: Translation, changeable = true): TemplateResult {
   const phone = site?.contact_phone;
   return html`${detailList([...details, [t.address, site?.contact_address]])}${
-    phone ? html`<p>${t.changeByPhone} <a href="tel:${phone.replace(/[^+\d]/g, '')}">${phone}</a></p>` : nothing}`;
+    phone && changeable ? html`<p>${t.changeByPhone} ${telLink(phone)}</p>` : nothing}`;
 }
+
+/** A phone number as a tel: link (digits and + only in the href). */
+export const telLink = (phone: string): TemplateResult => html`<a href="tel:${phone.replace(/[^+\d]/g, '')}">${phone}</a>`;
+
+/**
+ * An appointment's status as a badge, coloured by status and worded, so colour is never the only cue:
+ * Scheduled, Cancelled, or any other (Completed, or one the contract does not name yet, shown as it came).
+ */
+export const statusBadge = (status: string, words: string): TemplateResult =>
+  html`<span class="badge" data-status=${status}>${words}</span>`;
+
+/**
+ * A booking reference that never breaks inside a group: each group (K7QF-, or six characters of a
+ * long reference) unbreakable, a line break allowed only between groups, and the whole isolated
+ * (bdi) so that a right-to-left page never reorders it. Its text is the reference, unchanged.
+ */
+export const referenceText = (reference: string): TemplateResult =>
+  html`<bdi class="reference" data-reference>${(reference.match(/[^-]{1,6}-?|-/g) ?? []).map((group) => html`<span>${group}</span><wbr />`)}</bdi>`;
 
 /** Label and value pairs as a description list, leaving out the empty ones. */
 export const detailList = (rows: Detail[]): TemplateResult =>

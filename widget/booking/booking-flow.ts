@@ -4,13 +4,14 @@ import type { Dentist, Treatment, WebsiteSite } from '../../contract/index.js';
 import type { BookingResult } from '../../contract/bff.js';
 import { clinicLocalTime } from '../../contract/rules/clinic-time.js';
 import { candidateSlots, SLOT_STEP_MINUTES } from '../../contract/rules/slots.js';
-import { availability, book, type Availability } from '../api.js';
+import { availability, availabilityDays, book, type Availability } from '../api.js';
 import { toBffError } from '../bff-error.js';
 import { emit } from '../events.js';
 import { localToday } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
 import type { WidgetContext } from '../widget-context.js';
 import { icsFile } from './appointment-view.js';
+import type { Choices } from './choices-summary.js';
 import { stepAfter, stepBefore, storedStep, type Step } from './booking-steps.js';
 import { bookingBody, EMPTY_DRAFT, validateDraft, type BookingDraft, type DraftField, type FieldErrors } from './booking-rules.js';
 import { draftStorage, type StoredDraft } from './draft-storage.js';
@@ -21,6 +22,7 @@ export interface BookingFlowHost extends ReactiveControllerHost, HTMLElement {
   readonly renderRoot: HTMLElement | DocumentFragment;
   readonly context: WidgetContext;
   readonly site?: WebsiteSite;
+  readonly currency?: string;
   readonly treatments: Treatment[];
   readonly dentists: Dentist[];
   readonly prefillName?: string;
@@ -46,7 +48,7 @@ const CHOICE_STEP: Record<ChoiceField, Step> = { treatment_id: 'treatment', doct
  * The flow's state: read-only to the views, and changed here only through set(), which asks the
  * element to render (a controller has no reactive properties of its own).
  */
-type FlowState = Pick<BookingFlow, 'step' | 'draft' | 'errors' | 'sending' | 'failure' | 'booked' | 'cursor' | 'lostTime' | 'copied'>;
+type FlowState = Pick<BookingFlow, 'step' | 'draft' | 'errors' | 'sending' | 'failure' | 'callClinic' | 'booked' | 'cursor' | 'timeCursor' | 'lostTime' | 'copied'>;
 
 /**
  * The booking form's behaviour, apart from how it looks: the steps and the
@@ -62,9 +64,13 @@ export class BookingFlow implements ReactiveController {
   readonly sending: boolean = false;
   /** Why the last booking failed, in the patient's words. */
   readonly failure?: string;
+  /** The failure ends with the clinic's phone as a link (too many attempts: the phone is the way on). */
+  readonly callClinic: boolean = false;
   readonly booked?: Booked;
   /** The calendar's focused day (its month is the one shown). */
   readonly cursor: string = '';
+  /** The time with the roving tabindex among the day's times; empty: the chosen one, else the first free. */
+  readonly timeCursor: string = '';
   /** The start refused by the last 409, for which the nearest open starts are offered. */
   readonly lostTime: string = '';
   /** The booking reference has been copied. */
@@ -77,10 +83,17 @@ export class BookingFlow implements ReactiveController {
   private attempt?: StoredDraft['attempt'];
 
   /**
-   * The day's slots as the BFF knows them, fetched on the time step; on the
-   * day step, while the clinic's zone is unknown, today's, to learn it.
+   * The chosen day's slots as the BFF knows them, fetched on the day step;
+   * before a day is chosen, while the clinic's zone is unknown, today's, to learn it.
    */
   readonly slots: Task<readonly [string, string, string, string], Availability | undefined>;
+
+  /**
+   * The shown month's open starts per day (GET /availability/days), so that a day with none is muted
+   * before the patient opens it. A BFF without the route (404) or any failure leaves the calendar to
+   * the opening hours alone, as before the route existed.
+   */
+  readonly days: Task<readonly [string, string, string, string], Map<string, number> | undefined>;
 
   readonly host: BookingFlowHost;
 
@@ -90,13 +103,25 @@ export class BookingFlow implements ReactiveController {
     this.slots = new Task(host, {
       task: async ([apiBase, date, doctor, treatment], { signal }) => (date ? availability(apiBase, date, doctor, treatment, signal) : undefined),
       args: () => {
-        const date = this.step === 'time' ? this.draft.appointment_date : this.step === 'day' && !this.zone ? localToday() : '';
+        const date = this.step !== 'day' ? '' : this.draft.appointment_date || (this.zone ? '' : localToday());
         return [this.apiBase, date, this.draft.doctor_id, this.draft.treatment_id] as const;
       },
       onComplete: (found) => {
         if (found) this.zone = found.time_zone;
       },
     });
+    this.days = new Task(host, {
+      task: async ([apiBase, month, doctor, treatment], { signal }) => (month ? availabilityDays(apiBase, month, doctor, treatment, signal) : undefined),
+      args: () => {
+        const month = this.step === 'day' ? (this.cursor || this.draft.appointment_date || this.now().date).slice(0, 7) : '';
+        return [this.apiBase, month, this.draft.doctor_id, this.draft.treatment_id] as const;
+      },
+    });
+  }
+
+  /** Open starts per day of the shown month as the BFF counted them, or undefined when it could not say. */
+  dayCounts(): Map<string, number> | undefined {
+    return this.days.status === TaskStatus.COMPLETE ? this.days.value : undefined;
   }
 
   private get apiBase(): string {
@@ -176,6 +201,15 @@ export class BookingFlow implements ReactiveController {
     return this.host.treatments.find((x) => String(x.treatment_id) === this.draft.treatment_id);
   }
 
+  get dentist(): Dentist | undefined {
+    return this.host.dentists.find((d) => String(d.doctor_id) === this.draft.doctor_id);
+  }
+
+  /** What the patient has chosen so far, for the summary and the review. */
+  choices(): Choices {
+    return { treatment: this.treatment, dentist: this.dentist, date: this.draft.appointment_date, time: this.draft.appointment_time };
+  }
+
   private rules() {
     return { consentRequired: !!this.host.privacyUrl, t: this.t };
   }
@@ -192,15 +226,18 @@ export class BookingFlow implements ReactiveController {
     this.set({ errors: { ...this.errors, [field]: validateDraft(this.draft, this.rules())[field] } });
   }
 
-  /** A choice on the treatment, dentist, day or time step: kept, and on to the next step. */
+  /**
+   * A choice on the treatment, dentist or time step: kept, and on to the next step. A day stays on
+   * its step, where its times show beside (or below) the calendar; focus stays on the day.
+   */
   pick(field: DraftField, value: string): void {
     if (field === 'appointment_date') {
       // The calendar opens on the day chosen; a new day needs a new time.
-      this.set({ cursor: value, draft: value === this.draft.appointment_date ? this.draft : { ...this.draft, appointment_time: '' } });
+      this.set({ cursor: value, timeCursor: '', draft: value === this.draft.appointment_date ? this.draft : { ...this.draft, appointment_time: '' } });
     }
     this.setField(field, value);
-    this.set({ failure: undefined });
-    void this.go(stepAfter(this.step));
+    this.set({ failure: undefined, callClinic: false });
+    if (field !== 'appointment_date') void this.go(stepAfter(this.step));
   }
 
   /** A start chosen on the time step, or among the nearest offered after a 409. */
@@ -213,6 +250,12 @@ export class BookingFlow implements ReactiveController {
   moveCursor(day: string, byKey: boolean): void {
     this.set({ cursor: day });
     if (byKey) void this.focus('[role="grid"] [tabindex="0"]');
+  }
+
+  /** The day's times: the roving tabindex moved by a key, and focus with it. */
+  moveTime(time: string): void {
+    this.set({ timeCursor: time });
+    void this.focus(`.times [data-time="${time}"]`);
   }
 
   /** Whether the BFF knows this start to be taken on the chosen day for the chosen dentist. */
@@ -234,14 +277,14 @@ export class BookingFlow implements ReactiveController {
     event.preventDefault();
     if (this.sending) return;
     const errors = validateDraft(this.draft, this.rules());
-    this.set({ errors, failure: undefined });
+    this.set({ errors, failure: undefined, callClinic: false });
     const invalid = Object.keys(errors).filter((field) => errors[field as DraftField]);
     if (invalid.length > 0) {
       if (this.step !== 'details') await this.go('details');
       return this.focus(`#${invalid[0]}`);
     }
     if (this.step !== 'review') return this.go('review');
-    if (!this.draft.appointment_time) return this.go(this.draft.appointment_date ? 'time' : 'day');
+    if (!this.draft.appointment_time) return this.go('day');
 
     const body = bookingBody(this.draft, this.host.renderRoot.querySelector<HTMLInputElement>('#honeypot')?.value ?? '');
     const bodyText = JSON.stringify(body);
@@ -301,13 +344,14 @@ export class BookingFlow implements ReactiveController {
   private async failed(error: unknown): Promise<void> {
     const failure = toBffError(error);
     const { status, code } = failure;
-    this.set({ failure: failureText(failure, this.t) });
+    // Too many attempts: the phone is the way on, so it comes with the words (as a tel: link).
+    this.set({ failure: failureText(failure, this.t), callClinic: code === 'rate_limited' || status === 429 });
     emit(this.host, 'clinic-booking:error', { kind: 'booking', status, code });
     if (code === 'slot_unavailable') {
       // Taken: greyed out from now on, the day's slots fetched again, and the nearest open ones offered.
       const { appointment_date: date, doctor_id: doctor, appointment_time: time } = this.draft;
       this.lost = [...this.lost, `${date} ${doctor} ${time}`];
-      this.set({ lostTime: time, step: 'time' });
+      this.set({ lostTime: time, step: 'day' });
       this.save();
       void this.slots.run();
     }

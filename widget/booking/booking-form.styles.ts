@@ -52,40 +52,121 @@ export const bookingFormStyles = css`
     display: grid;
     gap: 0.5rem;
     grid-template-columns: repeat(auto-fill, minmax(min(100%, 12rem), 1fr));
+    grid-auto-rows: 1fr;
   }
-  .slots {
-    grid-template-columns: repeat(auto-fill, minmax(5.5rem, 1fr));
-  }
-  /* Choices, slots and days are secondary buttons (shared.styles.ts); the chosen one is filled. */
   .choice {
+    position: relative;
     display: grid;
+    align-content: start;
     justify-content: start;
+    text-align: start;
     font-weight: 400;
+    padding-inline: 1rem 1.5rem;
   }
-  .slots .choice {
-    justify-content: center;
+  .choice::after {
+    content: '';
+    position: absolute;
+    inset-block-start: 0.4rem;
+    inset-inline-end: 0.5rem;
+    inline-size: 0.3rem;
+    block-size: 0.6rem;
+    border: solid;
+    border-width: 0 2px 2px 0;
+    transform: rotate(45deg);
+    opacity: 0;
   }
-  [aria-pressed='true'],
-  [aria-selected='true'] button {
+  .button[aria-pressed='true'],
+  [aria-selected='true'] .day.day {
     background: var(--_primary);
     color: var(--_on-primary);
+  }
+  [aria-selected='true'] .day {
+    text-decoration: underline 2px;
+  }
+  .button[aria-pressed='true']::after {
+    opacity: 1;
   }
   [aria-pressed='true'] .muted {
     color: inherit;
   }
+  .slots {
+    grid-template-columns: repeat(auto-fill, minmax(6rem, 1fr));
+  }
+  .slots .choice {
+    justify-content: center;
+    padding-inline: 0.25rem;
+    font-weight: 600;
+    white-space: nowrap;
+  }
   .choice:disabled,
-  [aria-disabled='true'] {
+  .day[aria-disabled='true'] {
     opacity: 1;
-    color: var(--_muted);
-    background: #f1f5f9;
-    border-color: var(--_border);
-    text-decoration: line-through;
+    color: #64748b;
+    background: 0;
+    border: 2px dashed var(--_border);
+    font-weight: 400;
     cursor: not-allowed;
+  }
+  .day.day {
+    border-color: transparent;
+  }
+  .day.open {
+    font-weight: 700;
+    background: color-mix(in srgb, var(--_primary) 12%, var(--_surface));
+  }
+  .when {
+    display: grid;
+    gap: var(--_gap);
+    align-items: start;
+  }
+  @container (min-width: 45rem) {
+    .when {
+      grid-template-columns: minmax(0, 3fr) minmax(0, 2fr);
+    }
+    .times {
+      max-block-size: 26rem;
+      overflow-y: auto;
+    }
+  }
+  .period {
+    margin: 0.75rem 0 0.25rem;
+    font-size: 0.875rem;
+    color: var(--_muted);
+  }
+  .summary {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem 1.5rem;
+    margin: 0;
+    padding: 0.5rem 0.75rem;
+    border-radius: var(--_radius);
+    background: color-mix(in srgb, var(--_primary) 6%, var(--_surface));
+  }
+  .summary dt {
+    font-size: 0.875rem;
+    font-weight: 400;
+    color: var(--_muted);
+  }
+  .badge {
+    padding: 0.125rem 0.625rem;
+    border-radius: 1rem;
+    font-size: 0.875rem;
+    font-weight: 600;
+    background: #f1f5f9;
+  }
+  .badge[data-status='Scheduled'] {
+    color: #166534;
+    background: #dcfce7;
+  }
+  .badge[data-status='Cancelled'] {
+    color: #991b1b;
+    background: #fee2e2;
   }
   .month {
     display: flex;
     align-items: center;
     justify-content: space-between;
+    gap: 0.5rem;
   }
   table {
     width: 100%;
@@ -114,6 +195,14 @@ export const bookingFormStyles = css`
   dd {
     margin: 0;
     overflow-wrap: anywhere;
+  }
+  @container (max-width: 30rem) {
+    dl {
+      display: block;
+    }
+    dd {
+      margin-block-end: 0.5rem;
+    }
   }
   .error {
     margin: 0;
@@ -157,6 +246,8 @@ export const bookingFormStyles = css`
   }
   .reference {
     font-family: ui-monospace, monospace;
-    word-break: break-all;
+  }
+  .reference span {
+    white-space: nowrap;
   }
 `;

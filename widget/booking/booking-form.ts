@@ -11,25 +11,27 @@ import { renderDentistStep } from './steps/dentist-step.js';
 import { renderDetailsStep } from './steps/details-step.js';
 import { renderResultStep } from './steps/result-step.js';
 import { renderReviewStep } from './steps/review-step.js';
-import { renderNearest, renderTimeStep } from './steps/time-step.js';
+import { renderNearest } from './steps/time-step.js';
+import { renderSummary } from './choices-summary.js';
+import { telLink } from './appointment-view.js';
 import { renderTreatmentStep } from './steps/treatment-step.js';
 
-type Heading = 'treatment' | 'dentist' | 'date' | 'time' | 'details' | 'review';
+type Heading = 'treatment' | 'dentist' | 'when' | 'details' | 'review';
 
 /** Each step's heading (its key in the translation table) and view. */
 const STEP_VIEWS: Record<Step, [heading: Heading, view: (flow: BookingFlow) => TemplateResult]> = {
   treatment: ['treatment', renderTreatmentStep],
   dentist: ['dentist', renderDentistStep],
-  day: ['date', renderDayStep],
-  time: ['time', renderTimeStep],
+  day: ['when', renderDayStep],
   details: ['details', renderDetailsStep],
   review: ['review', renderReviewStep],
 };
 
 /**
  * The booking form of <clinic-booking> as a step flow: treatment, dentist,
- * day (a calendar grid), time (the free slots as buttons), the patient's
- * details, then review and book. One form: every entry is kept going back and
+ * day and time (a calendar grid, and the chosen day's free times beside it),
+ * the patient's details, then review and book; from the second step on, a
+ * summary of the choices made so far. One form: every entry is kept going back and
  * forth and across reloads (sessionStorage), and one Idempotency-Key per
  * booking means a retry never books twice. The behaviour is the flow's
  * (booking-flow.ts); each step's view is in steps/, the fields in fields.ts.
@@ -44,6 +46,7 @@ export class ClinicBookingForm extends LitElement {
   static override properties = {
     context: { attribute: false },
     site: { attribute: false },
+    currency: { attribute: false },
     treatments: { attribute: false },
     dentists: { attribute: false },
     preselectTreatment: { attribute: false },
@@ -58,6 +61,8 @@ export class ClinicBookingForm extends LitElement {
   /** The language, strings and BFF of the <clinic-booking> this form belongs to. */
   context: WidgetContext = DEFAULT_CONTEXT;
   site?: WebsiteSite;
+  /** The clinic's currency (ISO 4217), for the treatments' fees. */
+  currency?: string;
   treatments: Treatment[] = [];
   dentists: Dentist[] = [];
   preselectTreatment?: number;
@@ -104,10 +109,13 @@ export class ClinicBookingForm extends LitElement {
       <p id="form-status" class="visually-hidden" aria-live="polite">${errorCount ? t.errSummary(errorCount) : ''}</p>
       ${flow.failure
         ? html`<div id="failure" class="failure" role="alert" tabindex="-1" part="booking-error">
-            ${flow.failure}${renderNearest(flow)}
+            ${flow.failure} ${flow.callClinic ? callClinic(this.site?.contact_phone, t.callClinic) : nothing}${renderNearest(flow)}
           </div>`
         : nothing}
       <h3 id="step-heading" tabindex="-1"><span class="muted">${t.step(STEPS.indexOf(step) + 1, STEPS.length)}</span> ${t[heading]}</h3>
+      ${step === 'dentist' || step === 'day' || step === 'details'
+        ? renderSummary(flow.choices(), { ...this.context, currency: this.currency }, step === 'dentist' ? 1 : 4)
+        : nothing}
       ${view(flow)}
       <div class="honeypot" aria-hidden="true">
         <label for="honeypot">Website</label>
@@ -124,6 +132,12 @@ export class ClinicBookingForm extends LitElement {
       </div>
     </form>`;
   }
+}
+
+/** After "too many attempts": the clinic's phone as a link, the way on that needs no waiting. */
+function callClinic(phone: string | undefined, words: string): TemplateResult | typeof nothing {
+  // The space before it is in the form's template: the build trims a template's leading whitespace.
+  return phone ? html`${words} ${telLink(phone)}` : nothing;
 }
 
 customElements.define('clinic-booking-form', ClinicBookingForm);

@@ -22,12 +22,19 @@ export interface CalendarOptions {
 
 /**
  * Why a day cannot be chosen: it has passed (or today has no start left), the clinic is closed, no
- * opening is long enough for the treatment, or it is beyond the booking horizon.
+ * opening is long enough for the treatment, it is beyond the booking horizon, or the BFF counts no
+ * open start on it (taken, or inside the clinic's notice).
  */
-export type DayReason = 'past' | 'closed' | 'too_short' | 'too_far';
+export type DayReason = 'past' | 'closed' | 'too_short' | 'too_far' | 'full';
 
 /** Each reason in words, rendered once (id `why-<reason>`) and tied to its days with aria-describedby. */
-const reasons = (t: Translation): Record<DayReason, string> => ({ past: t.dayPast, closed: t.closed, too_short: t.dayTooShort, too_far: t.dayTooFar });
+const reasons = (t: Translation): Record<DayReason, string> => ({
+  past: t.dayPast,
+  closed: t.closed,
+  too_short: t.dayTooShort,
+  too_far: t.dayTooFar,
+  full: t.dayFull,
+});
 
 const iso = (time: number) => new Date(time).toISOString().slice(0, 10);
 
@@ -51,8 +58,9 @@ export function weekStart(lang: string): number {
 /**
  * The ARIA grid pattern as a month table: a button per day in a gridcell,
  * one tab stop (roving tabindex), arrows by day and week, Home and End to the
- * week's start and end, Page Up and Page Down by month. Disabled days stay
- * focusable (aria-disabled) and carry their reason as the accessible description.
+ * week's start and end, Page Up and Page Down by month. Days that cannot be
+ * chosen are muted but stay focusable (aria-disabled) and carry their reason as
+ * the accessible description; the others are marked bookable (class `open`).
  */
 export function renderCalendar(o: CalendarOptions): TemplateResult {
   const { cursor, lang, t } = o;
@@ -85,7 +93,7 @@ export function renderCalendar(o: CalendarOptions): TemplateResult {
   const monthButton = (label: string, months: number, disabled: boolean, text: string) =>
     html`<button class="button secondary" type="button" aria-label=${label} ?disabled=${disabled}
       @click=${() => o.move(clamp(addMonths(cursor, months)), false)}>${text}</button>`;
-  return html`<div class="month">
+  return html`<div class="calendar"><div class="month">
       ${monthButton(t.prevMonth, -1, monthStart <= o.first, '‹')}
       <h4 id="month" aria-live="polite">${formatDate(monthStart, lang, { month: 'long', year: 'numeric' })}</h4>
       ${monthButton(t.nextMonth, 1, monthEnd >= o.last, '›')}
@@ -99,12 +107,12 @@ export function renderCalendar(o: CalendarOptions): TemplateResult {
           if (!day) return html`<td role="gridcell"></td>`;
           const why = o.reason(day);
           return html`<td role="gridcell" aria-selected=${day === o.selected ? 'true' : 'false'}>
-            <button class="button secondary" type="button" tabindex=${day === cursor ? 0 : -1} data-date=${day} aria-label=${formatDate(day, lang)}
+            <button class="button secondary day ${why ? '' : 'open'}" type="button" tabindex=${day === cursor ? 0 : -1} data-date=${day} aria-label=${formatDate(day, lang)}
               aria-disabled=${why ? 'true' : nothing} aria-describedby=${why ? `why-${why}` : nothing}
               @click=${() => !why && o.pick(day)}>${Number(day.slice(8))}</button>
           </td>`;
         })}</tr>`)}
       </tbody>
     </table>
-    ${Object.entries(reasons(t)).map(([why, text]) => html`<span id="why-${why}" hidden>${text}</span>`)}`;
+    ${Object.entries(reasons(t)).map(([why, text]) => html`<span id="why-${why}" hidden>${text}</span>`)}</div>`;
 }

@@ -12,7 +12,7 @@ export function failureText(failure: BffError, t: Translation): string {
   return code === 'validation_error' ? refusal(failure.reason, t)
     : code === 'slot_unavailable' ? t.errSlotTaken
     // 429 is the spec's rate-limit status whoever sends it (a proxy in front of the BFF has no error_code).
-    : code === 'rate_limited' || status === 429 ? t.errRateLimited
+    : code === 'rate_limited' || status === 429 ? rateLimited(failure.retryAfter, t)
     : busy !== undefined ? t.errBusy(busy)
     // book() has already re-sent it twice with the same key; the key is kept for "Book appointment" again.
     : status === 504 ? t.errOutcomeUnknown
@@ -29,4 +29,9 @@ export function failureText(failure: BffError, t: Translation): string {
  */
 function refusal(reason: string | undefined, t: Translation): string {
   return reason && Object.hasOwn(t.refusal, reason) ? t.refusal[reason as RefusalReason] : t.errRefused;
+}
+
+/** Too many attempts: the wait Retry-After names, in whole minutes (at least one), when it names one. */
+function rateLimited(retryAfter: number | undefined, t: Translation): string {
+  return retryAfter ? t.errRateLimitedIn(Math.max(1, Math.ceil(retryAfter / 60))) : t.errRateLimited;
 }

@@ -62,6 +62,12 @@ export interface Translation {
   dayPast: string;
   dayTooFar: string;
   dayTooShort: string;
+  /** A day with no free start left as far as the BFF knows (its day counts). */
+  dayFull: string;
+  /** The day-and-time step's heading. */
+  when: string;
+  /** The headings of the times before 12:00, from 12:00 and from 17:00. */
+  periods: [morning: string, afternoon: string, evening: string];
   taken: string;
   noTimes: string;
   nearest: string;
@@ -93,6 +99,10 @@ export interface Translation {
   errRefused: string;
   errSlotTaken: string;
   errRateLimited: string;
+  /** Too many attempts (429), with its Retry-After in whole minutes. */
+  errRateLimitedIn: (minutes: number) => string;
+  /** Before the clinic's phone number as a link, after a 429. */
+  callClinic: string;
   errNetwork: string;
   errGeneric: string;
   /** The clinic's system is busy (503 upstream_busy): try again in this many seconds (its Retry-After). */

@@ -5,4 +5,7 @@ export const statusLookupStyles = css`
   input {
     flex: 1 1 14rem;
   }
+  .result {
+    margin-block-start: var(--_gap);
+  }
 `;

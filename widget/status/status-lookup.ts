@@ -4,7 +4,7 @@ import type { BffStatusView } from '../../contract/bff.js';
 import { lookUpStatus } from '../api.js';
 import { busySeconds, toBffError } from '../bff-error.js';
 import { emit } from '../events.js';
-import { renderAppointment } from '../booking/appointment-view.js';
+import { renderAppointment, statusBadge } from '../booking/appointment-view.js';
 import { bookingFormStyles } from '../booking/booking-form.styles.js';
 import { formatDate, formatTime } from '../format.js';
 import { sharedStyles } from '../shared.styles.js';
@@ -14,7 +14,8 @@ import { formatReference, LEGACY_REFERENCE_PATTERN, normaliseReference, REFERENC
 import { statusLookupStyles } from './status-lookup.styles.js';
 
 /**
- * Looks up a booking by its reference and shows status, name, date and time.
+ * Looks up a booking by its reference and shows, in a card like the confirmation's, its status as
+ * a badge, the name, date and time, and how to change or cancel while it is Scheduled.
  *
  * @internal Used by <clinic-booking>.
  */
@@ -99,9 +100,10 @@ export class ClinicBookingStatus extends LitElement {
       <div aria-live="polite" part="status-result">
         ${this.failure ? html`<p class="failure" role="alert">${this.failure}</p>` : nothing}
         ${this.result
-          ? renderAppointment(
+          ? html`<div class="result">
+              ${renderAppointment(
               [
-                [t.statusLabel, html`<span data-status>${statusText(this.result.status, t)}</span>`],
+                [t.statusLabel, statusBadge(this.result.status, statusText(this.result.status, t))],
                 [t.nameLabel, this.result.name],
                 [t.dateLabel, formatDate(this.result.date, lang)],
                 [t.timeLabel, formatTime(this.result.time, lang)],
@@ -110,7 +112,9 @@ export class ClinicBookingStatus extends LitElement {
               ],
               this.site,
               t,
-            )
+              this.result.status === 'Scheduled',
+            )}
+            </div>`
           : nothing}
       </div>`;
   }

@@ -15,7 +15,7 @@ export function bookingSteps(page: Page) {
     choice,
     day,
     slot,
-    /** The heading of the step shown ("Step 3 of 6 Date"). */
+    /** The heading of the step shown ("Step 3 of 5 Date and time"). */
     heading: async () => ((await form.locator('#step-heading').textContent()) ?? '').replace(/\s+/g, ' ').trim(),
     async chooseTreatment(name: string): Promise<void> {
       await choice(name).click();
@@ -27,7 +27,7 @@ export function bookingSteps(page: Page) {
       for (let i = 0; i < 13 && (await day(date).count()) === 0; i++) await form.locator('button[aria-label="Next month"]').click();
       await day(date).click();
     },
-    /** Waits for the day's slots (the availability answer) and clicks the one at `time`. */
+    /** After pickDay, on the same step: waits for the day's times (the availability answer) and clicks the one at `time`. */
     async pickTime(time: string): Promise<void> {
       await slot(time).click();
     },

@@ -54,7 +54,7 @@ export function control<T extends HTMLElement = HTMLInputElement>(form: ClinicBo
 }
 
 /** The steps of the form, in order, as fillForm and goToStep name them. */
-export const STEPS = ['treatment', 'dentist', 'day', 'time', 'details', 'review'] as const;
+export const STEPS = ['treatment', 'dentist', 'day', 'details', 'review'] as const;
 export type StepName = (typeof STEPS)[number];
 
 /** The heading of the step shown ("Step 2 of 6 Dentist"), whitespace collapsed. */
@@ -106,13 +106,13 @@ export async function pickDay(form: ClinicBookingForm, date: string): Promise<vo
   await clickIn(form, `[data-date="${date}"]`);
 }
 
-/** On the time step: waits for the slots and clicks the one at `time` (HH:MM). */
+/** On the day step, once a day is chosen: waits for its times and clicks the one at `time` (HH:MM). */
 export async function pickTime(form: ClinicBookingForm, time: string): Promise<void> {
-  await waitUntil(() => form.shadowRoot!.querySelector(`.slots [data-time="${time}"]`), `no slot ${time} (step: ${stepHeading(form)})`);
-  await clickIn(form, `.slots [data-time="${time}"]`);
+  await waitUntil(() => form.shadowRoot!.querySelector(`.times [data-time="${time}"]`), `no slot ${time} (step: ${stepHeading(form)})`);
+  await clickIn(form, `.times [data-time="${time}"]`);
 }
 
-const CHOICES: Partial<Record<string, StepName>> = { treatment_id: 'treatment', doctor_id: 'dentist', appointment_date: 'day', appointment_time: 'time' };
+const CHOICES: Partial<Record<string, StepName>> = { treatment_id: 'treatment', doctor_id: 'dentist', appointment_date: 'day', appointment_time: 'day' };
 
 /**
  * Sets a field as the patient would: a choice (treatment_id, doctor_id: the

@@ -1,26 +1,31 @@
-import type { TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit';
 import { addDays } from '../../../contract/rules/clinic-time.js';
 import { LIMITS } from '../../../contract/rules/limits.js';
 import { dayHasSlot } from '../../../contract/rules/slots.js';
 import type { BookingFlow } from '../booking-flow.js';
 import { renderCalendar, type DayReason } from '../calendar.js';
+import { renderTimes } from './time-step.js';
 
 /**
- * The day step: a month calendar from today to the booking horizon, each day
- * that cannot be chosen disabled with its reason. It opens on the day chosen,
- * else on the first day that can be.
+ * The day-and-time step: a month calendar from today to the booking horizon,
+ * each day that cannot be chosen muted with its reason, and the chosen day's
+ * times beside it (below it in a narrow container). The calendar opens on the
+ * day chosen, else on the first day that can be.
  */
 export function renderDayStep(flow: BookingFlow): TemplateResult {
   const today = flow.now();
   const last = addDays(today.date, LIMITS.bookingHorizonDays);
   const hours = flow.host.site?.opening_hours ?? {};
   const minutes = flow.treatment?.duration_minutes;
+  const counts = flow.dayCounts();
   const reason = (day: string): DayReason | undefined =>
     day < today.date ? 'past'
     : day > last ? 'too_far'
     : !dayHasSlot(hours, day) ? 'closed'
     : !dayHasSlot(hours, day, minutes) ? 'too_short'
     : day === today.date && !dayHasSlot(hours, day, minutes, today.time) ? 'past'
+    // The BFF's count, when it gave one: taken, inside the notice or past its horizon.
+    : counts?.get(day) === 0 ? 'full'
     : undefined;
   let cursor = flow.cursor || flow.draft.appointment_date;
   if (!cursor || cursor < today.date || cursor > last) {
@@ -28,15 +33,18 @@ export function renderDayStep(flow: BookingFlow): TemplateResult {
     cursor = today.date;
     for (let day = today.date, n = 0; n < 62; day = addDays(day, 1), n++) if (!reason(day)) { cursor = day; break; }
   }
-  return renderCalendar({
-    cursor,
-    selected: flow.draft.appointment_date,
-    first: today.date,
-    last,
-    lang: flow.lang,
-    t: flow.t,
-    reason,
-    pick: (day) => flow.pick('appointment_date', day),
-    move: (day, byKey) => flow.moveCursor(day, byKey),
-  });
+  return html`<div class="when">
+    ${renderCalendar({
+      cursor,
+      selected: flow.draft.appointment_date,
+      first: today.date,
+      last,
+      lang: flow.lang,
+      t: flow.t,
+      reason,
+      pick: (day) => flow.pick('appointment_date', day),
+      move: (day, byKey) => flow.moveCursor(day, byKey),
+    })}
+    ${renderTimes(flow)}
+  </div>`;
 }

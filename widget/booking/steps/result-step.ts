@@ -1,18 +1,24 @@
 import { html, type TemplateResult } from 'lit';
 import { formatDate, formatTime } from '../../format.js';
-import { renderAppointment } from '../appointment-view.js';
+import { referenceText, renderAppointment, statusBadge } from '../appointment-view.js';
 import type { Booked, BookingFlow } from '../booking-flow.js';
+import { choiceDetails } from '../choices-summary.js';
 
-/** The confirmation: the appointment, its reference to copy, a calendar file, and "Book another appointment". */
+/**
+ * The confirmation, a card like the status view's: a Scheduled badge, the appointment (treatment with
+ * its length and fee, dentist, day, time), its reference to copy, a calendar file, and "Book another appointment".
+ */
 export function renderResultStep(flow: BookingFlow, booked: Booked): TemplateResult {
   const { t, lang } = flow;
-  const { site, dentists } = flow.host;
+  const { site, dentists, currency } = flow.host;
   const dentist = dentists.find((d) => d.doctor_id === booked.doctor_id);
+  const details = choiceDetails({ treatment: booked.treatment, dentist, date: booked.date, time: booked.time }, { t, lang, currency });
   return html`<div class="result" part="booking-result" role="status">
     <h3 id="result-heading" tabindex="-1">${t.bookedTitle}</h3>
+    <p>${statusBadge('Scheduled', t.statusValue('Scheduled'))}</p>
     <p>${t.bookedSummary(formatDate(booked.date, lang), formatTime(booked.time, lang))}</p>
-    ${renderAppointment([[t.treatment, booked.treatment?.treatment_name], [t.dentist, dentist?.doctor_name]], site, t)}
-    <p>${t.referenceLabel}: <strong class="reference" data-reference>${booked.reference}</strong>
+    ${renderAppointment(booked.treatment ? details : details.slice(1), site, t)}
+    <p>${t.referenceLabel}: <strong>${referenceText(booked.reference)}</strong>
       <button class="button secondary" type="button" @click=${() => copyReference(flow, booked.reference)}>${t.copy}</button>
       <span data-copied>${flow.copied ? t.copied : ''}</span></p>
     <p class="muted">${t.keepReference}</p>

@@ -1,0 +1,275 @@
+import { expect, html, waitUntil } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import type { ClinicBookingForm } from '../../widget/booking/booking-form.js';
+import type { ClinicBooking } from '../../widget/clinic-booking.js';
+import { installFakeBff, type FakeBff } from './support/fake-bff.js';
+import { availabilityAnswer, clinicFixtures, uniqueApiBase } from './support/fixtures.js';
+import { clickIn, deepActiveElement, fixtureReady, formOf, nextDate, pickDay, pickTime, stepOf } from './support/widget.js';
+
+/**
+ * How the booking steps look: what is chosen is filled and marked, muted days
+ * apart from bookable ones, the calendar and the day's times side by side or
+ * stacked by the container's width, times on one line each, the summary of
+ * the choices so far, and the calendar's use of the BFF's day counts.
+ */
+describe('<clinic-booking>', () => {
+  let bff: FakeBff;
+  afterEach(() => bff.restore());
+
+  async function render(width: number, lang = 'en'): Promise<{ el: ClinicBooking; form: ClinicBookingForm }> {
+    bff ??= installFakeBff(clinicFixtures(), uniqueApiBase());
+    const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="booking" lang=${lang} style="display:block;width:${width}px"></clinic-booking>`);
+    return { el, form: formOf(el) };
+  }
+
+  /** A fresh fake BFF for the next render (after restoring the last one). */
+  function freshBff(): FakeBff {
+    bff?.restore();
+    bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+    return bff;
+  }
+
+  const $ = <T extends Element = HTMLElement>(form: ClinicBookingForm, selector: string) => form.shadowRoot!.querySelector<T>(selector)!;
+  const $$ = <T extends Element = HTMLElement>(form: ClinicBookingForm, selector: string) => [...form.shadowRoot!.querySelectorAll<T>(selector)];
+  /** The look that tells chosen from not chosen: the fill, the text colour, and the check mark (the ::after's opacity). */
+  const look = (el: Element) => {
+    const style = getComputedStyle(el);
+    const after = getComputedStyle(el, '::after');
+    return { background: style.backgroundColor, color: style.color, mark: after.content !== 'none' && after.opacity === '1' ? '1' : '0' };
+  };
+
+  /** Walks to the day step (Check-up, any dentist) and chooses a Tuesday, so its times show. */
+  async function withTimes(form: ClinicBookingForm): Promise<string> {
+    await clickIn(form, '[data-value="1"]');
+    await clickIn(form, '[data-value=""]');
+    const date = nextDate('Tuesday');
+    await pickDay(form, date);
+    await waitUntil(() => $(form, '.times [data-time="08:00"]'), 'no times shown');
+    return date;
+  }
+
+  describe('what is chosen', () => {
+    it('fills the chosen treatment and dentist ("Not sure yet" and "Any dentist" too) and marks them, not by colour alone', async () => {
+      freshBff();
+      const { form } = await render(800);
+      await clickIn(form, '[data-value="2"]');
+      await clickIn(form, '[data-value=""]'); // Any dentist
+      await clickIn(form, 'form > .row > button[type="button"]'); // back to the dentist step
+      const chosen = look($(form, '.choices [data-value=""]'));
+      const other = look($(form, '.choices [data-value="1"]'));
+      expect(chosen.background).not.to.equal(other.background);
+      expect(chosen.color).not.to.equal(other.color);
+      expect([chosen.mark, other.mark]).to.deep.equal(['1', '0']);
+      await clickIn(form, 'form > .row > button[type="button"]'); // the treatment step
+      expect(look($(form, '.choices [data-value="2"]'))).to.deep.equal(chosen);
+      expect(look($(form, '.choices [data-value=""]'))).to.deep.equal(other);
+    });
+
+    it('fills and marks the chosen day and time', async () => {
+      freshBff();
+      const { form } = await render(800);
+      const date = await withTimes(form);
+      const day = getComputedStyle($(form, `[data-date="${date}"]`));
+      const open = getComputedStyle($(form, '[aria-selected="false"] .day.open'));
+      expect(day.backgroundColor).not.to.equal(open.backgroundColor);
+      // Marked by an underline besides the fill: not by colour alone.
+      expect([day.textDecorationLine, open.textDecorationLine]).to.deep.equal(['underline', 'none']);
+      await pickTime(form, '10:00');
+      await clickIn(form, 'form > .row > button[type="button"]');
+      await waitUntil(() => $(form, '.times [data-time="10:00"]'), 'no times shown');
+      const time = look($(form, '.times [data-time="10:00"]'));
+      const other = look($(form, '.times [data-time="10:15"]'));
+      expect(time.background).not.to.equal(other.background);
+      expect([time.mark, other.mark]).to.deep.equal(['1', '0']);
+    });
+
+    it('mutes days that cannot be chosen and makes bookable days stand out, no strike-through', async () => {
+      freshBff();
+      const { form } = await render(800);
+      const tuesday = await withTimes(form);
+      // The Sunday after the chosen Tuesday: on the calendar shown, or a month on.
+      const sunday = new Date(Date.parse(`${tuesday}T12:00:00Z`) + 5 * 86_400_000).toISOString().slice(0, 10);
+      for (let i = 0; i < 2 && !$(form, `[data-date="${sunday}"]`); i++) await clickIn(form, 'button[aria-label="Next month"]');
+      const muted = getComputedStyle($(form, `[data-date="${sunday}"]`));
+      const bookable = getComputedStyle($(form, '.day.open:not([aria-disabled])'));
+      expect($(form, `[data-date="${sunday}"]`).getAttribute('aria-disabled')).to.equal('true');
+      expect(muted.color).not.to.equal(bookable.color);
+      expect(muted.backgroundColor).not.to.equal(bookable.backgroundColor);
+      expect(Number(bookable.fontWeight)).to.be.greaterThan(Number(muted.fontWeight));
+      expect(muted.textDecorationLine).to.equal('none');
+    });
+  });
+
+  describe('the calendar and the times', () => {
+    const boxes = (form: ClinicBookingForm) => [$(form, '.calendar').getBoundingClientRect(), $(form, '.times').getBoundingClientRect()] as const;
+
+    it('stand side by side in a container of 1280 px', async () => {
+      freshBff();
+      const { form } = await render(1280);
+      await withTimes(form);
+      const [calendar, times] = boxes(form);
+      expect(times.left).to.be.at.least(calendar.right);
+      expect(times.top).to.be.below(calendar.bottom);
+    });
+
+    it('stack in a container of 390 px, whatever the viewport', async () => {
+      freshBff();
+      const { el, form } = await render(390);
+      await withTimes(form);
+      const [calendar, times] = boxes(form);
+      expect(times.top).to.be.at.least(calendar.bottom);
+      expect(window.innerWidth, 'the viewport is wide: the container decides').to.be.greaterThan(720);
+      await expect(el).to.be.accessible();
+    });
+
+    for (const lang of ['en', 'de']) {
+      it(`keeps every time on one line at 320 px (${lang})`, async () => {
+        freshBff();
+        const { el, form } = await render(320, lang);
+        await withTimes(form);
+        const buttons = $$<HTMLButtonElement>(form, '.times [data-time]');
+        expect(buttons.length).to.be.greaterThan(30);
+        for (const button of buttons) {
+          const range = document.createRange();
+          range.selectNodeContents(button);
+          const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+          expect(lines.size, `${button.textContent} on one line`).to.equal(1);
+          expect(button.scrollWidth, `${button.textContent} fits its button`).to.be.at.most(button.clientWidth);
+        }
+        const heights = new Set(buttons.map((button) => button.getBoundingClientRect().height));
+        expect(heights.size, 'every time button as tall as the others').to.equal(1);
+        if (lang === 'en') expect(buttons[0]!.textContent!.trim()).to.equal('8:00 AM');
+        await expect(el).to.be.accessible();
+      });
+    }
+
+    it('groups the times into morning, afternoon and evening, each under its heading', async () => {
+      freshBff();
+      const { form } = await render(800);
+      await withTimes(form);
+      const groups = $$(form, '.times [role="group"]').map((group) => [
+        form.shadowRoot!.getElementById(group.getAttribute('aria-labelledby')!)!.textContent,
+        group.querySelector('[data-time]')!.getAttribute('data-time'),
+      ]);
+      expect(groups).to.deep.equal([
+        ['Morning', '08:00'],
+        ['Afternoon', '12:00'],
+        ['Evening', '17:00'],
+      ]);
+    });
+
+    it('are one tab stop; arrows move to the next and previous free time, Home and End to the first and last', async () => {
+      bff = freshBff();
+      bff.on('GET /availability', () => ({ status: 200, body: availabilityAnswer([{ time: '08:15', status: 'taken' }]) }));
+      const { form } = await render(800);
+      await withTimes(form);
+      expect($$(form, '.times [data-time][tabindex="0"]').map((b) => b.dataset.time)).to.deep.equal(['08:00']);
+      $(form, '.times [tabindex="0"]').focus();
+      const focused = () => deepActiveElement()?.getAttribute('data-time');
+      await sendKeys({ press: 'ArrowRight' });
+      await waitUntil(() => focused() === '08:30', 'ArrowRight skips the taken 08:15');
+      await sendKeys({ press: 'ArrowDown' });
+      await waitUntil(() => focused() === '08:45', 'ArrowDown');
+      await sendKeys({ press: 'ArrowLeft' });
+      await waitUntil(() => focused() === '08:30', 'ArrowLeft');
+      await sendKeys({ press: 'End' });
+      await waitUntil(() => focused() === '17:30', 'End');
+      await sendKeys({ press: 'Home' });
+      await waitUntil(() => focused() === '08:00', 'Home');
+      await sendKeys({ press: 'ArrowUp' });
+      expect(focused(), 'ArrowUp stays on the first').to.equal('08:00');
+      expect($$(form, '.times [tabindex="0"]')).to.have.length(1);
+      expect(stepOf(form), 'arrows only move; they do not choose').to.equal('day');
+      await sendKeys({ press: 'ArrowRight' });
+      await waitUntil(() => focused() === '08:30', 'ArrowRight');
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => stepOf(form) === 'details', 'Enter chooses');
+      expect(form.shadowRoot!.querySelector('.summary')!.textContent).to.contain('8:30 AM');
+    });
+  });
+
+  describe('the summary', () => {
+    const summary = (form: ClinicBookingForm) =>
+      $$(form, '.summary > div').map((row) => [row.querySelector('dt')!.textContent!.trim(), row.querySelector('dd')!.textContent!.replace(/\s+/g, ' ').trim()]);
+
+    it('shows the choices so far from the second step on: the treatment with its length and fee, the dentist, the day and the time', async () => {
+      freshBff();
+      const { el, form } = await render(800);
+      expect($(form, '.summary'), 'none on the first step').to.equal(null);
+      await clickIn(form, '[data-value="2"]');
+      expect(summary(form)).to.deep.equal([['Treatment', 'Whitening (90 min · £350.50)']]);
+      await clickIn(form, '[data-value="1"]');
+      expect(summary(form)).to.deep.equal([
+        ['Treatment', 'Whitening (90 min · £350.50)'],
+        ['Dentist', 'Dr Ann Smith'],
+      ]);
+      const date = nextDate('Tuesday');
+      await pickDay(form, date);
+      const longDate = new Intl.DateTimeFormat('en', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+      expect(summary(form).at(-1)).to.deep.equal(['Date', longDate]);
+      await pickTime(form, '10:00');
+      expect(summary(form).at(-1)).to.deep.equal(['Time', '10:00 AM']);
+      await expect(el).to.be.accessible();
+    });
+
+    it('shows the same choices on the review', async () => {
+      freshBff();
+      const { form } = await render(800);
+      await clickIn(form, '[data-value="2"]');
+      await clickIn(form, '[data-value=""]');
+      await pickDay(form, nextDate('Tuesday'));
+      await pickTime(form, '10:00');
+      const rows = () => $$(form, 'dl dt').map((dt) => [dt.textContent, dt.nextElementSibling!.textContent!.replace(/\s+/g, ' ').trim()]);
+      const onDetails = rows();
+      for (const [id, value] of [['patient_name', 'Jane Patient'], ['patient_phone', '+44 20 7946 0958']]) {
+        const input = $<HTMLInputElement>(form, `#${id}`);
+        input.value = value!;
+        input.dispatchEvent(new Event('input'));
+      }
+      $(form, 'form').closest('form')!.requestSubmit();
+      await waitUntil(() => stepOf(form) === 'review', 'no review');
+      expect(rows().slice(0, 4)).to.deep.equal(onDetails);
+    });
+  });
+
+  describe('with the BFF\'s day counts (GET /availability/days)', () => {
+    it('asks for the shown month, treatment and dentist, and mutes a day with no open start as "No free time"', async () => {
+      bff = freshBff();
+      const full = nextDate('Tuesday', 1);
+      bff.on('GET /availability/days', (call) => {
+        const [year, month] = call.query.month!.split('-').map(Number) as [number, number];
+        const days = Array.from({ length: new Date(year, month, 0).getDate() }, (_, i) => {
+          const date = `${call.query.month}-${String(i + 1).padStart(2, '0')}`;
+          return { date, open: date === full ? 0 : 12 };
+        });
+        return { status: 200, body: { success: true, best_known: true, note: '', data: { month: call.query.month, doctor_id: 1, treatment_id: 1, time_zone: 'UTC', days } } };
+      });
+      const { el, form } = await render(800);
+      await clickIn(form, '[data-value="1"]');
+      await clickIn(form, '[data-value="1"]');
+      const asked = bff.calls.find((call) => call.path === '/availability/days')!;
+      expect(Object.keys(asked.query).sort()).to.deep.equal(['doctor_id', 'month', 'treatment_id']);
+      expect(asked.query).to.include({ doctor_id: '1', treatment_id: '1' });
+      expect(asked.query.month).to.match(/^\d{4}-\d{2}$/);
+      for (let i = 0; i < 2 && !$(form, `[data-date="${full}"]`); i++) await clickIn(form, 'button[aria-label="Next month"]');
+      await waitUntil(() => $(form, `[data-date="${full}"]`)?.getAttribute('aria-disabled') === 'true', 'the full day is not muted');
+      const day = $(form, `[data-date="${full}"]`);
+      expect(form.shadowRoot!.getElementById(day.getAttribute('aria-describedby')!)!.textContent).to.equal('No free time');
+      expect(day.classList.contains('open')).to.equal(false);
+      await expect(el).to.be.accessible();
+    });
+
+    it('falls back to the opening hours when the BFF has no such route (404)', async () => {
+      freshBff(); // the fake answers 404 for paths it has no fixture for
+      const { form } = await render(800);
+      await clickIn(form, '[data-value="1"]');
+      await clickIn(form, '[data-value=""]');
+      await waitUntil(() => bff.calls.some((call) => call.path === '/availability/days'), 'the days were never asked for');
+      const tuesday = nextDate('Tuesday', 1);
+      for (let i = 0; i < 2 && !$(form, `[data-date="${tuesday}"]`); i++) await clickIn(form, 'button[aria-label="Next month"]');
+      expect($(form, `[data-date="${tuesday}"]`).getAttribute('aria-disabled')).to.equal(null);
+      await pickDay(form, tuesday);
+      await waitUntil(() => $(form, '.times [data-time="08:00"]'), 'no times shown');
+    });
+  });
+});
