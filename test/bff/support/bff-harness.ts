@@ -24,9 +24,11 @@ import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
  * The fixture clinic as the BFF's tests meet it on the reference server: a
  * booking without a treatment lasts 15 minutes there, one step of the BFF's
  * availability grid (contract/rules/slots.ts), which is how long the BFF
- * takes such a booking to be; the server's own default is 30 minutes.
+ * takes such a booking to be (startBff's BOOKING_DEFAULT_DURATION_MINUTES);
+ * the server's own default is 30 minutes.
  */
-export const bffClinicFixture = (): ClinicFile => ({ ...clinicFixture(), booking_rules: { default_duration_minutes: 15 } });
+export const BFF_FIXTURE_DEFAULT_MINUTES = 15;
+export const bffClinicFixture = (): ClinicFile => ({ ...clinicFixture(), booking_rules: { default_duration_minutes: BFF_FIXTURE_DEFAULT_MINUTES } });
 
 export interface RunningBff extends Bff {
   baseUrl: string;
@@ -89,6 +91,8 @@ export async function startBff(
       BOOKING_RATE_LIMIT: '1000',
       BOOKING_RATE_WINDOW_MS: '60000',
       SHUTDOWN_TIMEOUT_MS: '1000',
+      // The length bffClinicFixture gives the reference server's bookings without a treatment.
+      BOOKING_DEFAULT_DURATION_MINUTES: String(BFF_FIXTURE_DEFAULT_MINUTES),
     }),
     ...overrides,
   };
