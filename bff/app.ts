@@ -85,15 +85,20 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   const takenSlots: TakenSlots = redis ? new SharedTakenSlots(redis, `${clinicNamespace(redis, config.appKey)}taken:`, learnt) : learnt;
   const triedDentists = new MemoryDentistMemory(clock);
   const dentistMemory: DentistMemory = redis ? new SharedDentistMemory(redis, `${clinicNamespace(redis, config.appKey)}dentist:`, triedDentists) : triedDentists;
+  const keysBooked = new MemoryDentistMemory(clock);
+  const acceptedKeys: DentistMemory = redis ? new SharedDentistMemory(redis, `${clinicNamespace(redis, config.appKey)}accepted:`, keysBooked) : keysBooked;
+  const availability = { timeZone: clinicTimeZone, rules: config.bookingRules, clock };
   const routed = [
-    ...availabilityOperations(facts, takenSlots, clinicTimeZone, clock),
+    ...availabilityOperations(facts, takenSlots, availability),
     ...bookingOperations({
       bookings: new BookingService({
         upstream,
         facts: new BookingFacts(cache, upstream, { ttlMs: config.cache.ttlMs, clock }),
         timeZone: clinicTimeZone,
+        rules: config.bookingRules,
         taken: takenSlots,
         dentistMemory,
+        acceptedKeys,
         clock,
         bookingTimeoutMs: config.bookingTimeoutMs,
       }),

@@ -19,6 +19,8 @@ import {
 import { clinicFixture } from '../../server/support/clinic-fixture.js';
 import { TEST_NOW } from '../../server/support/fake-clock.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
+import type { TakenSlots } from '../../../bff/availability/taken-slots.js';
+import { appointmentEnd } from '../../../contract/rules/appointment-interval.js';
 
 /**
  * The fixture clinic as the BFF's tests meet it on the reference server: a
@@ -198,3 +200,8 @@ export const defaultStub: StubHandler = (req, res) => {
   }
   res.end(JSON.stringify({ success: true, data: [] }));
 };
+
+/** True when the BFF knows the dentist to be held at the minute `time` (HH:MM) of `date`. */
+export async function heldAt(taken: TakenSlots, doctorId: number, date: string, time: string): Promise<boolean> {
+  return (await taken.takenOn(date, [doctorId])).overlaps(doctorId, time, appointmentEnd(time, 1));
+}
