@@ -19,6 +19,7 @@ import { BookingService } from './booking/booking.service.js';
 import { BookingFacts } from './booking/booking-facts.js';
 import { MemoryDentistMemory, SharedDentistMemory, type DentistMemory } from './booking/dentist-memory.js';
 import { availabilityOperations } from './availability/availability.routes.js';
+import { availabilityDaysOperations } from './availability/availability-days.routes.js';
 import { ClinicFacts } from './availability/clinic-facts.js';
 import { MemoryTakenSlots, type TakenSlots } from './availability/taken-slots.js';
 import { SharedTakenSlots } from './availability/shared-taken-slots.js';
@@ -90,6 +91,7 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   const availability = { timeZone: clinicTimeZone, rules: config.bookingRules, clock };
   const routed = [
     ...availabilityOperations(facts, takenSlots, availability),
+    ...availabilityDaysOperations(facts, takenSlots, availability),
     ...bookingOperations({
       bookings: new BookingService({
         upstream,
