@@ -149,7 +149,8 @@ export class BookingService {
    * The rules of time, in the clinic's time (CLINIC_TIMEZONE), as the
    * reference server reads them and in its order: a start that has passed
    * (one at this very minute too), then one sooner than the notice
-   * (BOOKING_MIN_NOTICE_MINUTES), then a day past the horizon (BOOKING_HORIZON_DAYS).
+   * (BOOKING_MIN_NOTICE_MINUTES), then a day past the horizon (BOOKING_HORIZON_DAYS),
+   * each in the server's words, naming the clinic rule the setting mirrors.
    */
   private refusalByTime({ appointment_date: date, appointment_time: time }: BookAppointmentRequest): BookingRefused | undefined {
     const { timeZone, clock, rules } = this.options;
@@ -161,12 +162,12 @@ export class BookingService {
     if (date < earliest.date || (date === earliest.date && time < earliest.time)) {
       return new BookingRefused(
         'inside_notice',
-        `appointment_date and appointment_time must be at least ${rules.minNoticeMinutes} minutes ahead: ` +
+        `appointment_date and appointment_time must be at least ${rules.minNoticeMinutes} minutes ahead (min_notice_minutes): ` +
           `the earliest is ${earliest.date} ${earliest.time} (clinic time ${timeZone})`,
       );
     }
     if (date > now.lastBookableDate) {
-      return new BookingRefused('beyond_horizon', `appointment_date must be within ${rules.horizonDays} days from today: the last is ${now.lastBookableDate}`);
+      return new BookingRefused('beyond_horizon', `appointment_date must be within ${rules.horizonDays} days from today (horizon_days): the last is ${now.lastBookableDate}`);
     }
     return undefined;
   }
