@@ -156,6 +156,20 @@ describe.runIf(serviceAvailable('redis'))('taken slots shared through Redis', ()
     expect([slots['08:45'], slots['09:00'], slots['09:15']]).toEqual(['open', 'taken', 'open']);
   });
 
+  it('spreads "any dentist" bookings by what both BFFs booked: the other BFF picks the dentist with fewer that day', async () => {
+    const anyDentist = async (bff: RunningBff, appointment_time: string) => {
+      const res = await fetch(`${bff.api}/appointments/book`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(validBooking({ appointment_date: '2026-11-30', appointment_time })),
+      });
+      expect(res.status).toBe(200);
+      return BffBookingResponse.parse(await res.json()).data.doctor_id;
+    };
+
+    expect([await anyDentist(a, '09:00'), await anyDentist(b, '10:00')]).toEqual(dentists.slice(0, 2));
+  });
+
   it('books for any dentist without an Idempotency-Key, and the other BFF shows that dentist taken', async () => {
     const res = await fetch(`${a.api}/appointments/book`, {
       method: 'POST',
