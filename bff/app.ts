@@ -21,6 +21,7 @@ import { BookingService } from './booking/booking.service.js';
 import { BookingFacts } from './booking/booking-facts.js';
 import { MemoryDentistMemory, SharedDentistMemory, type DentistMemory } from './booking/dentist-memory.js';
 import { availabilityOperations } from './availability/availability.routes.js';
+import { availabilityDaysOperations } from './availability/availability-days.routes.js';
 import { ClinicFacts } from './availability/clinic-facts.js';
 import { MemoryTakenSlots, type TakenSlots } from './availability/taken-slots.js';
 import { SharedTakenSlots } from './availability/shared-taken-slots.js';
@@ -90,15 +91,21 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics 
   const takenSlots: TakenSlots = redis ? new SharedTakenSlots(redis, `${clinicNamespace(redis, config.appKey)}taken:`, learnt) : learnt;
   const triedDentists = new MemoryDentistMemory(clock);
   const dentistMemory: DentistMemory = redis ? new SharedDentistMemory(redis, `${clinicNamespace(redis, config.appKey)}dentist:`, triedDentists) : triedDentists;
+  const keysBooked = new MemoryDentistMemory(clock);
+  const acceptedKeys: DentistMemory = redis ? new SharedDentistMemory(redis, `${clinicNamespace(redis, config.appKey)}accepted:`, keysBooked) : keysBooked;
+  const availability = { timeZone: clinicTimeZone, rules: config.bookingRules, clock };
   const routed = [
-    ...availabilityOperations(facts, takenSlots, clinicTimeZone, clock),
+    ...availabilityOperations(facts, takenSlots, availability),
+    ...availabilityDaysOperations(facts, takenSlots, availability),
     ...bookingOperations({
       bookings: new BookingService({
         upstream,
         facts: new BookingFacts(cache, upstream, { ttlMs: config.cache.ttlMs, clock }),
         timeZone: clinicTimeZone,
+        rules: config.bookingRules,
         taken: takenSlots,
         dentistMemory,
+        acceptedKeys,
         clock,
         bookingTimeoutMs: config.bookingTimeoutMs,
       }),

@@ -2,6 +2,11 @@ import { existsSync } from 'node:fs';
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 import { coreConfig, coreSettings, parseSettings, positiveIntSetting, rateSettings, rateWindow, type CoreConfig, type RateWindow } from '../platform/config.js';
+import { BOOKING_RULE_BOUNDS, DEFAULT_BOOKING_RULES, type BookingRules } from '../contract/rules/booking-rules.js';
+
+/** A booking rule's setting: a whole number within the rule's bounds, the rule's default when unset. */
+const bookingRuleSetting = (rule: keyof BookingRules) =>
+  z.coerce.number().int().min(BOOKING_RULE_BOUNDS[rule].min).max(BOOKING_RULE_BOUNDS[rule].max).default(DEFAULT_BOOKING_RULES[rule]);
 
 const originList = z
   .string()
@@ -77,6 +82,16 @@ export const BffConfigSchema = z.object({
     .describe(
       "the clinic's IANA zone, for availability's \"today\" and a booking's \"in the past\" (the API has no time-zone field); set it to the zone the clinic was created with",
     ),
+  // The clinic's booking rules live upstream, where the spec gives no way to read them: the BFF is told them too.
+  BOOKING_MIN_NOTICE_MINUTES: bookingRuleSetting('minNoticeMinutes').describe(
+    `how many minutes ahead a booking must start at least (${BOOKING_RULE_BOUNDS.minNoticeMinutes.min}..${BOOKING_RULE_BOUNDS.minNoticeMinutes.max}); availability never offers a sooner start and a booking of one is refused before it goes upstream (\`reason: inside_notice\`). Set it to the clinic's \`min_notice_minutes\``,
+  ),
+  BOOKING_HORIZON_DAYS: bookingRuleSetting('horizonDays').describe(
+    `how many days after today a booking may be at most (${BOOKING_RULE_BOUNDS.horizonDays.min}..${BOOKING_RULE_BOUNDS.horizonDays.max}); later days are never offered and their bookings are refused before they go upstream (\`reason: beyond_horizon\`). Set it to the clinic's \`horizon_days\``,
+  ),
+  BOOKING_DEFAULT_DURATION_MINUTES: bookingRuleSetting('defaultDurationMinutes').describe(
+    `how long an appointment without a treatment holds its dentist, in minutes (${BOOKING_RULE_BOUNDS.defaultDurationMinutes.min}..${BOOKING_RULE_BOUNDS.defaultDurationMinutes.max}); a treatment brings its own \`duration_minutes\`. Availability offers a start only when the whole appointment fits. Set it to the clinic's \`default_duration_minutes\``,
+  ),
   // Never derived from APP_SECRET_KEY: rotating the app key must not void every reference patients hold.
   BOOKING_REF_SECRET: z
     .string()
@@ -126,6 +141,8 @@ export interface BffConfig extends CoreConfig {
   statusRateLimit: RateWindow;
   availabilityMaxSlots: number;
   clinicTimeZone: string;
+  /** BOOKING_MIN_NOTICE_MINUTES, BOOKING_HORIZON_DAYS and BOOKING_DEFAULT_DURATION_MINUTES: the clinic's rules, as this BFF is told them. */
+  bookingRules: BookingRules;
   /** The key new booking references are made with (BOOKING_REF_SECRET). */
   referenceKey: Buffer;
   /** BOOKING_REF_SECRET_PREVIOUS: keys references are still read with, after referenceKey. */
@@ -172,6 +189,11 @@ export function parseBffConfig(env: NodeJS.ProcessEnv): BffConfig {
     statusRateLimit: rateWindow(e, 'STATUS'),
     availabilityMaxSlots: e.AVAILABILITY_MAX_SLOTS,
     clinicTimeZone: e.CLINIC_TIMEZONE,
+    bookingRules: {
+      minNoticeMinutes: e.BOOKING_MIN_NOTICE_MINUTES,
+      horizonDays: e.BOOKING_HORIZON_DAYS,
+      defaultDurationMinutes: e.BOOKING_DEFAULT_DURATION_MINUTES,
+    },
     referenceKey: deriveReferenceKey(e.BOOKING_REF_SECRET),
     previousReferenceKeys: e.BOOKING_REF_SECRET_PREVIOUS.map(deriveReferenceKey),
     demoPage: e.DEMO_PAGE,

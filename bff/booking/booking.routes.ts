@@ -127,8 +127,11 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
       },
       '400': errorAnswer(
         'validation_error: the message names each bad field or broken rule. When the BFF refused the booking itself, ' +
-          "from the clinic's time and its opening hours, treatments and dentists, before sending it on, `reason` names " +
-          'the rule as a code: in_past, closed_day, outside_hours, ends_after_closing, unknown_treatment or unknown_dentist.',
+          "from the clinic's time, its notice and horizon (BOOKING_MIN_NOTICE_MINUTES, BOOKING_HORIZON_DAYS), its opening " +
+          'hours, treatments and dentists and the 15-minute grid, before sending it on, `reason` names the rule as a code: ' +
+          'in_past, inside_notice, beyond_horizon, closed_day, outside_hours, ends_after_closing, unknown_treatment, ' +
+          'unknown_dentist or off_grid. A re-send with the Idempotency-Key of a booking accepted before still goes on ' +
+          'once time has brought it inside the notice, and replays.',
       ),
       '409': errorAnswer('slot_unavailable: the dentist is already booked then.'),
       '413': errorAnswer(`payload_too_large: body over ${BROWSER_BOOKING_MAX_BYTES} bytes.`),

@@ -9,13 +9,18 @@ import {
 } from '../../contract/index.js';
 import { ApiError } from '../../contract/errors.js';
 import { LIMITS } from '../../contract/rules/limits.js';
+import { appointmentEnd } from '../../contract/rules/appointment-interval.js';
+import type { BookingRules } from '../../contract/rules/booking-rules.js';
 import { clinicNow } from '../../contract/rules/clinic-now.js';
+import { minutesOf } from '../../contract/rules/clinic-time.js';
 import { checkOpeningHours } from '../../contract/rules/opening-hours.js';
+import { SLOT_STEP_MINUTES } from '../../contract/rules/slots.js';
 import { BOOKING_PATH } from '../../contract/bff.js';
 import type { Clock } from '../../platform/clock.js';
 import type { UpstreamAnswer, UpstreamClient } from '../upstream/upstream-client.js';
 import { BookingOutcomeUnknown, UpstreamUnavailable } from '../upstream/errors.js';
-import type { TakenSlots } from '../availability/taken-slots.js';
+import type { TakenInterval, TakenSlots } from '../availability/taken-slots.js';
+import { appointmentMinutes } from '../availability/open-starts.js';
 import { DENTISTS, TREATMENTS, WEBSITE } from '../content/resources.js';
 import type { ContentResource } from '../content/resources.js';
 import type { BookingFacts } from './booking-facts.js';
@@ -57,10 +62,18 @@ export interface BookingServiceOptions {
   facts: BookingFacts;
   /** The clinic's IANA time zone (CLINIC_TIMEZONE): what "in the past" is read in. */
   timeZone: string;
+  /** The clinic's notice, horizon and default length (BOOKING_*), as this BFF is told them. */
+  rules: BookingRules;
   /** What the BFF learns about taken slots from bookings and 409s. */
   taken: TakenSlots;
   /** The dentist each patient key of an "any dentist" booking tried: per process, or shared through Redis. */
   dentistMemory: DentistMemory;
+  /**
+   * The dentist each keyed booking booked, or may have (an unknown outcome),
+   * by its patient key: a re-send of one is sent on even once time has moved
+   * it inside the notice, so that upstream replays it. Per process, or shared through Redis.
+   */
+  acceptedKeys: DentistMemory;
   clock: Clock;
   /** How long a booking waits for upstream (BOOKING_TIMEOUT_MS). */
   bookingTimeoutMs: number;
@@ -72,10 +85,11 @@ const BOOKINGS_REMEMBERED = 50_000;
 /**
  * The BFF's booking rules, apart from HTTP: the checks it can make itself
  * before anything goes upstream (refusals with a reason code), "any dentist"
- * (a booking without a dentist goes to the first of the clinic's dentists
- * free then, a re-send first to the dentist its key tried), the
- * Idempotency-Key of each try (dentistKey), and what is learnt from each
- * answer (a slot booked or refused 409 is taken). A booking waits for
+ * (a booking without a dentist goes to the dentist free for the whole
+ * appointment with the fewest bookings known that day, a re-send first to
+ * the dentist its key tried), the Idempotency-Key of each try (dentistKey),
+ * and what is learnt from each answer (a booking's whole interval is taken;
+ * a start refused 409 is taken). A booking waits for
  * upstream up to `bookingTimeoutMs`, longer than reads: answering "try again"
  * while upstream is still booking is what makes a patient book twice.
  */
@@ -104,38 +118,57 @@ export class BookingService {
    * in time, and UpstreamUnavailable or UpstreamBusy when upstream failed.
    */
   async book(request: BookingRequest, sending: (keyed: boolean) => void): Promise<BookingOutcome> {
-    const { booking } = request;
+    const { booking, idempotencyKey } = request;
     // The rules of time first: they need nothing read, as on the reference server.
     const untimely = this.refusalByTime(booking);
-    if (untimely) throw untimely;
+    if (untimely && !(untimely.reason === 'inside_notice' && (await this.acceptedBefore(idempotencyKey)))) throw untimely;
     const facts = await this.knownFacts(booking);
     const refusal = refusalOf(booking, facts);
     if (refusal) throw refusal;
+    const { appointment_date: date, appointment_time: time } = booking;
+    const treatmentMinutes = facts.treatments?.data.find((t) => t.treatment_id === booking.treatment_id)?.duration_minutes;
+    const held: TakenInterval = { start: time, end: appointmentEnd(time, appointmentMinutes(treatmentMinutes, this.options.rules)) };
     if (booking.doctor_id == null) {
       // Without the dentist list (upstream failing to answer it) the booking goes as the patient sent it.
       const dentists = facts.dentists?.data.map((dentist) => dentist.doctor_id) ?? [];
-      if (dentists.length > 0) return this.bookAnyDentist(request, dentists, sending);
+      if (dentists.length > 0) return this.bookAnyDentist(request, dentists, held, sending);
     }
-    const { appointment_date: date, appointment_time: time } = booking;
     const requested = booking.doctor_id ?? null;
-    const answer = await this.send(request.body, request.idempotencyKey, sending);
-    if (requested !== null && (answer.status === 200 || answer.status === 409)) await this.options.taken.markTaken(requested, date, time);
+    const answer = await this.sendRemembered(request.body, idempotencyKey, requested, sending);
+    if (requested !== null && answer.status === 200) await this.options.taken.markTaken(requested, date, held);
+    if (requested !== null && answer.status === 409) await this.options.taken.markTaken(requested, date, startOnly(time));
     return this.outcomeOf(answer, requested, booking);
+  }
+
+  /** True when a booking with this patient key was accepted upstream before, or may have been. */
+  private async acceptedBefore(idempotencyKey: string | undefined): Promise<boolean> {
+    return idempotencyKey !== undefined && (await this.options.acceptedKeys.dentistOf(idempotencyKey)) !== undefined;
   }
 
   /**
    * The rules of time, in the clinic's time (CLINIC_TIMEZONE), as the
-   * reference server reads them: a start that has passed (one at this very
-   * minute too) is refused.
+   * reference server reads them and in its order: a start that has passed
+   * (one at this very minute too), then one sooner than the notice
+   * (BOOKING_MIN_NOTICE_MINUTES), then a day past the horizon (BOOKING_HORIZON_DAYS),
+   * each in the server's words, naming the clinic rule the setting mirrors.
    */
   private refusalByTime({ appointment_date: date, appointment_time: time }: BookAppointmentRequest): BookingRefused | undefined {
-    const { timeZone, clock } = this.options;
-    const now = clinicNow(clock.now(), timeZone);
+    const { timeZone, clock, rules } = this.options;
+    const now = clinicNow(clock.now(), timeZone, rules);
     if (date < now.date || (date === now.date && time <= now.time)) {
       return new BookingRefused('in_past', `appointment_date and appointment_time are in the past (clinic time ${timeZone}: ${now.date} ${now.time})`);
     }
-    // Issue 22: the notice (now.earliest, 'inside_notice') and then the horizon (now.lastBookableDate,
-    // 'beyond_horizon') go here, in the reference server's order, from the clinic's booking rules.
+    const { earliest } = now;
+    if (date < earliest.date || (date === earliest.date && time < earliest.time)) {
+      return new BookingRefused(
+        'inside_notice',
+        `appointment_date and appointment_time must be at least ${rules.minNoticeMinutes} minutes ahead (min_notice_minutes): ` +
+          `the earliest is ${earliest.date} ${earliest.time} (clinic time ${timeZone})`,
+      );
+    }
+    if (date > now.lastBookableDate) {
+      return new BookingRefused('beyond_horizon', `appointment_date must be within ${rules.horizonDays} days from today (horizon_days): the last is ${now.lastBookableDate}`);
+    }
     return undefined;
   }
 
@@ -156,33 +189,66 @@ export class BookingService {
   }
 
   /**
-   * "Any dentist": each of `dentists` in turn, skipping those known taken
-   * then, until one books; a re-send (through any BFF of the clinic) goes
-   * first to the dentist its key booked, or may have, taken or not.
+   * "Any dentist": among the dentists free for the whole appointment as best
+   * known, the one with the fewest bookings known that day first (ties in the
+   * clinic's list order), then the next after a 409, until one books; a
+   * re-send (through any BFF of the clinic) goes first to the dentist its key
+   * booked, or may have, taken or not.
    */
-  private async bookAnyDentist(request: BookingRequest, dentists: number[], sending: (keyed: boolean) => void): Promise<BookingOutcome> {
+  private async bookAnyDentist(
+    request: BookingRequest,
+    dentists: number[],
+    held: TakenInterval,
+    sending: (keyed: boolean) => void,
+  ): Promise<BookingOutcome> {
     const { booking, idempotencyKey } = request;
     const { appointment_date: date, appointment_time: time } = booking;
     const { taken, dentistMemory } = this.options;
     const retry = idempotencyKey === undefined ? undefined : await dentistMemory.dentistOf(idempotencyKey);
-    const order = retry !== undefined && dentists.includes(retry) ? [retry, ...dentists.filter((id) => id !== retry)] : dentists;
+    const known = await taken.takenOn(date, dentists);
+    // Array.prototype.sort is stable: dentists with as many bookings keep the list's order.
+    const leastBooked = dentists.filter((id) => !known.overlaps(id, held.start, held.end)).sort((a, b) => known.count(a) - known.count(b));
+    const order = retry !== undefined && dentists.includes(retry) ? [retry, ...leastBooked.filter((id) => id !== retry)] : leastBooked;
     for (const doctorId of order) {
-      if (doctorId !== retry && (await taken.isTaken(doctorId, date, time))) continue;
       const key = idempotencyKey && dentistKey(idempotencyKey, doctorId);
       const answer = await this.send({ ...request.body, doctor_id: doctorId }, key, sending).catch(async (error: unknown) => {
-        if (error instanceof BookingOutcomeUnknown && idempotencyKey) await dentistMemory.remember(idempotencyKey, doctorId);
+        if (error instanceof BookingOutcomeUnknown && idempotencyKey) await this.rememberKey(idempotencyKey, doctorId);
         throw error;
       });
       if (answer.status === 409) {
-        await taken.markTaken(doctorId, date, time);
+        await taken.markTaken(doctorId, date, startOnly(time));
         continue;
       }
       if (answer.status !== 200) return { booked: false, refusal: answer };
-      await taken.markTaken(doctorId, date, time);
-      if (idempotencyKey) await dentistMemory.remember(idempotencyKey, doctorId);
+      await taken.markTaken(doctorId, date, held);
+      if (idempotencyKey) await this.rememberKey(idempotencyKey, doctorId);
       return this.outcomeOf(answer, doctorId, booking);
     }
     throw new ApiError('slot_unavailable', 'Every dentist is booked at that time; please choose another time');
+  }
+
+  /** The patient key of a booking that booked, or may have, with the dentist tried: for re-sends ("any dentist", notice). */
+  private async rememberKey(idempotencyKey: string, doctorId: number): Promise<void> {
+    await this.options.dentistMemory.remember(idempotencyKey, doctorId);
+    await this.options.acceptedKeys.remember(idempotencyKey, doctorId);
+  }
+
+  /** send, remembering a keyed booking of a named dentist that booked, or may have, for its re-sends. */
+  private async sendRemembered(
+    body: Record<string, unknown>,
+    idempotencyKey: string | undefined,
+    doctorId: number | null,
+    sending: (keyed: boolean) => void,
+  ): Promise<UpstreamAnswer> {
+    const remember = async () => {
+      if (idempotencyKey !== undefined && doctorId !== null) await this.options.acceptedKeys.remember(idempotencyKey, doctorId);
+    };
+    const answer = await this.send(body, idempotencyKey, sending).catch(async (error: unknown) => {
+      if (error instanceof BookingOutcomeUnknown) await remember();
+      throw error;
+    });
+    if (answer.status === 200) await remember();
+    return answer;
   }
 
   private send(body: Record<string, unknown>, idempotencyKey: string | undefined, sending: (keyed: boolean) => void): Promise<UpstreamAnswer> {
@@ -216,7 +282,8 @@ export class BookingService {
 /**
  * Why the BFF refuses a booking before it goes upstream, from the clinic's
  * content it could read: an unknown treatment or dentist, a start outside
- * the opening hours or a treatment ending after closing. In the reference
+ * the opening hours or a treatment ending after closing; then a start off the
+ * BFF's 15-minute grid, which only the BFF has. In the reference
  * server's order (server/appointments/booking.service.ts), so a booking that
  * breaks two rules is refused for the same one; undefined when none applies,
  * and the clinic system decides the rest.
@@ -237,7 +304,10 @@ function refusalOf(booking: BookAppointmentRequest, { website, treatments, denti
     const hours = checkOpeningHours(website.site.opening_hours, date, time, treatmentMinutes);
     if (!hours.open) return outsideOpeningHours(hours);
   }
-  // Issue 22: a start off the booking grid ('off_grid', every SLOT_STEP_MINUTES) is refused here, last.
+  // The grid the BFF offers starts on; the reference server takes any HH:MM, as the spec allows.
+  if (minutesOf(time) % SLOT_STEP_MINUTES !== 0) {
+    return new BookingRefused('off_grid', `appointment_time must be on the booking grid, every ${SLOT_STEP_MINUTES} minutes (:00, :15, :30, :45)`);
+  }
   return undefined;
 }
 
@@ -252,3 +322,10 @@ export function dentistKey(patientKey: string, doctorId: number): string {
   const base = patientKey.length + suffix.length <= LIMITS.idempotencyKey ? patientKey : createHash('sha256').update(patientKey).digest('base64url');
   return `${base}${suffix}`;
 }
+
+/**
+ * What an upstream 409 teaches: the asked start is taken (for one grid step,
+ * which is all a start on the grid can meet), not the whole appointment, since
+ * the 409 does not say which moment of it is held.
+ */
+const startOnly = (time: string): TakenInterval => ({ start: time, end: appointmentEnd(time, SLOT_STEP_MINUTES) });

@@ -43,12 +43,19 @@ describe('BFF configuration', () => {
       statusRateLimit: { limit: 30, windowMs: 600_000 },
       availabilityMaxSlots: 50_000,
       clinicTimeZone: 'Europe/London',
+      bookingRules: { minNoticeMinutes: 120, horizonDays: 365, defaultDurationMinutes: 30 },
       referenceKey: undefined,
       previousReferenceKeys: [],
       demoPage: false,
       widgetDir: 'widget/dist',
       widgetDevUrl: undefined,
     });
+  });
+
+  it("reads the clinic's booking rules, a notice and horizon of 0 included", () => {
+    const env = { ...valid, BOOKING_MIN_NOTICE_MINUTES: '0', BOOKING_HORIZON_DAYS: '0', BOOKING_DEFAULT_DURATION_MINUTES: '45' };
+
+    expect(parseBffConfig(env).bookingRules).toEqual({ minNoticeMinutes: 0, horizonDays: 0, defaultDurationMinutes: 45 });
   });
 
   it('reads PUBLIC_ORIGIN as an origin, and none when unset', () => {
@@ -86,6 +93,10 @@ describe('BFF configuration', () => {
     ['an origin that is not a URL', { ALLOWED_ORIGINS: 'clinic' }, 'ALLOWED_ORIGINS'],
     ['a short BOOKING_REF_SECRET', { BOOKING_REF_SECRET: 'short' }, 'BOOKING_REF_SECRET'],
     ['a PUBLIC_ORIGIN that is not http(s)', { PUBLIC_ORIGIN: 'javascript:alert(1)' }, 'PUBLIC_ORIGIN'],
+    ['a negative notice', { BOOKING_MIN_NOTICE_MINUTES: '-1' }, 'BOOKING_MIN_NOTICE_MINUTES'],
+    ['a horizon past two years', { BOOKING_HORIZON_DAYS: '731' }, 'BOOKING_HORIZON_DAYS'],
+    ['a default length under 5 minutes', { BOOKING_DEFAULT_DURATION_MINUTES: '4' }, 'BOOKING_DEFAULT_DURATION_MINUTES'],
+    ['a default length that is not whole minutes', { BOOKING_DEFAULT_DURATION_MINUTES: '30.5' }, 'BOOKING_DEFAULT_DURATION_MINUTES'],
   ])('refuses %s, naming it', (_name, change, variable) => {
     expect(() => loadBffConfig({ ...valid, ...change }, '/nonexistent')).toThrow(variable);
   });

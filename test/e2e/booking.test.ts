@@ -143,7 +143,9 @@ describe('booking through the demo page', () => {
     await taken.waitFor();
     expect(await taken.isDisabled()).toBe(true);
     expect(await taken.getAttribute('aria-describedby')).toBe('why-taken');
-    expect(await again.slot('11:15').isDisabled()).toBe(false);
+    // The 30-minute check-up holds 11:00-11:30: 11:15 meets it, 11:30 follows it.
+    expect(await again.slot('11:15').isDisabled()).toBe(true);
+    expect(await again.slot('11:30').isDisabled()).toBe(false);
   });
 
   it('shows Scheduled for the reference shown, then Completed after the clinic CLI sets the status', async () => {

@@ -37,6 +37,10 @@ export async function inspector(url = SHARED_REDIS_URL) {
     },
     get: (key: string) => client.get(key),
     pttl: (key: string) => client.pTTL(key),
+    /** A set's members, sorted. */
+    members: async (key: string) => (await client.sMembers(key)).sort(),
+    /** Adds a member to a set, as an older service version would have written it. */
+    addMember: (key: string, member: string) => client.sAdd(key, member),
     /** Removes every key under the prefix. */
     async cleanUp(prefix: string): Promise<void> {
       const keys = await this.keys(prefix);

@@ -3,7 +3,7 @@ import { AvailabilityResponse, BffBookingResponse, BffErrorBody } from '../../..
 import { MemoryTakenSlots } from '../../../bff/availability/taken-slots.js';
 import { TEST_NOW } from '../../server/support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { appointmentIdOf, ManualTime, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { appointmentIdOf, heldAt, ManualTime, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
 
 /**
  * GET /api/availability: candidate starts from the cached opening hours, each
@@ -13,6 +13,8 @@ import { appointmentIdOf, ManualTime, startBff, startStack, type RunningBff, typ
  */
 
 const TUESDAY = '2026-11-24';
+/** A day no other test of this file books: every dentist has as many bookings known (none). */
+const WEDNESDAY = '2026-11-25';
 let stack: Stack;
 let dentists: number[];
 let treatments: { treatment_id: number; duration_minutes: number }[];
@@ -95,10 +97,10 @@ describe('GET /api/availability', () => {
     expect(body.data.slots.at(-1)?.time).toBe('16:30'); // 90 minutes before 18:00
   });
 
-  it('lists on today only the starts still ahead in the clinic time zone', async () => {
+  it('lists on today only the starts at least the notice (120 minutes) ahead in the clinic time zone', async () => {
     const slots = await slotsOf('date=2026-11-23');
 
-    expect(Object.keys(slots)[0]).toBe('09:15');
+    expect(Object.keys(slots)[0]).toBe('11:00');
   });
 
   it('lists no start on a closed day', async () => {
@@ -153,9 +155,11 @@ describe('what the BFF learns about taken slots', () => {
 describe('a booking for any dentist (no doctor_id)', () => {
   it('books the next dentist after a 409 for the first, with keys derived from the patient’s, and names the dentist', async () => {
     const [first, second] = dentists as [number, number];
-    await bookUpstream(validBooking({ doctor_id: first, appointment_time: '12:00' }));
+    await bookUpstream(validBooking({ doctor_id: first, appointment_date: WEDNESDAY, appointment_time: '12:00' }));
 
-    const result = await booked(validBooking({ patient_name: 'Any Dentist', appointment_time: '12:00' }), { 'idempotency-key': 'any-1' });
+    const result = await booked(validBooking({ patient_name: 'Any Dentist', appointment_date: WEDNESDAY, appointment_time: '12:00' }), {
+      'idempotency-key': 'any-1',
+    });
 
     expect(result.doctor_id).toBe(second);
     const row = await stack.upstream.db
@@ -166,7 +170,7 @@ describe('a booking for any dentist (no doctor_id)', () => {
     expect(row).toMatchObject({ doctor_id: second, patient_name: 'Any Dentist' });
     const keys = await stack.upstream.db.selectFrom('idempotency_keys').select('idempotency_key').where('idempotency_key', 'like', 'any-1%').execute();
     expect(keys.map((k) => k.idempotency_key).sort()).toEqual([`any-1:doctor-${first}`, `any-1:doctor-${second}`].sort());
-    expect((await slotsOf(`date=${TUESDAY}&doctor_id=${first}`))['12:00']).toBe('taken');
+    expect((await slotsOf(`date=${WEDNESDAY}&doctor_id=${first}`))['12:00']).toBe('taken');
   });
 
   it('skips a dentist already known to be taken, without asking upstream', async () => {
@@ -226,19 +230,19 @@ function localSlots(bff: RunningBff): MemoryTakenSlots {
 }
 
 describe('how long and how much the BFF remembers', () => {
-  it('forgets a taken slot once its time has passed', async () => {
+  it('forgets a taken interval once it has ended', async () => {
     const clock = new ManualTime(Date.parse(TEST_NOW));
     const bff = await startBff(stack.upstream.api, stack.clinic, {}, clock);
     try {
       const [first] = dentists as [number];
       await booked(validBooking({ doctor_id: first, appointment_time: '13:00' }), {}, bff);
-      expect(await bff.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(true);
+      expect(await heldAt(bff.takenSlots, first, TUESDAY, '13:00')).toBe(true);
 
-      clock.current = Date.parse('2026-11-24T12:59:00Z'); // 12:59 in London (GMT)
-      expect(await bff.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(true);
-      clock.current = Date.parse('2026-11-24T13:00:01Z');
+      clock.current = Date.parse('2026-11-24T13:14:00Z'); // 13:14 in London (GMT), the booking's last minute
+      expect(await heldAt(bff.takenSlots, first, TUESDAY, '13:00')).toBe(true);
+      clock.current = Date.parse('2026-11-24T13:15:01Z');
 
-      expect(await bff.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(false);
+      expect(await heldAt(bff.takenSlots, first, TUESDAY, '13:00')).toBe(false);
       expect(localSlots(bff).size).toBe(0);
     } finally {
       await bff.close();
@@ -253,7 +257,7 @@ describe('how long and how much the BFF remembers', () => {
       for (const time of times) await booked(validBooking({ doctor_id: first, appointment_time: time }), {}, bff);
 
       expect(localSlots(bff).size).toBe(3);
-      expect(await Promise.all(times.map((time) => bff.takenSlots.isTaken(first, TUESDAY, time)))).toEqual([false, false, true, true, true]);
+      expect(await Promise.all(times.map((time) => heldAt(bff.takenSlots, first, TUESDAY, time)))).toEqual([false, false, true, true, true]);
     } finally {
       await bff.close();
     }

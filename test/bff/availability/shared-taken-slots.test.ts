@@ -3,19 +3,20 @@ import { AvailabilityResponse, BffBookingResponse } from '../../../contract/bff.
 import type { RedisLink } from '../../../platform/redis-link.js';
 import { TEST_NOW } from '../../server/support/fake-clock.js';
 import { grantToken, removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
-import { ManualTime, startBff, type RunningBff } from '../support/bff-harness.js';
+import { bffClinicFixture, heldAt, ManualTime, startBff, type RunningBff } from '../support/bff-harness.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
 
 /**
- * Two BFFs of one clinic on one Redis (REDIS_URL): a slot one of them learnt
- * taken, from its own booking or from upstream's 409, is taken in the other's
- * availability too, until the slot's time has passed. The BFFs' clocks stand at
+ * Two BFFs of one clinic on one Redis (REDIS_URL): time one of them learnt
+ * taken, a booking's whole interval or a start upstream refused 409, is taken
+ * in the other's availability too, until it has ended. The BFFs' clocks stand at
  * TEST_NOW, Monday 23 November 2026 09:00 in London.
  */
 
 const TUESDAY = '2026-11-24';
-const MS_UNTIL_TUESDAY_13_00 = Date.parse('2026-11-24T13:00:00Z') - Date.parse(TEST_NOW);
+/** When the 15-minute booking at 13:00 below ends. */
+const MS_UNTIL_TUESDAY_13_15 = Date.parse('2026-11-24T13:15:00Z') - Date.parse(TEST_NOW);
 
 describe.runIf(serviceAvailable('redis'))('taken slots shared through Redis', () => {
   const prefix = testKeyPrefix('bff-taken-slots');
@@ -37,10 +38,10 @@ describe.runIf(serviceAvailable('redis'))('taken slots shared through Redis', ()
 
   beforeAll(async () => {
     upstream = await startTestServer();
-    clinic = await seedClinic(upstream);
+    clinic = await seedClinic(upstream, bffClinicFixture());
     a = await bffOn(clinic);
     b = await bffOn(clinic);
-    other = await bffOn(await seedClinic(upstream));
+    other = await bffOn(await seedClinic(upstream, bffClinicFixture()));
     dentists = ((await (await fetch(`${a.api}/dentists`)).json()) as { data: { doctor_id: number }[] }).data.map((d) => d.doctor_id);
     redis = await inspector();
   });
@@ -54,10 +55,17 @@ describe.runIf(serviceAvailable('redis'))('taken slots shared through Redis', ()
     await redis.close();
   });
 
-  async function slotsOf(bff: RunningBff, doctorId: number): Promise<Record<string, string>> {
-    const res = await fetch(`${bff.api}/availability?date=${TUESDAY}&doctor_id=${doctorId}`);
+  async function slotsOf(bff: RunningBff, doctorId: number, treatmentId?: number): Promise<Record<string, string>> {
+    const treatment = treatmentId === undefined ? '' : `&treatment_id=${treatmentId}`;
+    const res = await fetch(`${bff.api}/availability?date=${TUESDAY}&doctor_id=${doctorId}${treatment}`);
     expect(res.status).toBe(200);
     return Object.fromEntries(AvailabilityResponse.parse(await res.json()).data.slots.map((slot) => [slot.time, slot.status]));
+  }
+
+  /** The id of the fixture's active treatment that lasts `minutes`. */
+  async function treatmentOf(bff: RunningBff, minutes: number): Promise<number> {
+    const { data } = (await (await fetch(`${bff.api}/treatments`)).json()) as { data: { treatment_id: number; duration_minutes: number }[] };
+    return data.find((treatment) => treatment.duration_minutes === minutes)!.treatment_id;
   }
 
   const book = (bff: RunningBff, doctorId: number, time: string) =>
@@ -93,29 +101,73 @@ describe.runIf(serviceAvailable('redis'))('taken slots shared through Redis', ()
     expect((await slotsOf(a, second))['14:00']).toBe('taken');
   });
 
-  it("keeps a dentist's taken starts of a day in Redis until the latest of them, under the clinic's namespace", async () => {
+  it("keeps a dentist's taken intervals of a day in Redis until the latest end, under the clinic's namespace", async () => {
     const [first] = dentists as [number];
     const [key] = (await redis.keys(prefix)).filter((name) => name.endsWith(`:taken:${first}:${TUESDAY}`));
     expect(key).toMatch(/^test:.+:bff:[0-9a-f]{16}:taken:/);
     const ttl = () => redis.pttl(key as string);
-    expect(await ttl()).toBeLessThanOrEqual(MS_UNTIL_TUESDAY_13_00);
-    expect(await ttl()).toBeGreaterThan(MS_UNTIL_TUESDAY_13_00 - 60_000);
+    expect(await ttl()).toBeLessThanOrEqual(MS_UNTIL_TUESDAY_13_15);
+    expect(await ttl()).toBeGreaterThan(MS_UNTIL_TUESDAY_13_15 - 60_000);
 
-    await b.takenSlots.markTaken(first, TUESDAY, '15:00');
-    expect(await ttl()).toBeGreaterThan(MS_UNTIL_TUESDAY_13_00 + 2 * 3600_000 - 60_000);
-    await b.takenSlots.markTaken(first, TUESDAY, '09:30');
+    await b.takenSlots.markTaken(first, TUESDAY, { start: '15:00', end: '15:15' });
+    expect(await ttl()).toBeGreaterThan(MS_UNTIL_TUESDAY_13_15 + 2 * 3600_000 - 60_000);
+    await b.takenSlots.markTaken(first, TUESDAY, { start: '09:30', end: '09:45' });
 
-    // An earlier start never shortens the day's life.
-    expect(await ttl()).toBeGreaterThan(MS_UNTIL_TUESDAY_13_00 + 2 * 3600_000 - 60_000);
-    expect(await a.takenSlots.isTaken(first, TUESDAY, '09:30')).toBe(true);
-    expect(await a.takenSlots.isTaken(first, TUESDAY, '09:45')).toBe(false);
+    // An earlier interval never shortens the day's life.
+    expect(await ttl()).toBeGreaterThan(MS_UNTIL_TUESDAY_13_15 + 2 * 3600_000 - 60_000);
+    expect(await heldAt(a.takenSlots, first, TUESDAY, '09:30')).toBe(true);
+    expect(await heldAt(a.takenSlots, first, TUESDAY, '09:45')).toBe(false);
   });
 
   it("never shows one clinic's taken slots to another clinic's BFF on the same Redis", async () => {
     const [first] = dentists as [number];
 
-    expect(await b.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(true);
-    expect(await other.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(false);
+    expect(await heldAt(b.takenSlots, first, TUESDAY, '13:00')).toBe(true);
+    expect(await heldAt(other.takenSlots, first, TUESDAY, '13:00')).toBe(false);
+  });
+
+  it('shows the whole interval of a 90-minute booking through one BFF as taken in the other, for any length asked', async () => {
+    const [, second] = dentists as [number, number];
+    const whitening = await treatmentOf(a, 90);
+
+    const res = await fetch(`${b.api}/appointments/book`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(validBooking({ doctor_id: second, treatment_id: whitening, appointment_time: '16:00' })),
+    });
+
+    expect(res.status).toBe(200);
+    const fifteen = await slotsOf(a, second);
+    expect(['15:45', '16:00', '16:15', '17:15', '17:30'].map((time) => fifteen[time])).toEqual(['open', 'taken', 'taken', 'taken', 'open']);
+    const ninety = await slotsOf(a, second, whitening);
+    // 14:30-16:00 ends as the booking starts; 14:45-16:15 meets it.
+    expect(['14:30', '14:45', '16:30'].map((time) => ninety[time])).toEqual(['open', 'taken', 'taken']);
+    const [key] = (await redis.keys(prefix)).filter((name) => name.endsWith(`:taken:${second}:${TUESDAY}`));
+    expect(await redis.members(key as string)).toContain('16:00-17:30');
+  });
+
+  it('reads a bare start an older BFF wrote to Redis as one 15-minute step taken', async () => {
+    const [, second] = dentists as [number, number];
+    const [key] = (await redis.keys(prefix)).filter((name) => name.endsWith(`:taken:${second}:${TUESDAY}`));
+
+    await redis.addMember(key as string, '09:00');
+
+    const slots = await slotsOf(a, second);
+    expect([slots['08:45'], slots['09:00'], slots['09:15']]).toEqual(['open', 'taken', 'open']);
+  });
+
+  it('spreads "any dentist" bookings by what both BFFs booked: the other BFF picks the dentist with fewer that day', async () => {
+    const anyDentist = async (bff: RunningBff, appointment_time: string) => {
+      const res = await fetch(`${bff.api}/appointments/book`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(validBooking({ appointment_date: '2026-11-30', appointment_time })),
+      });
+      expect(res.status).toBe(200);
+      return BffBookingResponse.parse(await res.json()).data.doctor_id;
+    };
+
+    expect([await anyDentist(a, '09:00'), await anyDentist(b, '10:00')]).toEqual(dentists.slice(0, 2));
   });
 
   it('books for any dentist without an Idempotency-Key, and the other BFF shows that dentist taken', async () => {

@@ -7,9 +7,10 @@ import { TEST_NOW } from '../../server/support/fake-clock.js';
 import { ManualTime, startBff, startStack, startStubUpstream, type RecordedRequest, type RunningBff, type Stack, type StubUpstream } from '../support/bff-harness.js';
 
 /**
- * The checks the BFF makes before a booking goes upstream (issue 21): from the
- * clinic's time (CLINIC_TIMEZONE) and its cached opening hours, treatments and
- * dentists, a refusal is 400 validation_error with a reason code the widget
+ * The checks the BFF makes before a booking goes upstream (issues 21 and 22):
+ * from the clinic's time (CLINIC_TIMEZONE), its notice and horizon
+ * (BOOKING_MIN_NOTICE_MINUTES, BOOKING_HORIZON_DAYS), its cached opening
+ * hours, treatments and dentists and the 15-minute grid, a refusal is 400 validation_error with a reason code the widget
  * puts in words, in the reference server's own message, and nothing is sent
  * upstream. The stack's clock stands at TEST_NOW, Monday 23 November 2026
  * 09:00 in London; the fixture clinic opens 08:00-18:00 on weekdays and is
@@ -62,6 +63,8 @@ describe('a booking the BFF refuses before sending it upstream', () => {
     ['a start already past today', { appointment_date: '2026-11-23', appointment_time: '08:45' }, 'in_past'],
     ['a start at this very minute', { appointment_date: '2026-11-23', appointment_time: '09:00' }, 'in_past'],
     ['a day already past', { appointment_date: '2026-11-22', appointment_time: '10:00' }, 'in_past'],
+    ['a start inside the 120 minutes of notice', { appointment_date: '2026-11-23', appointment_time: '10:45' }, 'inside_notice'],
+    ['a day past the 365 days of horizon', { appointment_date: '2027-11-24' }, 'beyond_horizon'],
     ['a day the clinic is closed (Sunday)', { appointment_date: '2026-11-29' }, 'closed_day'],
     ['a start before opening', { appointment_date: TUESDAY, appointment_time: '07:45' }, 'outside_hours'],
     ['a start at closing time', { appointment_date: TUESDAY, appointment_time: '18:00' }, 'outside_hours'],
@@ -82,6 +85,21 @@ describe('a booking the BFF refuses before sending it upstream', () => {
     const refusal = BffErrorBody.parse(await res.json());
     expect(bookHits()).toBe(before);
     expect(refusal).toEqual({ success: false, message: (await serverAnswerTo(body)).message, error_code: 'validation_error', reason });
+  });
+
+  it('refuses a start off the 15-minute grid with 400 off_grid, sending nothing upstream (the server would take it)', async () => {
+    const before = bookHits();
+
+    const res = await book(validBooking({ appointment_time: '10:05' }));
+
+    expect(res.status).toBe(400);
+    expect(BffErrorBody.parse(await res.json())).toMatchObject({ error_code: 'validation_error', reason: 'off_grid' });
+    expect(bookHits()).toBe(before);
+  });
+
+  it('books a start exactly the notice ahead, and the last day of the horizon', async () => {
+    expect((await book(validBooking({ appointment_date: '2026-11-23', appointment_time: '11:00' }))).status).toBe(200);
+    expect((await book(validBooking({ appointment_date: '2027-11-23', appointment_time: '11:00' }))).status).toBe(200);
   });
 
   it('books what passes every check, with a treatment that ends at closing time', async () => {
@@ -125,6 +143,40 @@ describe('a booking the BFF refuses before sending it upstream', () => {
       expect(readsSince()).toEqual([2, 2, 2]);
     } finally {
       await fresh.close();
+    }
+  });
+});
+
+describe('a keyed re-send once time has moved its booking inside the notice', () => {
+  it('goes upstream and gets the booking accepted before, for a dentist and for any dentist; a new booking is refused', async () => {
+    const time = new ManualTime(Date.parse(TEST_NOW));
+    const bff = await startBff(stack.upstream.api, stack.clinic, {}, time);
+    const keyed = (body: Record<string, unknown>, key?: string) =>
+      fetch(`${bff.api}/appointments/book`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+        body: JSON.stringify(body),
+      });
+    try {
+      const named = validBooking({ patient_name: 'Named Resend', appointment_date: '2026-11-23', appointment_time: '11:30', doctor_id: 1 });
+      const anyDentist = validBooking({ patient_name: 'Any Resend', appointment_date: '2026-11-23', appointment_time: '11:45' });
+      const first = await keyed(named, 'notice-named');
+      const second = await keyed(anyDentist, 'notice-any');
+      expect([first.status, second.status]).toEqual([200, 200]);
+      const references = [BffBookingResponse.parse(await first.json()).data, BffBookingResponse.parse(await second.json()).data];
+      time.advance(50 * 60_000); // 09:50: the earliest start is now 11:50
+
+      const resent = [await keyed(named, 'notice-named'), await keyed(anyDentist, 'notice-any')];
+
+      expect(resent.map((res) => [res.status, res.headers.get('idempotent-replayed')])).toEqual([[200, 'true'], [200, 'true']]);
+      expect(await Promise.all(resent.map(async (res) => BffBookingResponse.parse(await res.json()).data))).toEqual(references);
+      for (const [body, key] of [[named, undefined], [named, 'notice-new']] as const) {
+        const refused = await keyed({ ...body, patient_name: 'Someone New' }, key);
+        expect(refused.status).toBe(400);
+        expect(BffErrorBody.parse(await refused.json()).reason).toBe('inside_notice');
+      }
+    } finally {
+      await bff.close();
     }
   });
 });

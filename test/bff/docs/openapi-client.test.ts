@@ -26,6 +26,7 @@ export type NamedOperations = [
   operations['lookUpAppointmentStatus'],
   operations['getAppointmentStatus'],
   operations['getAvailability'],
+  operations['getAvailabilityDays'],
   operations['getOpenApiDocument'],
 ];
 
@@ -55,6 +56,8 @@ export async function callEveryOperation(baseUrl: string) {
   });
   const slotStatus: 'open' | 'taken' | undefined = availability.data?.data.slots.find((slot) => slot.time === '11:00')?.status;
   const bestKnown: true | undefined = availability.data?.best_known;
+  const month = await client.GET('/availability/days', { params: { query: { month: '2026-11', doctor_id: firstDentist } } });
+  const openOnTuesday: number | undefined = month.data?.data.days.find((day) => day.date === '2026-11-24')?.open;
   const booked = await client.POST('/appointments/book', {
     params: { header: { 'Idempotency-Key': 'generated-bff-client-1' } },
     body: {
@@ -88,6 +91,7 @@ export async function callEveryOperation(baseUrl: string) {
     deprecated: [deprecated.data?.data.status, deprecated.response.headers.has('deprecation')],
     unknown: [unknown.response.status, unknownCode],
     availability: [bestKnown, slotStatus, after.data?.data.slots.find((slot) => slot.time === '11:00')?.status],
+    days: [month.data?.data.days.length, openOnTuesday],
     namesTheDentist: bookedDentist === firstDentist,
     sameContent,
     documentVersion,
@@ -139,6 +143,8 @@ describe('a client generated from GET /api/openapi.json', () => {
       deprecated: ['Scheduled', true],
       unknown: [404, 'not_found'],
       availability: [true, 'open', 'taken'],
+      // Every day of November; Tuesday's 40 starts of 15 minutes, 08:00 to 17:45, all open before the booking.
+      days: [30, 40],
       namesTheDentist: true,
       sameContent: true,
       documentVersion: '3.1.0',

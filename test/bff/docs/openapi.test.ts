@@ -214,6 +214,22 @@ describe('GET /api/openapi.json', () => {
     expect(document.components.schemas.AvailabilityResponse?.required).toEqual(['success', 'best_known', 'note', 'data']);
   });
 
+  it('declares the days at a glance as best known, never cached, with its query and 400', async () => {
+    const document = await openApiDocument();
+
+    const days = operation(document, 'get', '/availability/days') as OpenApiOperation & { description?: string };
+
+    expect(statuses(days)).toEqual(['200', '400', '429', '500', '502', '503', '504']);
+    expect(days.parameters?.map((p) => [p.in, p.name, p.required ?? false])).toEqual([
+      ['query', 'month', true],
+      ['query', 'doctor_id', false],
+      ['query', 'treatment_id', false],
+    ]);
+    expect(days.description).toContain('no call to the clinic system');
+    expect(headerNames(days.responses['200'])).toEqual(['Cache-Control']);
+    expect(document.components.schemas.AvailabilityDaysResponse?.required).toEqual(['success', 'best_known', 'note', 'data']);
+  });
+
   it('answers a 429 with Retry-After, RateLimit and RateLimit-Policy, and 500 on every operation', async () => {
     const document = await openApiDocument();
 

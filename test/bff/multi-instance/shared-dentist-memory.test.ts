@@ -6,7 +6,7 @@ import type { RedisLink } from '../../../platform/redis-link.js';
 import { KEY_MEMORY_TTL_MS } from '../../../bff/booking/dentist-memory.js';
 import { TEST_NOW } from '../../server/support/fake-clock.js';
 import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
-import { appointmentIdOf, closeServer, listen, ManualTime, startBff, type RunningBff } from '../support/bff-harness.js';
+import { appointmentIdOf, bffClinicFixture, closeServer, listen, ManualTime, startBff, type RunningBff } from '../support/bff-harness.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
 
@@ -21,6 +21,8 @@ import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
  */
 
 type Inspector = Awaited<ReturnType<typeof inspector>>;
+
+const WEDNESDAY = '2026-11-25';
 
 const book = (bff: RunningBff, body: unknown, key?: string) =>
   fetch(`${bff.api}/appointments/book`, {
@@ -92,7 +94,7 @@ describe.runIf(serviceAvailable('redis'))('an "any dentist" booking re-sent thro
 
   beforeAll(async () => {
     upstream = await startTestServer();
-    clinic = await seedClinic(upstream);
+    clinic = await seedClinic(upstream, bffClinicFixture());
     proxy = await holdingProxy(upstream.api);
     for (let i = 0; i < 2; i++) links.push(await openLink(prefix));
     [a, b] = (await Promise.all(
@@ -134,14 +136,15 @@ describe.runIf(serviceAvailable('redis'))('an "any dentist" booking re-sent thro
 
   it('after a 504 on one BFF, and the slot learnt taken meanwhile, gives the re-send on the other the booking the 504 hid', async () => {
     const [first] = dentists as [number];
-    const booking = validBooking({ patient_name: 'Unknown Outcome', appointment_time: '10:30' });
+    // Another day than the first test's, where the first dentist has no more bookings known than the second.
+    const booking = validBooking({ patient_name: 'Unknown Outcome', appointment_date: WEDNESDAY, appointment_time: '10:30' });
     const committed = proxy.holdNextBookingAnswer(1_500);
     const unknown = await book(a, booking, 'unknown-outcome-key');
     expect(unknown.status).toBe(504);
     expect(ErrorBody.parse(await unknown.json()).error_code).toBe('booking_outcome_unknown');
     await committed;
     // Another patient asks for that dentist at that time: upstream's 409 marks the slot taken for both BFFs.
-    expect((await book(b, validBooking({ patient_name: 'Someone Else', appointment_time: '10:30', doctor_id: first }))).status).toBe(409);
+    expect((await book(b, validBooking({ patient_name: 'Someone Else', appointment_date: WEDNESDAY, appointment_time: '10:30', doctor_id: first }))).status).toBe(409);
 
     const resent = await book(b, booking, 'unknown-outcome-key');
 

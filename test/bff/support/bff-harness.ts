@@ -20,14 +20,18 @@ import {
 import { clinicFixture } from '../../server/support/clinic-fixture.js';
 import { TEST_NOW } from '../../server/support/fake-clock.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
+import type { TakenSlots } from '../../../bff/availability/taken-slots.js';
+import { appointmentEnd } from '../../../contract/rules/appointment-interval.js';
 
 /**
  * The fixture clinic as the BFF's tests meet it on the reference server: a
  * booking without a treatment lasts 15 minutes there, one step of the BFF's
  * availability grid (contract/rules/slots.ts), which is how long the BFF
- * takes such a booking to be; the server's own default is 30 minutes.
+ * takes such a booking to be (startBff's BOOKING_DEFAULT_DURATION_MINUTES);
+ * the server's own default is 30 minutes.
  */
-export const bffClinicFixture = (): ClinicFile => ({ ...clinicFixture(), booking_rules: { default_duration_minutes: 15 } });
+export const BFF_FIXTURE_DEFAULT_MINUTES = 15;
+export const bffClinicFixture = (): ClinicFile => ({ ...clinicFixture(), booking_rules: { default_duration_minutes: BFF_FIXTURE_DEFAULT_MINUTES } });
 
 export interface RunningBff extends Bff {
   baseUrl: string;
@@ -91,6 +95,8 @@ export async function startBff(
       BOOKING_RATE_LIMIT: '1000',
       BOOKING_RATE_WINDOW_MS: '60000',
       SHUTDOWN_TIMEOUT_MS: '1000',
+      // The length bffClinicFixture gives the reference server's bookings without a treatment.
+      BOOKING_DEFAULT_DURATION_MINUTES: String(BFF_FIXTURE_DEFAULT_MINUTES),
     }),
     ...overrides,
   };
@@ -196,3 +202,8 @@ export const defaultStub: StubHandler = (req, res) => {
   }
   res.end(JSON.stringify({ success: true, data: [] }));
 };
+
+/** True when the BFF knows the dentist to be held at the minute `time` (HH:MM) of `date`. */
+export async function heldAt(taken: TakenSlots, doctorId: number, date: string, time: string): Promise<boolean> {
+  return (await taken.takenOn(date, [doctorId])).overlaps(doctorId, time, appointmentEnd(time, 1));
+}

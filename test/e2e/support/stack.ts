@@ -12,6 +12,7 @@ import { KeyStore } from '../../../server/auth/key.store.js';
 import { TokenStore } from '../../../server/auth/token.store.js';
 import { demoClinic } from '../../../server/demo/demo-clinic.js';
 import type { BffConfig } from '../../../bff/config.js';
+import { DEFAULT_BOOKING_RULES } from '../../../contract/rules/booking-rules.js';
 import { removeDb, startTestServer, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
 import { REPO_ROOT } from '../../server/support/server-process.js';
 import { startBff, type RunningBff } from '../../bff/support/bff-harness.js';
@@ -126,6 +127,8 @@ export async function startE2eStack(bffOverrides: Partial<BffConfig> = {}): Prom
       apiRateLimit: { limit: 10_000, windowMs: 60_000 },
       widgetDir: WIDGET_DIR,
       demoPage: true,
+      // The demo clinic sets no booking rules: the BFF is told the server's defaults, as a deployer would.
+      bookingRules: { ...DEFAULT_BOOKING_RULES },
       ...bffOverrides,
     }, systemClock);
   } catch (error) {
