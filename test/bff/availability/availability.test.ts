@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AvailabilityResponse, BffBookingResponse, BffErrorBody } from '../../../contract/bff.js';
 import { MemoryTakenSlots } from '../../../bff/availability/taken-slots.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { appointmentIdOf, ManualTime, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { appointmentIdOf, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
 
 /**
  * GET /api/availability: candidate starts from the cached opening hours, each
@@ -18,7 +18,7 @@ let dentists: number[];
 let treatments: { treatment_id: number; duration_minutes: number }[];
 
 beforeAll(async () => {
-  stack = await startStack({ clock: new ManualTime(Date.parse(TEST_NOW)) });
+  stack = await startStack({ clock: new FakeClock(TEST_NOW) });
   dentists = ((await (await fetch(`${stack.bff.api}/dentists`)).json()) as { data: { doctor_id: number }[] }).data.map((d) => d.doctor_id);
   treatments = ((await (await fetch(`${stack.bff.api}/treatments`)).json()) as { data: typeof treatments }).data;
 });
@@ -227,16 +227,16 @@ function localSlots(bff: RunningBff): MemoryTakenSlots {
 
 describe('how long and how much the BFF remembers', () => {
   it('forgets a taken slot once its time has passed', async () => {
-    const clock = new ManualTime(Date.parse(TEST_NOW));
+    const clock = new FakeClock(TEST_NOW);
     const bff = await startBff(stack.upstream.api, stack.clinic, {}, clock);
     try {
       const [first] = dentists as [number];
       await booked(validBooking({ doctor_id: first, appointment_time: '13:00' }), {}, bff);
       expect(await bff.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(true);
 
-      clock.current = Date.parse('2026-11-24T12:59:00Z'); // 12:59 in London (GMT)
+      clock.set('2026-11-24T12:59:00Z'); // 12:59 in London (GMT)
       expect(await bff.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(true);
-      clock.current = Date.parse('2026-11-24T13:00:01Z');
+      clock.set('2026-11-24T13:00:01Z');
 
       expect(await bff.takenSlots.isTaken(first, TUESDAY, '13:00')).toBe(false);
       expect(localSlots(bff).size).toBe(0);
@@ -246,7 +246,7 @@ describe('how long and how much the BFF remembers', () => {
   });
 
   it('keeps at most AVAILABILITY_MAX_SLOTS, dropping the oldest first', async () => {
-    const bff = await startBff(stack.upstream.api, stack.clinic, { availabilityMaxSlots: 3 }, new ManualTime(Date.parse(TEST_NOW)));
+    const bff = await startBff(stack.upstream.api, stack.clinic, { availabilityMaxSlots: 3 }, new FakeClock(TEST_NOW));
     try {
       const [first] = dentists as [number];
       const times = ['14:00', '14:15', '14:30', '14:45', '15:00'];

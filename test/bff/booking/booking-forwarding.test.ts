@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js';
 import { ErrorBody } from '../../../contract/index.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { ManualTime, startBff, startStubUpstream, type RecordedRequest, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStubUpstream, type RecordedRequest, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
 
 /**
  * How the BFF forwards bookings and status lookups, against a stub upstream
@@ -28,7 +28,7 @@ interface Upstream {
 let upstream: Upstream;
 let stub: StubUpstream;
 let bff: RunningBff;
-let time: ManualTime;
+let time: FakeClock;
 let nextId = 900;
 const bookedByKey = new Map<string, number>();
 
@@ -76,7 +76,7 @@ afterAll(async () => {
 beforeEach(async () => {
   upstream = { dentists: [1, 2], busy: [] };
   stub.requests.length = 0;
-  time = new ManualTime(Date.parse(TEST_NOW));
+  time = new FakeClock(TEST_NOW);
   bff = await startBff(stub.api, { appKey: 'ck_forwarding', secret: 'forwarding-secret-0123456789' }, { bookingTimeoutMs: 300 }, time);
 });
 afterEach(async () => {

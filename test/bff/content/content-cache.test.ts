@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ErrorBody, TreatmentListResponse } from '../../../contract/index.js';
 import { removeDb } from '../../server/support/test-server.js';
 import {
-  ManualTime,
   startBff,
   startStack,
   startStubUpstream,
@@ -19,6 +18,7 @@ import { ContentCache } from '../../../bff/content/content-cache.js';
 import { TREATMENTS, WEBSITE } from '../../../bff/content/resources.js';
 import { TokenManager } from '../../../bff/upstream/token-manager.js';
 import { UpstreamClient } from '../../../bff/upstream/upstream-client.js';
+import { FakeClock } from '../../support/fake-clock.js';
 
 const STUB_CREDENTIALS = { appKey: 'ck_stub_key', secret: 'stub-secret-0123456789' };
 const TTL_MS = 60_000;
@@ -190,7 +190,7 @@ describe('ETag and Cache-Control', () => {
 });
 
 describe('stale content and an upstream that goes down', () => {
-  const time = new ManualTime();
+  const time = new FakeClock(Date.now());
   let stack: Stack;
   let upstreamClosed = false;
 
@@ -256,7 +256,7 @@ describe('stale content and an upstream that goes down', () => {
 describe('stale content from a slow or failing stub upstream', () => {
   /** A refresh slow enough to tell "answered at once" from "waited", on a busy machine too, and inside the upstream timeout. */
   const SLOW_REFRESH_MS = 3000;
-  const time = new ManualTime();
+  const time = new FakeClock(Date.now());
   let stub: StubUpstream;
   let bff: RunningBff;
   const good = { success: true, data: [STUB_TREATMENT] };
@@ -470,7 +470,7 @@ describe('the content cache on its own (stub upstream)', () => {
   });
 
   /** A cache over a real upstream client, its clock moved by hand. */
-  function cacheAt(time: ManualTime): ContentCache {
+  function cacheAt(time: FakeClock): ContentCache {
     const upstream = { upstreamUrl: stub.api, appKey: 'ck_cache', appSecretKey: 'cache-secret-0123456789', timeoutMs: 2_000, maxBodyBytes: 1024 * 1024 };
     const tokens = new TokenManager({ ...upstream, clock: time });
     const client = new UpstreamClient(stub.api, upstream.appKey, tokens, upstream.timeoutMs, upstream.maxBodyBytes);
@@ -478,7 +478,7 @@ describe('the content cache on its own (stub upstream)', () => {
   }
 
   it('keeps the sanitised value beside the bytes, the same object at every read, so no reader parses the bytes again', async () => {
-    const cache = cacheAt(new ManualTime());
+    const cache = cacheAt(new FakeClock(Date.now()));
 
     const first = await cache.get(TREATMENTS);
     const again = await cache.get(TREATMENTS);
@@ -490,7 +490,7 @@ describe('the content cache on its own (stub upstream)', () => {
   });
 
   it('keeps no value for an answer that is not the resource (an upstream 404)', async () => {
-    const cache = cacheAt(new ManualTime());
+    const cache = cacheAt(new FakeClock(Date.now()));
 
     const answer = await cache.get(WEBSITE);
 
@@ -499,7 +499,7 @@ describe('the content cache on its own (stub upstream)', () => {
   });
 
   it('counts a copy stale as soon as the clock passes its TTL, even within the millisecond of its last reading', async () => {
-    const time = new ManualTime();
+    const time = new FakeClock(Date.now());
     const cache = cacheAt(time);
     await cache.get(TREATMENTS);
     expect(cache.fresh(TREATMENTS)).toBeDefined();

@@ -17,7 +17,7 @@ import {
   type TestServerOptions,
 } from '../../server/support/test-server.js';
 import { clinicFixture } from '../../server/support/clinic-fixture.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
 
 /**
@@ -35,15 +35,6 @@ export interface RunningBff extends Bff {
   /** Every log line the BFF wrote. */
   logs: string[];
   close(): Promise<void>;
-}
-
-/** A controllable time source for the BFF's token manager and cache. */
-export class ManualTime implements Clock {
-  constructor(public current = Date.now()) {}
-  readonly now = () => new Date(this.current);
-  advance(ms: number): void {
-    this.current += ms;
-  }
 }
 
 /** Listens on an ephemeral 127.0.0.1 port; returns the base URL. */
@@ -68,7 +59,7 @@ export async function startBff(
   upstreamApi: string,
   credentials: { appKey: string; secret: string },
   overrides: Partial<BffConfig> = {},
-  clock: Clock = new ManualTime(Date.parse(TEST_NOW)),
+  clock: Clock = new FakeClock(TEST_NOW),
   redis?: RedisLink,
 ): Promise<RunningBff> {
   const { lines: logs, sink } = collectLogLines();

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { TokenManager } from '../../../bff/upstream/token-manager.js';
 import { toUpstreamUnavailable } from '../../../bff/upstream/upstream-fetch.js';
 import { UpstreamBusy, UpstreamUnavailable } from '../../../bff/upstream/errors.js';
-import { FakeClock, TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { startStubUpstream, type StubHandler, type StubUpstream } from '../support/bff-harness.js';
 
 /**

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
-import { FakeClock, TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { AUTH_FAILED, validBooking } from '../../server/support/test-server.js';
 import {
-  ManualTime,
   startBff,
   startStack,
   startStubUpstream,
@@ -104,7 +103,7 @@ describe('token exchange in front of the reference server', () => {
 
 describe('token renewal and an upstream 401', () => {
   // At the server's time, so that the booking below is ahead.
-  const time = new ManualTime(Date.parse(TEST_NOW));
+  const time = new FakeClock(TEST_NOW);
   const upstreamClock = new FakeClock(TEST_NOW);
   let stack: Stack;
 
@@ -188,7 +187,7 @@ describe('token failures from a stub upstream', () => {
   });
 
   describe('when /granttoken answers 500', () => {
-    const time = new ManualTime();
+    const time = new FakeClock(Date.now());
     let stub: StubUpstream;
     let bff: RunningBff;
 

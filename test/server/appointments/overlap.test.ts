@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BookAppointmentResponse, ErrorBody } from '../../../contract/index.js';
 import { AppointmentStore } from '../../../server/appointments/appointment.store.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { overlappingPairs } from '../support/overlaps.js';
 import { authenticatedCaller, seedClinic, validBooking, type Caller } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
