@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AvailabilityResponse, BffBookingResponse, BffErrorBody } from '../../../contract/bff.js';
+import { AvailabilityResponse, BffBookingResponse } from '../../../contract/bff.js';
 import { MemoryTakenSlots } from '../../../bff/availability/taken-slots.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
 import { appointmentIdOf, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { expectError } from '../../support/expect-error.js';
 
 /**
  * GET /api/availability: candidate starts from the cached opening hours, each
@@ -62,13 +63,6 @@ async function bookUpstream(body: Record<string, unknown>): Promise<void> {
     body: JSON.stringify(body),
   });
   expect(res.status).toBe(200);
-}
-
-async function expectError(res: Response, status: number, code: string, mention?: string): Promise<void> {
-  expect(res.status).toBe(status);
-  const body = BffErrorBody.parse(await res.json());
-  expect(body.error_code).toBe(code);
-  if (mention) expect(body.message).toContain(mention);
 }
 
 describe('GET /api/availability', () => {
@@ -145,7 +139,7 @@ describe('what the BFF learns about taken slots', () => {
 
     const res = await book(validBooking({ doctor_id: first, appointment_time: '13:00', treatment_id: 999_999 }));
 
-    await expectError(res, 400, 'validation_error', 'treatment_id');
+    await expectError(res, 400, { error_code: 'validation_error', reason: 'unknown_treatment' }, 'treatment_id');
     expect((await slotsOf(`date=${TUESDAY}&doctor_id=${first}`))['13:00']).toBe('open');
   });
 });
