@@ -18,6 +18,7 @@ import {
 } from '../../server/support/test-server.js';
 import { clinicFixture } from '../../server/support/clinic-fixture.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
+import { closeWhenScopeEnds, once } from '../../support/scoped-teardown.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
 
 /**
@@ -53,7 +54,8 @@ export async function closeServer(server: Server): Promise<void> {
  * The real BFF on an ephemeral port in front of `upstreamApi` (…/api/v1); with
  * `redis`, as under REDIS_URL. Its clock stands at TEST_NOW, the time the
  * reference server of these tests runs at (so that a booking for the day
- * after is ahead, as it is there), unless a test gives its own.
+ * after is ahead, as it is there), unless a test gives its own. Closed when
+ * the test or the file or describe that started it ends (closeWhenScopeEnds).
  */
 export async function startBff(
   upstreamApi: string,
@@ -86,7 +88,9 @@ export async function startBff(
   const bff = createBff({ config, logger: createLogger('info', sink), clock, redis });
   const server = createHttpServer(bff.app);
   const baseUrl = await listen(server);
-  return { ...bff, baseUrl, api: `${baseUrl}/api`, config, logs, close: () => closeServer(server) };
+  const close = once(() => closeServer(server));
+  closeWhenScopeEnds(close);
+  return { ...bff, baseUrl, api: `${baseUrl}/api`, config, logs, close };
 }
 
 /**
@@ -111,7 +115,9 @@ export interface Stack {
 /**
  * The real reference server (temp SQLite, fake clock at TEST_NOW) with a
  * seeded clinic, and the BFF in front, on the server's own clock unless a
- * test gives the BFF one: one time for the whole stack.
+ * test gives the BFF one: one time for the whole stack. Started at a file's
+ * or a describe's top level (`const stack = await startStack()`) or in a
+ * test, it closes itself when that scope ends: no afterAll to write.
  */
 export async function startStack(
   options: { bff?: Partial<BffConfig>; clock?: Clock; clinic?: ClinicFile; server?: TestServerOptions } = {},
@@ -119,17 +125,19 @@ export async function startStack(
   const upstream = await startTestServer(options.server);
   const clinic = await seedClinic(upstream, options.clinic ?? bffClinicFixture());
   const bff = await startBff(upstream.api, clinic, options.bff, options.clock ?? upstream.clock);
+  const close = once(async () => {
+    await bff.close();
+    await upstream.close();
+    removeDb(upstream.dbPath);
+  });
+  closeWhenScopeEnds(close);
   return {
     upstream,
     clinic,
     bff,
     upstreamHits: (path) =>
       upstream.logs.filter((line) => (JSON.parse(line) as { req?: { path?: string } }).req?.path === `/api/v1${path}`).length,
-    async close() {
-      await bff.close();
-      await upstream.close();
-      removeDb(upstream.dbPath);
-    },
+    close,
   };
 }
 
@@ -153,7 +161,8 @@ export interface StubUpstream {
 /**
  * A fake upstream for faults the real server cannot be made to show: 5xx,
  * slow answers, odd bodies. Answers /api/v1/granttoken with a token by
- * default; every request is recorded with its headers and body.
+ * default; every request is recorded with its headers and body. Closed when
+ * the scope that started it ends, as startStack is.
  */
 export async function startStubUpstream(initial?: StubHandler): Promise<StubUpstream> {
   const requests: RecordedRequest[] = [];
@@ -168,11 +177,13 @@ export async function startStubUpstream(initial?: StubHandler): Promise<StubUpst
     });
   });
   const baseUrl = await listen(server);
+  const close = once(() => closeServer(server));
+  closeWhenScopeEnds(close);
   return {
     api: `${baseUrl}/api/v1`,
     requests,
     handle: (next) => (handler = next),
-    close: () => closeServer(server),
+    close,
   };
 }
 
