@@ -1,12 +1,19 @@
 // `npm test`: runs every check and test runner in turn and ends with one line,
-// `tests: N passed, N failed`, summing them all. A runner that crashes before
+// `tests: N passed, N failed (7 min 12 s)`, summing them all, with the time taken. A runner that crashes before
 // reporting counts as one failure, so a broken runner can never look green.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
 import { ensureChromium } from './ensure-chromium.mjs';
 
+const started = Date.now();
 mkdirSync('test-results', { recursive: true });
+
+/** 432 100 ms → "7 min 12 s": the run's whole time, printed after the counts. */
+function elapsed(ms) {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
 
 /** The commands of `npm run check` (package.json), each on its own: `a && b && c` is a, b and c. */
 const checkCommands = JSON.parse(readFileSync('package.json', 'utf8'))
@@ -69,7 +76,7 @@ try {
   process.env.CHROME_PATH = ensureChromium();
 } catch (error) {
   console.error(error.message);
-  console.log('tests: 0 passed, 1 failed');
+  console.log(`tests: 0 passed, 1 failed (${elapsed(Date.now() - started)})`);
   process.exit(1);
 }
 
@@ -117,5 +124,6 @@ for (const step of chosen) {
   console.log(`== ${step.name}: ${counts.passed} passed, ${counts.failed} failed`);
 }
 
-console.log(`tests: ${passed} passed, ${failed} failed`);
+// The summary line that CI and test/e2e/npm-test.test.ts read; the time in brackets after it.
+console.log(`tests: ${passed} passed, ${failed} failed (${elapsed(Date.now() - started)})`);
 process.exit(failed === 0 ? 0 : 1);

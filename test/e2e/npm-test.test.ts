@@ -41,8 +41,8 @@ describe('npm test (scripts/test.mjs)', () => {
     expect(output).not.toMatch(/check[^\n]*: 0 passed, 0 failed/);
   });
 
-  it('ends with the honest sum, and fails', () => {
-    expect(output.trimEnd().split('\n').at(-1)).toBe('tests: 2 passed, 1 failed');
+  it('ends with the honest sum and the time the run took, and fails', () => {
+    expect(output.trimEnd().split('\n').at(-1)).toMatch(/^tests: 2 passed, 1 failed \((?:\d+ min )?\d+ s\)$/);
     expect(status).toBe(1);
   });
 });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AvailabilityResponse, BffBookingResponse, BffErrorBody } from '../../../contract/bff.js';
+import { AvailabilityResponse, BffBookingResponse } from '../../../contract/bff.js';
 import { MemoryTakenSlots } from '../../../bff/availability/taken-slots.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { appointmentIdOf, heldAt, ManualTime, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { appointmentIdOf, heldAt, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { expectError } from '../../support/expect-error.js';
 
 /**
  * GET /api/availability: candidate starts from the cached opening hours, each
@@ -20,7 +21,7 @@ let dentists: number[];
 let treatments: { treatment_id: number; duration_minutes: number }[];
 
 beforeAll(async () => {
-  stack = await startStack({ clock: new ManualTime(Date.parse(TEST_NOW)) });
+  stack = await startStack({ clock: new FakeClock(TEST_NOW) });
   dentists = ((await (await fetch(`${stack.bff.api}/dentists`)).json()) as { data: { doctor_id: number }[] }).data.map((d) => d.doctor_id);
   treatments = ((await (await fetch(`${stack.bff.api}/treatments`)).json()) as { data: typeof treatments }).data;
 });
@@ -64,13 +65,6 @@ async function bookUpstream(body: Record<string, unknown>): Promise<void> {
     body: JSON.stringify(body),
   });
   expect(res.status).toBe(200);
-}
-
-async function expectError(res: Response, status: number, code: string, mention?: string): Promise<void> {
-  expect(res.status).toBe(status);
-  const body = BffErrorBody.parse(await res.json());
-  expect(body.error_code).toBe(code);
-  if (mention) expect(body.message).toContain(mention);
 }
 
 describe('GET /api/availability', () => {
@@ -147,7 +141,7 @@ describe('what the BFF learns about taken slots', () => {
 
     const res = await book(validBooking({ doctor_id: first, appointment_time: '13:00', treatment_id: 999_999 }));
 
-    await expectError(res, 400, 'validation_error', 'treatment_id');
+    await expectError(res, 400, { error_code: 'validation_error', reason: 'unknown_treatment' }, 'treatment_id');
     expect((await slotsOf(`date=${TUESDAY}&doctor_id=${first}`))['13:00']).toBe('open');
   });
 });
@@ -231,16 +225,16 @@ function localSlots(bff: RunningBff): MemoryTakenSlots {
 
 describe('how long and how much the BFF remembers', () => {
   it('forgets a taken interval once it has ended', async () => {
-    const clock = new ManualTime(Date.parse(TEST_NOW));
+    const clock = new FakeClock(TEST_NOW);
     const bff = await startBff(stack.upstream.api, stack.clinic, {}, clock);
     try {
       const [first] = dentists as [number];
       await booked(validBooking({ doctor_id: first, appointment_time: '13:00' }), {}, bff);
       expect(await heldAt(bff.takenSlots, first, TUESDAY, '13:00')).toBe(true);
 
-      clock.current = Date.parse('2026-11-24T13:14:00Z'); // 13:14 in London (GMT), the booking's last minute
+      clock.set('2026-11-24T13:14:00Z'); // 13:14 in London (GMT), the booking's last minute
       expect(await heldAt(bff.takenSlots, first, TUESDAY, '13:00')).toBe(true);
-      clock.current = Date.parse('2026-11-24T13:15:01Z');
+      clock.set('2026-11-24T13:15:01Z');
 
       expect(await heldAt(bff.takenSlots, first, TUESDAY, '13:00')).toBe(false);
       expect(localSlots(bff).size).toBe(0);
@@ -250,7 +244,7 @@ describe('how long and how much the BFF remembers', () => {
   });
 
   it('keeps at most AVAILABILITY_MAX_SLOTS, dropping the oldest first', async () => {
-    const bff = await startBff(stack.upstream.api, stack.clinic, { availabilityMaxSlots: 3 }, new ManualTime(Date.parse(TEST_NOW)));
+    const bff = await startBff(stack.upstream.api, stack.clinic, { availabilityMaxSlots: 3 }, new FakeClock(TEST_NOW));
     try {
       const [first] = dentists as [number];
       const times = ['14:00', '14:15', '14:30', '14:45', '15:00'];

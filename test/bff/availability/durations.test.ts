@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AvailabilityResponse } from '../../../contract/bff.js';
 import { DEFAULT_BOOKING_RULES } from '../../../contract/rules/booking-rules.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { grantToken, validBooking } from '../../server/support/test-server.js';
-import { heldAt, ManualTime, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { heldAt, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
 
 /**
  * Availability that knows durations: a start is open only when the whole
@@ -22,7 +22,7 @@ let checkUp: number;
 let whitening: number;
 
 beforeAll(async () => {
-  stack = await startStack({ clock: new ManualTime(Date.parse(TEST_NOW)) });
+  stack = await startStack({ clock: new FakeClock(TEST_NOW) });
   [first, second] = ((await (await fetch(`${stack.bff.api}/dentists`)).json()) as { data: { doctor_id: number }[] }).data.map(
     (d) => d.doctor_id,
   ) as [number, number];

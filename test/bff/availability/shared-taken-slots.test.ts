@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AvailabilityResponse, BffBookingResponse } from '../../../contract/bff.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { grantToken, removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
-import { bffClinicFixture, heldAt, ManualTime, startBff, type RunningBff } from '../support/bff-harness.js';
+import { bffClinicFixture, heldAt, startBff, type RunningBff } from '../support/bff-harness.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
 
@@ -33,7 +33,7 @@ describe.runIf(serviceAvailable('redis'))('taken slots shared through Redis', ()
   const bffOn = async (credentials: { appKey: string; secret: string }) => {
     const link = await openLink(prefix);
     links.push(link);
-    return startBff(upstream.api, credentials, {}, new ManualTime(Date.parse(TEST_NOW)), link);
+    return startBff(upstream.api, credentials, {}, new FakeClock(TEST_NOW), link);
   };
 
   beforeAll(async () => {

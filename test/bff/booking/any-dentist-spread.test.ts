@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BffBookingResponse } from '../../../contract/bff.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { ManualTime, startStack, type Stack } from '../support/bff-harness.js';
+import { startStack, type Stack } from '../support/bff-harness.js';
 
 /**
  * "Any dentist" spreads the work: among the dentists free for the whole
@@ -18,7 +18,7 @@ let second: number;
 let whitening: number;
 
 beforeAll(async () => {
-  stack = await startStack({ clock: new ManualTime(Date.parse(TEST_NOW)) });
+  stack = await startStack({ clock: new FakeClock(TEST_NOW) });
   [first, second] = ((await (await fetch(`${stack.bff.api}/dentists`)).json()) as { data: { doctor_id: number }[] }).data.map(
     (d) => d.doctor_id,
   ) as [number, number];

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BffBookingResponse, BffErrorBody } from '../../../contract/bff.js';
 import { ErrorBody } from '../../../contract/index.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
-import { ManualTime, startBff, startStack, startStubUpstream, type RecordedRequest, type RunningBff, type Stack, type StubUpstream } from '../support/bff-harness.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
+import { startBff, startStack, startStubUpstream, type RecordedRequest, type RunningBff, type Stack, type StubUpstream } from '../support/bff-harness.js';
 
 /**
  * The checks the BFF makes before a booking goes upstream (issues 21 and 22):
@@ -124,7 +124,7 @@ describe('a booking the BFF refuses before sending it upstream', () => {
   });
 
   it('reads the content it checks against once for many bookings at a time, and again only after the cache TTL', async () => {
-    const time = new ManualTime(Date.parse(TEST_NOW));
+    const time = new FakeClock(TEST_NOW);
     const fresh = await startBff(stack.upstream.api, stack.clinic, {}, time);
     const PATHS = ['/website', '/dentists', '/treatments'];
     const refused = (appointment_time: string) => book(validBooking({ appointment_time, treatment_id: 999_999 }), fresh);
@@ -149,7 +149,7 @@ describe('a booking the BFF refuses before sending it upstream', () => {
 
 describe('a keyed re-send once time has moved its booking inside the notice', () => {
   it('goes upstream and gets the booking accepted before, for a dentist and for any dentist; a new booking is refused', async () => {
-    const time = new ManualTime(Date.parse(TEST_NOW));
+    const time = new FakeClock(TEST_NOW);
     const bff = await startBff(stack.upstream.api, stack.clinic, {}, time);
     const keyed = (body: Record<string, unknown>, key?: string) =>
       fetch(`${bff.api}/appointments/book`, {

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js';
-import { ErrorBody } from '../../../contract/index.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { ManualTime, startBff, startStubUpstream, type RecordedRequest, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStubUpstream, type RecordedRequest, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { expectError } from '../../support/expect-error.js';
 
 /**
  * How the BFF forwards bookings and status lookups, against a stub upstream
@@ -28,7 +28,7 @@ interface Upstream {
 let upstream: Upstream;
 let stub: StubUpstream;
 let bff: RunningBff;
-let time: ManualTime;
+let time: FakeClock;
 let nextId = 900;
 const bookedByKey = new Map<string, number>();
 
@@ -76,7 +76,7 @@ afterAll(async () => {
 beforeEach(async () => {
   upstream = { dentists: [1, 2], busy: [] };
   stub.requests.length = 0;
-  time = new ManualTime(Date.parse(TEST_NOW));
+  time = new FakeClock(TEST_NOW);
   bff = await startBff(stub.api, { appKey: 'ck_forwarding', secret: 'forwarding-secret-0123456789' }, { bookingTimeoutMs: 300 }, time);
 });
 afterEach(async () => {
@@ -104,13 +104,6 @@ const upstreamWarnings = () =>
   bff.logs.map((line) => JSON.parse(line) as { msg?: string; upstream?: string }).filter((line) => line.msg === 'upstream unavailable').map((line) => line.upstream);
 
 const forwardedKeys = () => stub.requests.filter((req) => req.url === '/api/v1/appointments/book').map((req) => req.headers['idempotency-key']);
-
-async function expectError(res: Response, status: number, code: string): Promise<ErrorBody> {
-  expect(res.status).toBe(status);
-  const body = ErrorBody.parse(await res.json());
-  expect(body.error_code).toBe(code);
-  return body;
-}
 
 describe('a booking with a dentist named', () => {
   it('answers without Idempotent-Replayed the first time, and with it when upstream replays', async () => {

@@ -16,6 +16,7 @@ import {
   type StubHandler,
   type StubUpstream,
 } from '../support/bff-harness.js';
+import { expectError } from '../../support/expect-error.js';
 
 /** The BFF's answer to a booking: the upstream's message, a signed reference and the dentist; never the upstream's id. */
 const BffBooked = z
@@ -63,14 +64,6 @@ const statusHits = () =>
   stack.upstream.logs.filter((line) =>
     ((JSON.parse(line) as { req?: { path?: string } }).req?.path ?? '').startsWith('/api/v1/appointments/status/'),
   ).length;
-
-async function expectError(res: Response, status: number, code: string, ...mentions: string[]): Promise<string> {
-  expect(res.status).toBe(status);
-  const body = BffErrorBody.parse(await res.json());
-  expect(body).toEqual({ success: false, message: expect.any(String), error_code: code });
-  for (const mention of mentions) expect(body.message).toContain(mention);
-  return body.message;
-}
 
 const NOT_FOUND = { success: false, message: 'Booking not found', error_code: 'not_found' };
 
@@ -269,7 +262,7 @@ describe('a booking the BFF refuses before forwarding', () => {
   });
 
   it("names the BFF's own 8 KB limit in the 413 message, not the upstream's", async () => {
-    const message = await expectError(await book(validBooking({ note: 'n'.repeat(9 * 1024) })), 413, 'payload_too_large');
+    const { message } = await expectError(await book(validBooking({ note: 'n'.repeat(9 * 1024) })), 413, 'payload_too_large');
 
     for (const [, bytes] of message.matchAll(/(\d+) bytes/g)) expect(Number(bytes)).toBe(8 * 1024);
   });

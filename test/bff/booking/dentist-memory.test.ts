@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_MEMORY_TTL_MS, MemoryDentistMemory, SharedDentistMemory } from '../../../bff/booking/dentist-memory.js';
 import { createLogger } from '../../../platform/logger.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { collectLogLines } from '../../server/support/test-server.js';
-import { ManualTime } from '../support/bff-harness.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, ownRedis, testKeyPrefix } from '../../support/redis.js';
 
@@ -18,7 +17,7 @@ import { inspector, openLink, ownRedis, testKeyPrefix } from '../../support/redi
 
 describe('the dentist memory in this process', () => {
   it('answers the dentist remembered for a key, the latest one, and nothing for another key', async () => {
-    const memory = new MemoryDentistMemory(new ManualTime(Date.parse(TEST_NOW)));
+    const memory = new MemoryDentistMemory(new FakeClock(TEST_NOW));
     await memory.remember('patient-key', 1);
     await memory.remember('patient-key', 2);
 
@@ -27,7 +26,7 @@ describe('the dentist memory in this process', () => {
   });
 
   it("forgets a key once upstream's replay window (KEY_MEMORY_TTL_MS) has passed", async () => {
-    const clock = new ManualTime(Date.parse(TEST_NOW));
+    const clock = new FakeClock(TEST_NOW);
     const memory = new MemoryDentistMemory(clock);
     await memory.remember('patient-key', 1);
 

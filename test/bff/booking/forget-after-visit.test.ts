@@ -3,7 +3,7 @@ import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js'
 import { instantOf } from '../../../bff/availability/zoned-time.js';
 import { FORGET_AFTER_VISIT_MS } from '../../../bff/booking/forget-after-visit.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
-import { FakeClock, TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';

@@ -1,17 +1,11 @@
 import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { MIN_COMPRESSED_BYTES } from '../../../bff/content/content-cache.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { describe, expect, it } from 'vitest';
+import { startStack } from '../support/bff-harness.js';
 import { rawGet, type RawAnswer } from './raw-get.js';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack();
 
 /** A HEAD with exactly these headers, and the bytes that came after its head (there must be none). */
 function rawHead(url: string, headers: Record<string, string>): Promise<RawAnswer> {

@@ -1,16 +1,10 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { zlibCompressor } from '../../../bff/content/content-cache.js';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { startStack } from '../support/bff-harness.js';
 import { rawGet } from './raw-get.js';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack();
 afterEach(() => vi.restoreAllMocks());
 
 describe('compressed /api JSON', () => {

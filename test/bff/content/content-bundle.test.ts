@@ -1,23 +1,18 @@
 import { brotliDecompressSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { zlibCompressor } from '../../../bff/content/content-cache.js';
 import { CONTENT_BUNDLE_PATH, ContentBundleResponse } from '../../../contract/bff.js';
 import { DentistListResponse, OrganizationResponse, TreatmentListResponse, WebsiteResponse } from '../../../contract/index.js';
-import { ManualTime, startStack, type Stack } from '../support/bff-harness.js';
+import { startStack } from '../support/bff-harness.js';
 import { rawGet } from './raw-get.js';
+import { FakeClock } from '../../support/fake-clock.js';
 
 const TTL_MS = 60_000;
-const time = new ManualTime();
-let stack: Stack;
+const time = new FakeClock(Date.now());
 const url = () => `${stack.bff.api}${CONTENT_BUNDLE_PATH}`;
 const json = async (path: string) => (await rawGet(`${stack.bff.api}${path}`, {})).body.toString();
 
-beforeAll(async () => {
-  stack = await startStack({ clock: time, bff: { cache: { ttlMs: TTL_MS, maxStaleMs: 3600_000, maxBytes: 1024 * 1024 } } });
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack({ clock: time, bff: { cache: { ttlMs: TTL_MS, maxStaleMs: 3600_000, maxBytes: 1024 * 1024 } } });
 afterEach(() => vi.restoreAllMocks());
 
 describe('GET /api/content', () => {

@@ -1,10 +1,9 @@
 import { request, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ErrorBody, TreatmentListResponse } from '../../../contract/index.js';
+import { TreatmentListResponse } from '../../../contract/index.js';
 import { removeDb } from '../../server/support/test-server.js';
 import {
-  ManualTime,
   startBff,
   startStack,
   startStubUpstream,
@@ -19,6 +18,8 @@ import { ContentCache } from '../../../bff/content/content-cache.js';
 import { TREATMENTS, WEBSITE } from '../../../bff/content/resources.js';
 import { TokenManager } from '../../../bff/upstream/token-manager.js';
 import { UpstreamClient } from '../../../bff/upstream/upstream-client.js';
+import { FakeClock } from '../../support/fake-clock.js';
+import { expectError } from '../../support/expect-error.js';
 
 const STUB_CREDENTIALS = { appKey: 'ck_stub_key', secret: 'stub-secret-0123456789' };
 const TTL_MS = 60_000;
@@ -42,14 +43,6 @@ function plainGet(url: string, headers: Record<string, string>): Promise<{ statu
     req.on('error', reject);
     req.end();
   });
-}
-
-async function expectSpecError(res: Response, status: number, code: string): Promise<{ body: ErrorBody; raw: string }> {
-  expect(res.status).toBe(status);
-  const raw = await res.text();
-  const body = ErrorBody.parse(JSON.parse(raw));
-  expect(body.error_code).toBe(code);
-  return { body, raw };
 }
 
 /** Every request the reference server answered under /api/v1 (from its request log). */
@@ -164,7 +157,7 @@ describe('ETag and Cache-Control', () => {
   it('answers an unknown treatment with 404 not_found', async () => {
     const res = await get(stack.bff, '/treatments/999');
 
-    const { body } = await expectSpecError(res, 404, 'not_found');
+    const body = await expectError(res, 404, 'not_found');
     expect(body).toEqual({ success: false, message: 'Treatment not found', error_code: 'not_found' });
   });
 
@@ -173,7 +166,7 @@ describe('ETag and Cache-Control', () => {
 
     const res = await get(stack.bff, `/treatments/${inactiveId}`);
 
-    await expectSpecError(res, 404, 'not_found');
+    await expectError(res, 404, 'not_found');
   });
 
   it.each(['abc', '0', '01', '-1', '1.5', '1e3', '99999999999999999'])(
@@ -183,14 +176,14 @@ describe('ETag and Cache-Control', () => {
 
       const res = await get(stack.bff, `/treatments/${id}`);
 
-      await expectSpecError(res, 404, 'not_found');
+      await expectError(res, 404, 'not_found');
       expect(totalUpstreamRequests(stack)).toBe(before);
     },
   );
 });
 
 describe('stale content and an upstream that goes down', () => {
-  const time = new ManualTime();
+  const time = new FakeClock(Date.now());
   let stack: Stack;
   let upstreamClosed = false;
 
@@ -240,23 +233,23 @@ describe('stale content and an upstream that goes down', () => {
 
     const res = await get(stack.bff, '/treatments');
 
-    const { body, raw } = await expectSpecError(res, 502, 'upstream_unavailable');
+    const body = await expectError(res, 502, 'upstream_unavailable');
     expect(Object.keys(body).sort()).toEqual(['error_code', 'message', 'success']);
-    expect(raw).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|fetch failed/);
+    expect(body.message).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|fetch failed/);
   });
 
   it('answers 502 upstream_unavailable for a resource never cached while the upstream is down', async () => {
     const res = await get(stack.bff, '/website');
 
-    const { raw } = await expectSpecError(res, 502, 'upstream_unavailable');
-    expect(raw).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|fetch failed/);
+    const body = await expectError(res, 502, 'upstream_unavailable');
+    expect(body.message).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|fetch failed/);
   });
 });
 
 describe('stale content from a slow or failing stub upstream', () => {
   /** A refresh slow enough to tell "answered at once" from "waited", on a busy machine too, and inside the upstream timeout. */
   const SLOW_REFRESH_MS = 3000;
-  const time = new ManualTime();
+  const time = new FakeClock(Date.now());
   let stub: StubUpstream;
   let bff: RunningBff;
   const good = { success: true, data: [STUB_TREATMENT] };
@@ -339,9 +332,9 @@ describe('upstream faults on content never cached (stub upstream)', () => {
 
     const res = await get(bff, '/treatments');
 
-    const { raw } = await expectSpecError(res, 502, 'upstream_unavailable');
-    expect(raw).not.toContain(SECRET_DETAIL);
-    expect(raw).not.toContain('SQLITE');
+    const body = await expectError(res, 502, 'upstream_unavailable');
+    expect(body.message).not.toContain(SECRET_DETAIL);
+    expect(body.message).not.toContain('SQLITE');
   });
 
   it('answers an upstream 500 with a text body with 502 and nothing of that text', async () => {
@@ -355,8 +348,8 @@ describe('upstream faults on content never cached (stub upstream)', () => {
 
     const res = await get(bff, '/website');
 
-    const { raw } = await expectSpecError(res, 502, 'upstream_unavailable');
-    expect(raw).not.toContain(SECRET_DETAIL);
+    const body = await expectError(res, 502, 'upstream_unavailable');
+    expect(body.message).not.toContain(SECRET_DETAIL);
   });
 
   it('answers 504 upstream_timeout when the upstream does not answer within upstreamTimeoutMs', async () => {
@@ -366,7 +359,7 @@ describe('upstream faults on content never cached (stub upstream)', () => {
     const res = await get(bff, '/dentists');
     const elapsed = performance.now() - started;
 
-    await expectSpecError(res, 504, 'upstream_timeout');
+    await expectError(res, 504, 'upstream_timeout');
     expect(elapsed).toBeLessThan(2000);
   });
 
@@ -375,9 +368,9 @@ describe('upstream faults on content never cached (stub upstream)', () => {
 
     const res = await get(bff, '/organization');
 
-    const { raw } = await expectSpecError(res, 502, 'upstream_unavailable');
-    expect(raw).not.toContain('foo');
-    expect(raw).not.toContain(SECRET_DETAIL);
+    const body = await expectError(res, 502, 'upstream_unavailable');
+    expect(body.message).not.toContain('foo');
+    expect(body.message).not.toContain(SECRET_DETAIL);
   });
 
   it('answers an upstream 200 that is not JSON with 502', async () => {
@@ -390,8 +383,8 @@ describe('upstream faults on content never cached (stub upstream)', () => {
 
     const res = await get(bff, '/treatments/5');
 
-    const { raw } = await expectSpecError(res, 502, 'upstream_unavailable');
-    expect(raw).not.toContain(SECRET_DETAIL);
+    const body = await expectError(res, 502, 'upstream_unavailable');
+    expect(body.message).not.toContain(SECRET_DETAIL);
   });
 
   it("answers an upstream 404 with the BFF's own not_found message, not the upstream's", async () => {
@@ -399,7 +392,7 @@ describe('upstream faults on content never cached (stub upstream)', () => {
 
     const res = await get(bff, '/treatments/7');
 
-    const { body } = await expectSpecError(res, 404, 'not_found');
+    const body = await expectError(res, 404, 'not_found');
     expect(body).toEqual({ success: false, message: 'Treatment not found', error_code: 'not_found' });
   });
 });
@@ -470,7 +463,7 @@ describe('the content cache on its own (stub upstream)', () => {
   });
 
   /** A cache over a real upstream client, its clock moved by hand. */
-  function cacheAt(time: ManualTime): ContentCache {
+  function cacheAt(time: FakeClock): ContentCache {
     const upstream = { upstreamUrl: stub.api, appKey: 'ck_cache', appSecretKey: 'cache-secret-0123456789', timeoutMs: 2_000, maxBodyBytes: 1024 * 1024 };
     const tokens = new TokenManager({ ...upstream, clock: time });
     const client = new UpstreamClient(stub.api, upstream.appKey, tokens, upstream.timeoutMs, upstream.maxBodyBytes);
@@ -478,7 +471,7 @@ describe('the content cache on its own (stub upstream)', () => {
   }
 
   it('keeps the sanitised value beside the bytes, the same object at every read, so no reader parses the bytes again', async () => {
-    const cache = cacheAt(new ManualTime());
+    const cache = cacheAt(new FakeClock(Date.now()));
 
     const first = await cache.get(TREATMENTS);
     const again = await cache.get(TREATMENTS);
@@ -490,7 +483,7 @@ describe('the content cache on its own (stub upstream)', () => {
   });
 
   it('keeps no value for an answer that is not the resource (an upstream 404)', async () => {
-    const cache = cacheAt(new ManualTime());
+    const cache = cacheAt(new FakeClock(Date.now()));
 
     const answer = await cache.get(WEBSITE);
 
@@ -499,7 +492,7 @@ describe('the content cache on its own (stub upstream)', () => {
   });
 
   it('counts a copy stale as soon as the clock passes its TTL, even within the millisecond of its last reading', async () => {
-    const time = new ManualTime();
+    const time = new FakeClock(Date.now());
     const cache = cacheAt(time);
     await cache.get(TREATMENTS);
     expect(cache.fresh(TREATMENTS)).toBeDefined();

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { describe, expect, it } from 'vitest';
+import { startStack } from '../support/bff-harness.js';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack();
 
 const send = async (method: string, path: string) => {
   const res = await fetch(`${stack.bff.api}${path}`, { method });

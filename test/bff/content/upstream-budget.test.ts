@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody, TreatmentListResponse, TreatmentResponse } from '../../../contract/index.js';
 import { loadBffConfig } from '../../../bff/config.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
-import { ManualTime, startStack, type Stack } from '../support/bff-harness.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
+import { startStack, type Stack } from '../support/bff-harness.js';
 
 /** The reference server's and the BFF's default limits: 600 upstream calls per key and 300 /api requests per IP a minute. */
 const UPSTREAM_KEY_LIMIT = { limit: 600, windowMs: 60_000 };
@@ -81,7 +81,7 @@ describe('the upstream read budget (UPSTREAM_READ_BUDGET)', () => {
   const BUDGET = 3;
   const TTL_MS = 10_000;
   // At the server's time, so that the bookings below are ahead.
-  const time = new ManualTime(Date.parse(TEST_NOW));
+  const time = new FakeClock(TEST_NOW);
   let stack: Stack;
 
   beforeAll(async () => {

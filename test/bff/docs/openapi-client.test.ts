@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualTime, startStack, type Stack } from '../support/bff-harness.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { startStack, type Stack } from '../support/bff-harness.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { generateClient, missingCalls, type GeneratedClient } from '../../server/docs/openapi-tools.js';
 
 /**
@@ -104,7 +104,7 @@ let client: GeneratedClient;
 
 beforeAll(async () => {
   // The BFF's clock at the server's TEST_NOW, so 2026-11-24 stays a day ahead for availability.
-  stack = await startStack({ clock: new ManualTime(Date.parse(TEST_NOW)) });
+  stack = await startStack({ clock: new FakeClock(TEST_NOW) });
   client = await generateClient('bff', `${stack.bff.api}/openapi.json`, CLIENT);
 });
 afterAll(async () => {

@@ -1,8 +1,8 @@
 import type { Express } from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openApiPath, type AnyOperation } from '../../../platform/operation.js';
 import { REFUSAL_REASONS } from '../../../contract/rules/bff-api.js';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { startStack } from '../support/bff-harness.js';
 import { operationsOf, type OpenApiOperation } from '../../server/docs/openapi-tools.js';
 
 interface Schema {
@@ -24,14 +24,7 @@ interface BffOpenApiDocument {
   };
 }
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack();
 
 const openApiUrl = () => `${stack.bff.api}/openapi.json`;
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readiness } from '../../../bff/health/readiness.js';
 import { UpstreamBusy } from '../../../bff/upstream/errors.js';
 import { removeDb, startTestServer, type TestServer } from '../../server/support/test-server.js';
-import { ManualTime, startBff, startStack, startStubUpstream, type RunningBff, type Stack, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStack, startStubUpstream, type RunningBff, type Stack, type StubUpstream } from '../support/bff-harness.js';
+import { FakeClock } from '../../support/fake-clock.js';
 
 const WINDOW_MS = 30_000;
 const PROBE_EVERY_MS = 5_000;
@@ -33,14 +34,14 @@ async function check(readiness: Readiness, probe: ReturnType<typeof controllable
 
 describe('Readiness', () => {
   it('is ready when the probe finds upstream busy (429): it answered, only the rate of the key is spent', async () => {
-    const time = new ManualTime();
+    const time = new FakeClock(Date.now());
     const readiness = new Readiness({ probe: () => Promise.reject(new UpstreamBusy(30)), clock: time, windowMs: WINDOW_MS, probeEveryMs: PROBE_EVERY_MS });
 
     expect(await readiness.isReady()).toBe(true);
   });
 
   it('is ready without probing while upstream has answered within the window', async () => {
-    const time = new ManualTime();
+    const time = new FakeClock(Date.now());
     const probe = controllableProbe();
     const readiness = new Readiness({ probe: probe.run, clock: time, windowMs: WINDOW_MS, probeEveryMs: PROBE_EVERY_MS });
     readiness.answered();
@@ -51,7 +52,7 @@ describe('Readiness', () => {
   });
 
   it('probes once nothing has answered within the window, and is ready when the probe succeeds', async () => {
-    const time = new ManualTime();
+    const time = new FakeClock(Date.now());
     const probe = controllableProbe();
     const readiness = new Readiness({ probe: probe.run, clock: time, windowMs: WINDOW_MS, probeEveryMs: PROBE_EVERY_MS });
     readiness.answered();
@@ -62,7 +63,7 @@ describe('Readiness', () => {
   });
 
   it('is not ready when nothing has answered within the window and a fresh probe fails', async () => {
-    const time = new ManualTime();
+    const time = new FakeClock(Date.now());
     const probe = controllableProbe();
     probe.fails = true;
     const readiness = new Readiness({ probe: probe.run, clock: time, windowMs: WINDOW_MS, probeEveryMs: PROBE_EVERY_MS });
@@ -72,7 +73,7 @@ describe('Readiness', () => {
   });
 
   it('shares one probe among concurrent checks', async () => {
-    const time = new ManualTime();
+    const time = new FakeClock(Date.now());
     const probe = controllableProbe();
     const readiness = new Readiness({ probe: probe.run, clock: time, windowMs: WINDOW_MS, probeEveryMs: PROBE_EVERY_MS });
 
@@ -85,7 +86,7 @@ describe('Readiness', () => {
   });
 
   it('keeps a failed probe\'s answer for probeEveryMs, then probes again', async () => {
-    const time = new ManualTime();
+    const time = new FakeClock(Date.now());
     const probe = controllableProbe();
     probe.fails = true;
     const readiness = new Readiness({ probe: probe.run, clock: time, windowMs: WINDOW_MS, probeEveryMs: PROBE_EVERY_MS });
@@ -103,7 +104,7 @@ describe('Readiness', () => {
   });
 
   it('is ready at once when an ordinary call answers after a failed probe', async () => {
-    const time = new ManualTime();
+    const time = new FakeClock(Date.now());
     const probe = controllableProbe();
     probe.fails = true;
     const readiness = new Readiness({ probe: probe.run, clock: time, windowMs: WINDOW_MS, probeEveryMs: PROBE_EVERY_MS });
@@ -117,7 +118,7 @@ describe('Readiness', () => {
 });
 
 describe('GET /readyz while the upstream stops and comes back', () => {
-  const time = new ManualTime();
+  const time = new FakeClock(Date.now());
   let stack: Stack;
   let restarted: TestServer | undefined;
   let upstreamRunning = true;
@@ -162,7 +163,7 @@ describe('GET /readyz while the upstream stops and comes back', () => {
 });
 
 describe('GET /readyz after ordinary BFF calls', () => {
-  const time = new ManualTime();
+  const time = new FakeClock(Date.now());
   let stub: StubUpstream;
   let bff: RunningBff;
   const probes = () => stub.requests.filter((req) => req.url === '/api/v1/organization').length;

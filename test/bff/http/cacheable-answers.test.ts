@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validBooking } from '../../server/support/test-server.js';
 import { rawGet, type RawAnswer } from '../content/raw-get.js';
-import { startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { startBff, startStack, type RunningBff } from '../support/bff-harness.js';
 
 /**
  * An answer a CDN may keep (`Cache-Control: public`) is handed to everyone
@@ -14,13 +14,7 @@ import { startBff, startStack, type RunningBff, type Stack } from '../support/bf
 const PER_CLIENT = ['ratelimit', 'ratelimit-policy'];
 const API_LIMIT = 12;
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack({ bff: { apiRateLimit: { limit: API_LIMIT, windowMs: 60_000 } } });
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack({ bff: { apiRateLimit: { limit: API_LIMIT, windowMs: 60_000 } } });
 
 const perClient = (answer: RawAnswer) => PER_CLIENT.filter((name) => answer.headers[name] !== undefined);
 

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBff, startStack, type Stack } from '../support/bff-harness.js';
+import { describe, expect, it } from 'vitest';
+import { startBff, startStack } from '../support/bff-harness.js';
 
 const ALLOWED = 'https://clinic.example';
 const EXPOSED = 'ETag,Retry-After,RateLimit,RateLimit-Policy,Idempotent-Replayed,Deprecation,Sunset,Link';
 
-let stack: Stack;
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack();
 
 /** The CORS headers (and Vary, Content-Length) of an answer, by name. */
 const corsHeaders = (res: Response) =>

@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawGet } from '../content/raw-get.js';
-import { startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { startBff, startStack, type RunningBff } from '../support/bff-harness.js';
 
 const ALLOWED = 'https://clinic.example';
 const EVIL = 'https://evil.example';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack();
 
 const accessControlHeaders = (res: Response) => [...res.headers.keys()].filter((name) => name.startsWith('access-control-'));
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { describe, expect, it } from 'vitest';
+import { startStack } from '../support/bff-harness.js';
 
 interface LogLine {
   level?: number;
@@ -8,7 +8,6 @@ interface LogLine {
 }
 
 const WARN = 40;
-let stack: Stack;
 
 const linesFor = (path: string) =>
   stack.bff.logs.map((line) => JSON.parse(line) as LogLine).filter((line) => line.req?.path === path);
@@ -18,12 +17,7 @@ async function loggedOnce(path: string): Promise<void> {
   for (let tries = 0; tries < 100 && linesFor(path).length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack();
 
 describe('the BFF request log at level info (the demo terminal)', () => {
   it('leaves out a 404 for an asset outside /api, such as /favicon.ico (it is logged at debug)', async () => {

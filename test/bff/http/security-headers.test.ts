@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { describe, expect, it } from 'vitest';
+import { startStack } from '../support/bff-harness.js';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack({ bff: { demoPage: true } });
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack({ bff: { demoPage: true } });
 
 describe('security headers on every BFF answer', () => {
   it.each([

@@ -6,7 +6,7 @@ import { BffMetrics } from '../../../bff/metrics/bff-metrics.js';
 import { serveMetrics } from '../../../platform/metrics/metrics-server.js';
 import { ServiceMetrics } from '../../../platform/metrics/service-metrics.js';
 import { createLogger } from '../../../platform/logger.js';
-import { FakeClock, TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { grantToken, validBooking } from '../../server/support/test-server.js';
 import { closeServer, startStack, type Stack } from '../support/bff-harness.js';
 

@@ -3,9 +3,9 @@ import { AvailabilityResponse } from '../../../contract/bff.js';
 import { ErrorBody } from '../../../contract/index.js';
 import { createLogger } from '../../../platform/logger.js';
 import { REDIS_COMMAND_TIMEOUT_MS, type RedisLink } from '../../../platform/redis-link.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { collectLogLines, removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
-import { ManualTime, startBff, type RunningBff } from '../support/bff-harness.js';
+import { startBff, type RunningBff } from '../support/bff-harness.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, ownRedis, testKeyPrefix, type OwnRedis } from '../../support/redis.js';
 
@@ -54,7 +54,7 @@ describe.runIf(serviceAvailable('redis'))('a Redis outage under REDIS_URL', () =
     const { lines, sink } = collectLogLines();
     linkLogs = lines;
     link = await openLink(prefix, createLogger('info', sink), own.url);
-    return startBff(upstream.api, clinic, { bookingRateLimit: { limit: bookingLimit, windowMs: 60_000 } }, new ManualTime(Date.parse(TEST_NOW)), link);
+    return startBff(upstream.api, clinic, { bookingRateLimit: { limit: bookingLimit, windowMs: 60_000 } }, new FakeClock(TEST_NOW), link);
   }
 
   const logged = (text: string) => linkLogs.filter((line) => line.includes(text));

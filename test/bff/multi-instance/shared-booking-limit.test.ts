@@ -4,9 +4,9 @@ import { BffBookingResponse } from '../../../contract/bff.js';
 import { ErrorBody } from '../../../contract/index.js';
 import type { BffConfig } from '../../../bff/config.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
-import { appointmentIdOf, bffClinicFixture, ManualTime, startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { appointmentIdOf, bffClinicFixture, startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
 
@@ -38,7 +38,7 @@ async function expectRateLimited(res: Response): Promise<void> {
 /** Two BFFs in front of `upstream`, each on its own link to the shared Redis under `prefix`. */
 async function twoBffs(upstream: string, clinic: { appKey: string; secret: string }, prefix: string, overrides: Partial<BffConfig>) {
   const links: RedisLink[] = [await openLink(prefix), await openLink(prefix)];
-  const bffs = await Promise.all(links.map((link) => startBff(upstream, clinic, overrides, new ManualTime(Date.parse(TEST_NOW)), link)));
+  const bffs = await Promise.all(links.map((link) => startBff(upstream, clinic, overrides, new FakeClock(TEST_NOW), link)));
   return {
     a: bffs[0] as RunningBff,
     b: bffs[1] as RunningBff,

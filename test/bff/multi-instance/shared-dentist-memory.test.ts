@@ -4,9 +4,9 @@ import { BffBookingResponse } from '../../../contract/bff.js';
 import { ErrorBody } from '../../../contract/index.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
 import { KEY_MEMORY_TTL_MS } from '../../../bff/booking/dentist-memory.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
-import { appointmentIdOf, bffClinicFixture, closeServer, listen, ManualTime, startBff, type RunningBff } from '../support/bff-harness.js';
+import { appointmentIdOf, bffClinicFixture, closeServer, listen, startBff, type RunningBff } from '../support/bff-harness.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
 
@@ -98,7 +98,7 @@ describe.runIf(serviceAvailable('redis'))('an "any dentist" booking re-sent thro
     proxy = await holdingProxy(upstream.api);
     for (let i = 0; i < 2; i++) links.push(await openLink(prefix));
     [a, b] = (await Promise.all(
-      links.map((link) => startBff(proxy.api, clinic, { bookingTimeoutMs: 400 }, new ManualTime(Date.parse(TEST_NOW)), link)),
+      links.map((link) => startBff(proxy.api, clinic, { bookingTimeoutMs: 400 }, new FakeClock(TEST_NOW), link)),
     )) as [RunningBff, RunningBff];
     dentists = ((await (await fetch(`${a.api}/dentists`)).json()) as { data: { doctor_id: number }[] }).data.map((d) => d.doctor_id);
     redis = await inspector();

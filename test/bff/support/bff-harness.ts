@@ -18,7 +18,8 @@ import {
   type TestServerOptions,
 } from '../../server/support/test-server.js';
 import { clinicFixture } from '../../server/support/clinic-fixture.js';
-import { TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
+import { closeWhenScopeEnds, once } from '../../support/scoped-teardown.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import type { TakenSlots } from '../../../bff/availability/taken-slots.js';
 import { appointmentEnd } from '../../../contract/rules/appointment-interval.js';
@@ -42,15 +43,6 @@ export interface RunningBff extends Bff {
   close(): Promise<void>;
 }
 
-/** A controllable time source for the BFF's token manager and cache. */
-export class ManualTime implements Clock {
-  constructor(public current = Date.now()) {}
-  readonly now = () => new Date(this.current);
-  advance(ms: number): void {
-    this.current += ms;
-  }
-}
-
 /** Listens on an ephemeral 127.0.0.1 port; returns the base URL. */
 export async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -67,13 +59,14 @@ export async function closeServer(server: Server): Promise<void> {
  * The real BFF on an ephemeral port in front of `upstreamApi` (…/api/v1); with
  * `redis`, as under REDIS_URL. Its clock stands at TEST_NOW, the time the
  * reference server of these tests runs at (so that a booking for the day
- * after is ahead, as it is there), unless a test gives its own.
+ * after is ahead, as it is there), unless a test gives its own. Closed when
+ * the test or the file or describe that started it ends (closeWhenScopeEnds).
  */
 export async function startBff(
   upstreamApi: string,
   credentials: { appKey: string; secret: string },
   overrides: Partial<BffConfig> = {},
-  clock: Clock = new ManualTime(Date.parse(TEST_NOW)),
+  clock: Clock = new FakeClock(TEST_NOW),
   redis?: RedisLink,
   metrics?: BffMetrics,
 ): Promise<RunningBff> {
@@ -103,7 +96,9 @@ export async function startBff(
   const bff = createBff({ config, logger: createLogger('info', sink), clock, redis, metrics });
   const server = createHttpServer(bff.app);
   const baseUrl = await listen(server);
-  return { ...bff, baseUrl, api: `${baseUrl}/api`, config, logs, close: () => closeServer(server) };
+  const close = once(() => closeServer(server));
+  closeWhenScopeEnds(close);
+  return { ...bff, baseUrl, api: `${baseUrl}/api`, config, logs, close };
 }
 
 /**
@@ -128,7 +123,9 @@ export interface Stack {
 /**
  * The real reference server (temp SQLite, fake clock at TEST_NOW) with a
  * seeded clinic, and the BFF in front, on the server's own clock unless a
- * test gives the BFF one: one time for the whole stack.
+ * test gives the BFF one: one time for the whole stack. Started at a file's
+ * or a describe's top level (`const stack = await startStack()`) or in a
+ * test, it closes itself when that scope ends: no afterAll to write.
  */
 export async function startStack(
   options: { bff?: Partial<BffConfig>; clock?: Clock; clinic?: ClinicFile; server?: TestServerOptions; bffMetrics?: BffMetrics } = {},
@@ -136,17 +133,19 @@ export async function startStack(
   const upstream = await startTestServer(options.server);
   const clinic = await seedClinic(upstream, options.clinic ?? bffClinicFixture());
   const bff = await startBff(upstream.api, clinic, options.bff, options.clock ?? upstream.clock, undefined, options.bffMetrics);
+  const close = once(async () => {
+    await bff.close();
+    await upstream.close();
+    removeDb(upstream.dbPath);
+  });
+  closeWhenScopeEnds(close);
   return {
     upstream,
     clinic,
     bff,
     upstreamHits: (path) =>
       upstream.logs.filter((line) => (JSON.parse(line) as { req?: { path?: string } }).req?.path === `/api/v1${path}`).length,
-    async close() {
-      await bff.close();
-      await upstream.close();
-      removeDb(upstream.dbPath);
-    },
+    close,
   };
 }
 
@@ -170,7 +169,8 @@ export interface StubUpstream {
 /**
  * A fake upstream for faults the real server cannot be made to show: 5xx,
  * slow answers, odd bodies. Answers /api/v1/granttoken with a token by
- * default; every request is recorded with its headers and body.
+ * default; every request is recorded with its headers and body. Closed when
+ * the scope that started it ends, as startStack is.
  */
 export async function startStubUpstream(initial?: StubHandler): Promise<StubUpstream> {
   const requests: RecordedRequest[] = [];
@@ -185,11 +185,13 @@ export async function startStubUpstream(initial?: StubHandler): Promise<StubUpst
     });
   });
   const baseUrl = await listen(server);
+  const close = once(() => closeServer(server));
+  closeWhenScopeEnds(close);
   return {
     api: `${baseUrl}/api/v1`,
     requests,
     handle: (next) => (handler = next),
-    close: () => closeServer(server),
+    close,
   };
 }
 

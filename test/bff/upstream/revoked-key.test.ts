@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { startStack } from '../support/bff-harness.js';
 
 /**
  * The clinic revokes the key the BFF runs with (a leaked secret). The BFF's
  * cached token dies with it: its next upstream call is refused, it exchanges
  * once more, is refused again, and answers the browser cleanly.
  */
-let stack: Stack;
 
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack();
 
 describe('after the BFF key is revoked', () => {
   it('re-exchanges once on the next call and answers 502 upstream_unavailable with the spec body, never the upstream 401', async () => {

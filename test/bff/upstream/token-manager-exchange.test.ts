@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TokenManager } from '../../../bff/upstream/token-manager.js';
 import { toUpstreamUnavailable } from '../../../bff/upstream/upstream-fetch.js';
 import { UpstreamBusy, UpstreamUnavailable } from '../../../bff/upstream/errors.js';
-import { FakeClock, TEST_NOW } from '../../server/support/fake-clock.js';
-import { startStubUpstream, type StubHandler, type StubUpstream } from '../support/bff-harness.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
+import { startStubUpstream, type StubHandler } from '../support/bff-harness.js';
 
 /**
  * The token manager on its own, against a stub /granttoken and a clock moved
@@ -14,7 +14,6 @@ import { startStubUpstream, type StubHandler, type StubUpstream } from '../suppo
 
 /** UPSTREAM_MAX_BODY_BYTES's default. */
 const MiB = 1024 * 1024;
-let stub: StubUpstream;
 let clock: FakeClock;
 let issued: number;
 
@@ -43,12 +42,7 @@ async function failureOf(tokens: TokenManager): Promise<unknown> {
   );
 }
 
-beforeAll(async () => {
-  stub = await startStubUpstream();
-});
-afterAll(async () => {
-  await stub.close();
-});
+const stub = await startStubUpstream();
 beforeEach(() => {
   stub.requests.length = 0;
   issued = 0;

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorBody } from '../../../contract/index.js';
-import { FakeClock, TEST_NOW } from '../../server/support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { AUTH_FAILED, validBooking } from '../../server/support/test-server.js';
 import {
-  ManualTime,
   startBff,
   startStack,
   startStubUpstream,
@@ -13,6 +11,7 @@ import {
   type StubHandler,
   type StubUpstream,
 } from '../support/bff-harness.js';
+import { expectError } from '../../support/expect-error.js';
 
 const STUB_CREDENTIALS = { appKey: 'ck_stub_key', secret: 'stub-secret-0123456789' };
 
@@ -20,13 +19,6 @@ const STUB_CREDENTIALS = { appKey: 'ck_stub_key', secret: 'stub-secret-012345678
 const RENEW_AT_MS = (3600 - 60) * 1000;
 
 const get = (bff: RunningBff, path: string) => fetch(`${bff.api}${path}`);
-
-async function expectSpecError(res: Response, status: number, code: string): Promise<ErrorBody> {
-  expect(res.status).toBe(status);
-  const body = ErrorBody.parse(await res.json());
-  expect(body.error_code).toBe(code);
-  return body;
-}
 
 const activeTreatmentIds = async (stack: Stack) =>
   (
@@ -104,7 +96,7 @@ describe('token exchange in front of the reference server', () => {
 
 describe('token renewal and an upstream 401', () => {
   // At the server's time, so that the booking below is ahead.
-  const time = new ManualTime(Date.parse(TEST_NOW));
+  const time = new FakeClock(TEST_NOW);
   const upstreamClock = new FakeClock(TEST_NOW);
   let stack: Stack;
 
@@ -176,7 +168,7 @@ describe('token failures from a stub upstream', () => {
     it('answers 502 upstream_unavailable after exactly two upstream attempts, with a fresh token for the second', async () => {
       const res = await get(bff, '/treatments');
 
-      await expectSpecError(res, 502, 'upstream_unavailable');
+      await expectError(res, 502, 'upstream_unavailable');
       const attempts = callsTo(stub, '/treatments');
       expect(attempts).toHaveLength(2);
       expect(exchangesOf(stub)).toHaveLength(2);
@@ -188,7 +180,7 @@ describe('token failures from a stub upstream', () => {
   });
 
   describe('when /granttoken answers 500', () => {
-    const time = new ManualTime();
+    const time = new FakeClock(Date.now());
     let stub: StubUpstream;
     let bff: RunningBff;
 
@@ -204,7 +196,7 @@ describe('token failures from a stub upstream', () => {
     it('answers 502 upstream_unavailable without passing the upstream body on', async () => {
       const res = await get(bff, '/treatments');
 
-      const body = await expectSpecError(res, 502, 'upstream_unavailable');
+      const body = await expectError(res, 502, 'upstream_unavailable');
       expect(body.message).not.toContain('Internal server error');
       expect(exchangesOf(stub)).toHaveLength(1);
     });
@@ -212,7 +204,7 @@ describe('token failures from a stub upstream', () => {
     it('backs off: a second request right after does not call /granttoken again', async () => {
       const res = await get(bff, '/dentists');
 
-      await expectSpecError(res, 502, 'upstream_unavailable');
+      await expectError(res, 502, 'upstream_unavailable');
       expect(exchangesOf(stub)).toHaveLength(1);
       expect(callsTo(stub, '/dentists')).toHaveLength(0);
     });

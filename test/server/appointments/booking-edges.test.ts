@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BookAppointmentResponse, ErrorBody } from '../../../contract/index.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { BookAppointmentResponse } from '../../../contract/index.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
 import { twoClinics, useTestServer } from '../support/use-test-server.js';
+import { expectError } from '../../support/expect-error.js';
 
 /**
  * POST /appointments/book at the edges of its rules (booking.test.ts has the
@@ -15,13 +16,6 @@ const clock = new FakeClock(TEST_NOW);
 const ctx = useTestServer({ clock, setup: twoClinics() });
 
 const book = (body: unknown, headers?: Record<string, string>) => ctx.caller.post('/appointments/book', body, headers);
-
-async function expectError(res: Response, status: number, code: string): Promise<string> {
-  expect(res.status).toBe(status);
-  const body = ErrorBody.parse(await res.json());
-  expect(body.error_code).toBe(code);
-  return body.message;
-}
 
 const firstIdOf = async (table: 'dentists' | 'treatments', column: 'doctor_id' | 'treatment_id', careId: number, index = 0) => {
   const rows = await ctx.server.db.selectFrom(table).select(column).where('care_id', '=', careId).orderBy(column).execute();
@@ -39,7 +33,7 @@ describe('POST /appointments/book at the edges of its rules', () => {
   it('refuses the current minute in the clinic time zone as past, and takes the next one (for a clinic that needs no notice)', async () => {
     const noNotice = await authenticatedCaller(ctx.server, await seedClinic(ctx.server, { ...clinicFixture('No Notice'), booking_rules: { min_notice_minutes: 0 } }));
     const now = await noNotice.post('/appointments/book', validBooking({ appointment_date: '2026-11-23', appointment_time: '09:00' }));
-    expect(await expectError(now, 400, 'validation_error')).toContain('past');
+    expect((await expectError(now, 400, 'validation_error')).message).toContain('past');
 
     expect((await noNotice.post('/appointments/book', validBooking({ appointment_date: '2026-11-23', appointment_time: '09:01' }))).status).toBe(200);
   });
@@ -48,7 +42,7 @@ describe('POST /appointments/book at the edges of its rules', () => {
     // 2027-11-23 is a Tuesday and 2027-11-24 a Wednesday, both open.
     expect((await book(validBooking({ appointment_date: '2027-11-23' }))).status).toBe(200);
 
-    expect(await expectError(await book(validBooking({ appointment_date: '2027-11-24' })), 400, 'validation_error')).toContain('365 days');
+    expect((await expectError(await book(validBooking({ appointment_date: '2027-11-24' })), 400, 'validation_error')).message).toContain('365 days');
   });
 
   it('says in a 409 when the dentist is booked and that another time is needed', async () => {
@@ -56,7 +50,7 @@ describe('POST /appointments/book at the edges of its rules', () => {
     const slot = validBooking({ doctor_id: doctor, appointment_date: '2026-12-03', appointment_time: '11:00' });
     expect((await book(slot)).status).toBe(200);
 
-    const message = await expectError(await book({ ...slot, patient_name: 'Someone Else' }), 409, 'slot_unavailable');
+    const { message } = await expectError(await book({ ...slot, patient_name: 'Someone Else' }), 409, 'slot_unavailable');
 
     // No treatment: the clinic's default length, 30 minutes.
     expect(message).toBe('This dentist is already booked from 11:00 to 11:30 that day; choose another time');
@@ -69,13 +63,13 @@ describe('POST /appointments/book with an Idempotency-Key', () => {
     const slot = validBooking({ doctor_id: doctor, appointment_date: '2026-12-04', appointment_time: '11:00' });
     const taken = BookAppointmentResponse.parse(await (await book(slot)).json());
     const refused = await book({ ...slot, patient_name: 'Second Patient' }, { 'idempotency-key': 'refused-1' });
-    const firstMessage = await expectError(refused, 409, 'slot_unavailable');
+    const { message: firstMessage } = await expectError(refused, 409, 'slot_unavailable');
     await ctx.server.db.updateTable('appointments').set({ status: 'Cancelled' }).where('appointment_id', '=', taken.data.appointment_id).execute();
 
     const again = await book({ ...slot, patient_name: 'Second Patient' }, { 'idempotency-key': 'refused-1' });
 
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(await expectError(again, 409, 'slot_unavailable')).toBe(firstMessage);
+    expect((await expectError(again, 409, 'slot_unavailable')).message).toBe(firstMessage);
   });
 
   it('replays a booking without the Idempotent-Replayed header the first time', async () => {
@@ -99,7 +93,7 @@ describe('POST /appointments/book with an Idempotency-Key', () => {
 
     const res = await book({ ...body, ...(await change()) }, { 'idempotency-key': key });
 
-    expect(await expectError(res, 422, 'idempotency_key_reused')).toBe(
+    expect((await expectError(res, 422, 'idempotency_key_reused')).message).toBe(
       'This Idempotency-Key was already used with a different request body; use a new key for a new booking',
     );
   });

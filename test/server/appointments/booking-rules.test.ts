@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { authenticatedCaller, seedClinic, validBooking, type Caller } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
 

@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { BookAppointmentResponse, ErrorBody } from '../../../contract/index.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { BookAppointmentResponse } from '../../../contract/index.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
 import { twoClinics, useTestServer } from '../support/use-test-server.js';
+import { expectError } from '../../support/expect-error.js';
 
 const clock = new FakeClock(TEST_NOW);
 const ctx = useTestServer({ clock, setup: twoClinics() });
 
 const book = (body: unknown, headers?: Record<string, string>) => ctx.caller.post('/appointments/book', body, headers);
-
-async function expectError(res: Response, status: number, code: string, ...mentions: string[]): Promise<string> {
-  expect(res.status).toBe(status);
-  const body = ErrorBody.parse(await res.json());
-  expect(body.error_code).toBe(code);
-  for (const mention of mentions) expect(body.message).toContain(mention);
-  return body.message;
-}
 
 const idsOf = async (careId: number) =>
   (await ctx.server.db.selectFrom('treatments').select('treatment_id').where('care_id', '=', careId).orderBy('treatment_id').execute()).map((r) => r.treatment_id);

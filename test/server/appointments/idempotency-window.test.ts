@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BookAppointmentResponse } from '../../../contract/index.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
 

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BookAppointmentResponse, ErrorBody } from '../../../contract/index.js';
+import { BookAppointmentResponse } from '../../../contract/index.js';
 import { AppointmentStore } from '../../../server/appointments/appointment.store.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { overlappingPairs } from '../support/overlaps.js';
 import { authenticatedCaller, seedClinic, validBooking, type Caller } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
+import { expectError } from '../../support/expect-error.js';
 
 /**
  * An appointment holds its dentist from its start for its treatment's
@@ -43,13 +44,6 @@ const ctx = useTestServer({
   },
 });
 
-async function expectError(res: Response, status: number, code: string): Promise<string> {
-  expect(res.status).toBe(status);
-  const body = ErrorBody.parse(await res.json());
-  expect(body.error_code).toBe(code);
-  return body.message;
-}
-
 /** Books with the first dentist on `date` at `time`, with the treatment named (none unless given). */
 async function book(date: string, time: string, treatment?: keyof typeof ctx.treatments, extra: Record<string, unknown> = {}, caller: Caller = ctx.caller) {
   const treatment_id = treatment === undefined ? undefined : ctx.treatments[treatment];
@@ -76,7 +70,7 @@ describe('POST /appointments/book with a dentist who has a Scheduled 10:00-11:00
     ['starts at the same time', '10:00', 'checkUp'],
     ['ends with it', '10:30', 'checkUp'],
   ] as const)('answers 409 slot_unavailable, naming the appointment in the way, for a booking that %s', async (_shape, time, treatment) => {
-    const message = await expectError(await book(day, time, treatment), 409, 'slot_unavailable');
+    const { message } = await expectError(await book(day, time, treatment), 409, 'slot_unavailable');
 
     expect(message).toBe('This dentist is already booked from 10:00 to 11:00 that day; choose another time');
   });
@@ -125,7 +119,7 @@ describe('POST /appointments/book without a treatment', () => {
     const day = '2026-12-01';
     await booked(await book(day, '10:00'));
 
-    expect(await expectError(await book(day, '10:15'), 409, 'slot_unavailable')).toContain('from 10:00 to 10:30');
+    expect((await expectError(await book(day, '10:15'), 409, 'slot_unavailable')).message).toContain('from 10:00 to 10:30');
     await booked(await book(day, '10:30'));
   });
 
@@ -135,7 +129,7 @@ describe('POST /appointments/book without a treatment', () => {
     await booked(await book(day, '10:00', undefined, { doctor_id: dentist }, ctx.longDefault.caller));
 
     const refused = await book(day, '10:30', undefined, { doctor_id: dentist }, ctx.longDefault.caller);
-    expect(await expectError(refused, 409, 'slot_unavailable')).toContain('from 10:00 to 10:45');
+    expect((await expectError(refused, 409, 'slot_unavailable')).message).toContain('from 10:00 to 10:45');
     await booked(await book(day, '10:45', undefined, { doctor_id: dentist }, ctx.longDefault.caller));
   });
 

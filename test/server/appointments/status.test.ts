@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppointmentStatusResponse, BookAppointmentResponse, ErrorBody, type AppointmentStatus } from '../../../contract/index.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking, type Caller } from '../support/test-server.js';
 import { twoClinics, useTestServer } from '../support/use-test-server.js';
 

@@ -4,7 +4,7 @@ import { AccessTokenResponse } from '../../../contract/index.js';
 import { MAX_LIVE_TOKENS_PER_KEY } from '../../../server/auth/auth.service.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { hashToken } from '../../../server/auth/credentials.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import {
   INVALID_KEY_OR_SECRET,
   INVALID_TOKEN,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CliError, parseCommand } from '../../../server/cli/commands.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { authenticatedCaller, grantToken, INVALID_TOKEN, seedClinic, type SeededClinic } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
 import type { ApiKeyPair } from '../../../server/auth/auth.service.js';

@@ -13,7 +13,7 @@ import { silentLogger } from '../../support/silent-logger.js';
 import { createHttpServer } from '../../../platform/http-server.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { createTestDatabase, openTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';

@@ -8,7 +8,7 @@ import { RETENTION_BATCH } from '../../../server/appointments/patient-data.store
 import { purgeExpired, scheduleRetention } from '../../../server/appointments/retention.js';
 import { runCli } from '../support/cli-process.js';
 import { startServerProcess } from '../support/server-process.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { daysBefore, insertAppointment, sqliteFileHolds } from '../support/patient-files.js';
 import { TEST_ENGINE } from '../support/test-database.js';
 import { authenticatedCaller, collectLogLines, seedClinic, validBooking } from '../support/test-server.js';

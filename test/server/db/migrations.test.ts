@@ -11,7 +11,7 @@ import { openPostgres } from '../../../server/db/postgres.js';
 import type { AppointmentsTable, ClinicsTable, Tables } from '../../../server/db/schema.js';
 import { openSqlite, sqlitePathFromUrl } from '../../../server/db/sqlite.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { REPO_ROOT } from '../support/server-process.js';
 import { createTestDatabase, openTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
 import { authenticatedCaller, startTestServer, validBooking } from '../support/test-server.js';

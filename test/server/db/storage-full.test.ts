@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { BookAppointmentResponse } from '../../../contract/index.js';
 import { DATABASE_FAULT_LOG_INTERVAL_MS } from '../../../server/http/database-errors.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { TEST_ENGINE } from '../support/test-database.js';
 import { authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';

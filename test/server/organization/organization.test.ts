@@ -3,7 +3,7 @@ import { OrganizationResponse } from '../../../contract/index.js';
 import { AuthService } from '../../../server/auth/auth.service.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { TokenStore } from '../../../server/auth/token.store.js';
-import { FakeClock, TEST_NOW } from '../support/fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { authenticatedCaller, seedClinic, validBooking, type Caller } from '../support/test-server.js';
 import { twoClinics, useTestServer } from '../support/use-test-server.js';

@@ -14,7 +14,7 @@ import { AuthService } from '../../../server/auth/auth.service.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { TokenStore } from '../../../server/auth/token.store.js';
 import { clinicFixture } from './clinic-fixture.js';
-import { FakeClock, TEST_NOW } from './fake-clock.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { createTestDatabase, openTestDatabase, removeSqliteFolder, sqliteTestDatabase, type TestDatabase } from './test-database.js';
 
 export { tempDbPath } from './test-database.js';
