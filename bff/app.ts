@@ -24,6 +24,7 @@ import { MemoryTakenSlots, type TakenSlots } from './availability/taken-slots.js
 import { SharedTakenSlots } from './availability/shared-taken-slots.js';
 import { docsOperation } from './docs/docs.routes.js';
 import { apiCors } from './http/cors.js';
+import { RefusedOrigins } from './http/refused-origins.js';
 import { apiRateLimit, bookingRateLimit, statusRateLimit } from './http/rate-limits.js';
 import { bffErrorHandler } from './http/error-handler.js';
 import { apiSecurityHeaders, devPageSecurityHeaders, pageSecurityHeaders, widgetSecurityHeaders } from './http/security-headers.js';
@@ -74,7 +75,7 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
   const shared = redis && { redis, keyPrefix: `${clinicNamespace(redis, config.appKey)}rl:` };
 
   const api = Router();
-  api.use(apiCors(config.allowedOrigins, config.publicOrigin));
+  api.use(apiCors(config.allowedOrigins, config.publicOrigin, new RefusedOrigins(logger, clock)));
   api.use(apiRateLimit(config.apiRateLimit, shared));
   // The content first: the busiest paths, answered in one lookup without passing through the router's other routes.
   const content = contentOperations(cache, config.cache.ttlMs, config.cache.maxStaleMs);
