@@ -64,6 +64,7 @@ export const bookingFormStyles = css`
   }
   .slots .choice {
     justify-content: center;
+    white-space: nowrap;
   }
   [aria-pressed='true'],
   [aria-selected='true'] button {
@@ -123,7 +124,7 @@ export const bookingFormStyles = css`
   }
   .failure {
     padding: 0.75rem 1rem;
-    border-left: 4px solid var(--_error);
+    border-inline-start: 4px solid var(--_error);
     background: #fef2f2;
     color: #7f1d1d;
   }

@@ -5,6 +5,7 @@ import type { Dentist, Organization, WebsiteSite } from '../../contract/index.js
 import type { Translation } from '../i18n/translation.js';
 import { timeFormatter } from '../format.js';
 import { reaches, type Stage } from '../render-stages.js';
+import { cssUrl } from '../instance-styles.js';
 import { safeHtml } from '../safe-html.js';
 import type { WidgetContext } from '../widget-context.js';
 
@@ -20,8 +21,6 @@ import type { WidgetContext } from '../widget-context.js';
 
 type Child = TemplateResult | typeof nothing;
 type LabelKey = 'services' | 'team' | 'testimonials' | 'faqs' | 'hours' | 'contact';
-
-const cssUrl = (url: string) => `url("${url.replace(/["\\\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}")`;
 
 const img = (src: string, alt: string, lazy = true): Child => {
   const url = httpUrlOrUndefined(src);
@@ -51,9 +50,9 @@ const SOCIAL = [
   ['social_linkedin', 'LinkedIn'],
 ] as const;
 
+/** Its background picture comes through the element's own stylesheet (heroImageRule), never a style attribute. */
 function hero(site: WebsiteSite): TemplateResult {
-  const bg = httpUrlOrUndefined(site.hero_bg_image);
-  return html`<section part="hero" class="hero" aria-labelledby="cb-hero" style=${bg ? `--_hero-image: ${cssUrl(bg)}` : nothing}>
+  return html`<section part="hero" class="hero" aria-labelledby="cb-hero">
     <h2 id="cb-hero">${site.hero_title || site.clinic_name}</h2>
     ${site.hero_subtitle ? html`<div class="rich">${safeHtml(site.hero_subtitle)}</div>` : nothing}
     ${site.hero_badge ? html`<p class="badge">${site.hero_badge}</p>` : nothing}
@@ -71,6 +70,12 @@ function about(site: WebsiteSite): Child {
     </div>
     ${img(site.about_image, site.about_title)}
   </section>`;
+}
+
+/** The hero's background picture, for the element's own stylesheet (instance-styles.ts). */
+export function heroImageRule(site: WebsiteSite): string {
+  const bg = httpUrlOrUndefined(site.hero_bg_image);
+  return bg ? `.hero{--_hero-image:${cssUrl(bg)}}` : '';
 }
 
 /** "8:00 AM – 6:00 PM", "08:00–18:00": the dash spaced when the times have spaces of their own. */
