@@ -23,6 +23,8 @@ import { ClinicFacts } from './availability/clinic-facts.js';
 import { MemoryTakenSlots, type TakenSlots } from './availability/taken-slots.js';
 import { SharedTakenSlots } from './availability/shared-taken-slots.js';
 import { docsOperation } from './docs/docs.routes.js';
+import { pictureOperations } from './pictures/pictures.routes.js';
+import { PictureStore } from './pictures/picture-store.js';
 import { apiCors } from './http/cors.js';
 import { RefusedOrigins } from './http/refused-origins.js';
 import { apiRateLimit, bookingRateLimit, statusRateLimit } from './http/rate-limits.js';
@@ -52,6 +54,9 @@ export interface Bff {
   /** `npm run dev` only (WIDGET_DEV_URL): /widget/* goes to Vite; main.ts attaches it for the HMR websocket. */
   widgetDevProxy?: WidgetDevProxy;
 }
+
+/** The clinic's pictures (/api/pictures): at most 1 MiB each, 16 MiB in all in memory. */
+export const PICTURE_LIMITS = { maxPictureBytes: 1024 * 1024, maxBytes: 16 * 1024 * 1024 };
 
 /** Builds the BFF as an Express app; it never listens. */
 export function createBff({ config, logger, clock = systemClock, redis }: BffDeps): Bff {
@@ -105,6 +110,7 @@ export function createBff({ config, logger, clock = systemClock, redis }: BffDep
       statusRateLimit: statusRateLimit(config.statusRateLimit, shared),
     }),
   ];
+  routed.push(...pictureOperations(cache, new PictureStore({ ...PICTURE_LIMITS, ttlMs: config.cache.ttlMs, timeoutMs: config.upstreamTimeoutMs, clock }), Math.floor(config.cache.ttlMs / 1000)));
   const docs = docsOperation([...content, ...routed]);
   addOperations(api, [...routed, docs]);
   const operations = [...content, ...routed, docs];

@@ -11,7 +11,7 @@ import { sharedStyles } from './shared.styles.js';
 import { rootStyles } from './clinic-booking.styles.js';
 import { themeStyle } from './theme.js';
 import { publishJsonLd } from './seo/json-ld.js';
-import { heroImageRule, renderSite } from './sections/site-section.js';
+import { heroImageRule, renderFooter, renderSite } from './sections/site-section.js';
 import { InstanceStyles } from './instance-styles.js';
 import { siteStyles } from './sections/site-section.styles.js';
 import { renderDentists, renderTreatments } from './sections/treatments-section.js';
@@ -335,7 +335,7 @@ export class ClinicBooking extends LitElement {
     this.instance = [...document.querySelectorAll('clinic-booking')].indexOf(this) + 1;
     // Until every stage has rendered, the root holds the space the page reserved.
     const hold = stage !== LAST_STAGE && this.reserved && !this.floating ? `min-height:${this.reserved}px;` : '';
-    this.instanceStyles.set(`.root{${themeStyle(content.site)}${hold}}${content.site ? heroImageRule(content.site) : ''}`);
+    this.instanceStyles.set(`.root{${themeStyle(content.site)}${hold}}${content.site ? heroImageRule(content.site, context.apiBase) : ''}`);
     return html`<div class="root" dir=${context.dir} @click=${this.followInPageLinks}
       @clinic-booking:booked=${(event: CustomEvent<{ reference: string }>) => (this.lastReference = event.detail.reference)}>
       ${this.instance > 1 ? html`<span id="cb-instance" hidden>(${this.instance})</span>` : nothing}
@@ -357,6 +357,7 @@ export class ClinicBooking extends LitElement {
               .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []}></clinic-booking-status>
           </section>`
         : nothing}
+      ${reaches(stage, 'site-end') && shown.includes('site') && content.site ? renderFooter(content.site) : nothing}
     </div>`;
   }
 
