@@ -2,8 +2,12 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../platform/clock.js';
 
-/** The raster types a picture may have; SVG is left out, since it can carry script when opened on its own. */
-export const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif'] as const;
+/**
+ * The types a picture may have. SVG can carry script when opened on its own
+ * (never inside an <img>): the route answers every picture with a sandboxing
+ * CSP, so it cannot run on the BFF's origin either.
+ */
+export const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif', 'image/svg+xml'] as const;
 
 export interface Picture {
   type: string;

@@ -15,9 +15,11 @@ const PictureParams = z.object({
     .meta({ description: "The picture's URL, as the clinic's content names it, in base64url (UTF-8, no padding)." }),
 });
 
+const PICTURE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
 const REFUSALS = {
   unreachable: 'The picture could not be fetched',
-  not_an_image: 'The picture is not a JPEG, PNG, WebP, AVIF or GIF image',
+  not_an_image: 'The picture is not a JPEG, PNG, WebP, AVIF, GIF or SVG image',
   too_large: 'The picture is larger than the BFF passes on',
 } as const;
 
@@ -40,7 +42,7 @@ export function pictureOperations(cache: ContentCache, pictures: PictureStore, m
         summary: "A picture the clinic's content names, served from the BFF's origin",
         description:
           'Only a URL that the current content (organization, website, treatments, dentists) names; any other key is 404. ' +
-          'Raster images only (no SVG), bounded in size, cached.',
+          'Images only (JPEG, PNG, WebP, AVIF, GIF, SVG; an SVG under a sandboxing CSP), bounded in size, cached.',
       },
       request: { params: PictureParams, headers: IfNoneMatch },
       responses: {
@@ -65,7 +67,13 @@ export function pictureOperations(cache: ContentCache, pictures: PictureStore, m
           throw error;
         }
         removePerClientHeaders(res);
-        res.set({ 'Cache-Control': `public, max-age=${maxAgeSeconds}`, ETag: picture.etag, 'Content-Type': picture.type });
+        res.set({
+          'Cache-Control': `public, max-age=${maxAgeSeconds}`,
+          ETag: picture.etag,
+          'Content-Type': picture.type,
+          // Opened on its own, an SVG would be a document of the BFF's origin: no script, no requests, sandboxed.
+          'Content-Security-Policy': PICTURE_CSP,
+        });
         if (req.fresh) {
           res.status(304).end();
           return;

@@ -18,6 +18,7 @@ beforeAll(async () => {
     hostHits.push(req.url ?? '');
     if (req.url === '/logo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
     else if (req.url === '/hero.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(JPEG);
+    else if (req.url === '/sig.svg') res.writeHead(200, { 'content-type': 'image/svg+xml; charset=utf-8' }).end('<svg xmlns="http://www.w3.org/2000/svg"/>');
     else if (req.url === '/about.jpg') res.writeHead(200, { 'content-type': 'text/html' }).end('<script>alert(1)</script>');
     else if (req.url === '/huge.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(Buffer.alloc(PICTURE_LIMITS.maxPictureBytes + 1));
     else if (req.url === '/huge-chunked.jpg') {
@@ -35,6 +36,7 @@ beforeAll(async () => {
   clinic.website.services[0]!.image = `${hostUrl}/huge.jpg`;
   clinic.website.testimonials[0]!.photo = `${hostUrl}/huge-chunked.jpg`;
   clinic.website.team_members[0]!.photo = `${hostUrl}/moved.jpg`;
+  clinic.dentists[0]!.signature_image_url = `${hostUrl}/sig.svg`;
   stack = await startStack({ clinic });
 });
 afterAll(async () => {
@@ -54,6 +56,15 @@ describe('GET /api/pictures/{key}', () => {
     expect(res.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
     expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'.*sandbox/);
+  });
+
+  it('serves an SVG picture, sandboxed so that opened on its own it cannot run script', async () => {
+    const res = await picture(`${hostUrl}/sig.svg`);
+
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
   });
 
   it('asks the picture host once, then answers from its cache, and 304 to its ETag', async () => {
