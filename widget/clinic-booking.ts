@@ -259,6 +259,8 @@ export class ClinicBooking extends LitElement {
       return super.scheduleUpdate();
     } finally {
       this.style.minHeight = own;
+      // Leave no empty style="" behind on the page's element when the page had set none.
+      if (this.getAttribute('style') === '') this.removeAttribute('style');
     }
   }
 
