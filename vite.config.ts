@@ -86,28 +86,33 @@ async function zopfli(code: Buffer): Promise<Buffer> {
   return Buffer.from(await zopfliGzip(code, { numiterations: 15 }));
 }
 
+function brotli(code: Buffer): Buffer {
+  return brotliCompressSync(code, {
+    params: {
+      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+      [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+      [zlib.BROTLI_PARAM_SIZE_HINT]: code.length,
+    },
+  });
+}
+
 function hashedModuleAndLoader(): Plugin {
   return {
     name: 'clinic-booking-hashed-module',
     apply: 'build',
     async generateBundle(_options, bundle) {
-      const entries = Object.values(bundle).filter((file) => file.type === 'chunk' && file.isEntry);
+      const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+      const entries = chunks.filter((file) => file.isEntry);
       const [module] = entries;
       if (entries.length !== 1 || module?.type !== 'chunk') return this.error(`expected one entry module, got ${entries.length}`);
       this.emitFile({ type: 'asset', fileName: LOADER, source: `export * from './${module.fileName}';\n` });
-      const code = Buffer.from(module.code);
-      this.emitFile({
-        type: 'asset',
-        fileName: `${module.fileName}.br`,
-        source: brotliCompressSync(code, {
-          params: {
-            [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-            [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
-            [zlib.BROTLI_PARAM_SIZE_HINT]: code.length,
-          },
-        }),
-      });
-      this.emitFile({ type: 'asset', fileName: `${module.fileName}.gz`, source: await zopfli(code) });
+      // The module and each language pack (I18N_PACK below), each compressed once here.
+      for (const chunk of chunks) {
+        if (chunk.type !== 'chunk') continue;
+        const code = Buffer.from(chunk.code);
+        this.emitFile({ type: 'asset', fileName: `${chunk.fileName}.br`, source: brotli(code) });
+        this.emitFile({ type: 'asset', fileName: `${chunk.fileName}.gz`, source: await zopfli(code) });
+      }
     },
   };
 }
@@ -123,10 +128,14 @@ function minifiedTemplates(): Plugin {
 
 /**
  * One self-contained ES module, Lit included, as clinic-booking-<hash>.js,
- * and the loader at /widget/clinic-booking.js that imports it (above). No
- * code splitting: everything the first render needs is in that one module,
- * and it finds the BFF from its own URL.
+ * and the loader at /widget/clinic-booking.js that imports it (above).
+ * Everything an English first render needs is in that one module, and it
+ * finds the BFF from its own URL. The only other files are the language packs
+ * (widget/i18n/localize.ts imports each dynamically): i18n-<lang>-<hash>.js
+ * beside the module, fetched only by a page in that language.
  */
+const I18N_PACK = 'i18n-[name]-[hash].js';
+
 export default defineConfig(({ command }) => ({
   root: fileURLToPath(new URL('./widget', import.meta.url)),
   // Each says when it applies: devEntry in serve mode, hashedModuleAndLoader in the build.
@@ -152,7 +161,7 @@ export default defineConfig(({ command }) => ({
       format: { comments: false },
     },
     // pluginTimings: rolldown's note that the template minifier is slow is not a warning to act on.
-    rolldownOptions: { output: { codeSplitting: false, comments: false }, checks: { pluginTimings: false } },
+    rolldownOptions: { output: { chunkFileNames: I18N_PACK, comments: false }, checks: { pluginTimings: false } },
   },
   // Always Lit's production build, whatever NODE_ENV says: Vite resolves the "development" export
   // condition for any NODE_ENV but production, and vitest sets NODE_ENV=test for the e2e tests that

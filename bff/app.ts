@@ -26,7 +26,10 @@ import { ClinicFacts } from './availability/clinic-facts.js';
 import { MemoryTakenSlots, type TakenSlots } from './availability/taken-slots.js';
 import { SharedTakenSlots } from './availability/shared-taken-slots.js';
 import { docsOperation } from './docs/docs.routes.js';
+import { pictureOperations } from './pictures/pictures.routes.js';
+import { PictureStore } from './pictures/picture-store.js';
 import { apiCors } from './http/cors.js';
+import { RefusedOrigins } from './http/refused-origins.js';
 import { apiRateLimit, bookingRateLimit, statusRateLimit } from './http/rate-limits.js';
 import { bffErrorHandler } from './http/error-handler.js';
 import { apiSecurityHeaders, devPageSecurityHeaders, pageSecurityHeaders, widgetSecurityHeaders } from './http/security-headers.js';
@@ -57,6 +60,9 @@ export interface Bff {
   widgetDevProxy?: WidgetDevProxy;
 }
 
+/** The clinic's pictures (/api/pictures): at most 1 MiB each, 16 MiB in all in memory. */
+export const PICTURE_LIMITS = { maxPictureBytes: 1024 * 1024, maxBytes: 16 * 1024 * 1024 };
+
 /** Builds the BFF as an Express app; it never listens. */
 export function createBff({ config, logger, clock = systemClock, redis, metrics }: BffDeps): Bff {
   const maxBodyBytes = config.upstreamMaxBodyBytes;
@@ -80,7 +86,7 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics 
   const shared = redis && { redis, keyPrefix: `${clinicNamespace(redis, config.appKey)}rl:` };
 
   const api = Router();
-  api.use(apiCors(config.allowedOrigins, config.publicOrigin));
+  api.use(apiCors(config.allowedOrigins, config.publicOrigin, new RefusedOrigins(logger, clock)));
   api.use(apiRateLimit(config.apiRateLimit, shared));
   // The content first: the busiest paths, answered in one lookup without passing through the router's other routes.
   const content = contentOperations(cache, config.cache.ttlMs, config.cache.maxStaleMs);
@@ -116,6 +122,7 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics 
       statusRateLimit: statusRateLimit(config.statusRateLimit, shared),
     }),
   ];
+  routed.push(...pictureOperations(cache, new PictureStore({ ...PICTURE_LIMITS, ttlMs: config.cache.ttlMs, timeoutMs: config.upstreamTimeoutMs, clock }), Math.floor(config.cache.ttlMs / 1000)));
   const docs = docsOperation([...content, ...routed]);
   addOperations(api, [...routed, docs]);
   const operations = [...content, ...routed, docs];

@@ -6,7 +6,8 @@ import { css } from 'lit';
  *   bones never push the page; whatever does not fit is hidden.
  * - .root > section: sections away from the viewport are neither laid out nor painted until the
  *   visitor scrolls near them; the estimate stands in for their height until then, their real one after.
- * - .open-button: inside the safe areas (notches, home indicator), and never wider than the viewport.
+ * - .open-button: inside the safe areas (notches, home indicator), and never wider than the viewport;
+ *   at the bottom left in a right-to-left language.
  * - dialog: one size from the viewport on every step (the form scrolls inside it, so it never jumps),
  *   and the form's own card border is dropped there: the dialog is the card.
  */
@@ -55,6 +56,10 @@ export const rootStyles = css`
     max-width: calc(100vw - 2 * var(--_offset) - env(safe-area-inset-left, 0px) - env(safe-area-inset-right, 0px));
     z-index: 2147483000;
     box-shadow: 0 4px 16px rgb(0 0 0 / 25%);
+  }
+  [dir='rtl'] .open-button {
+    right: auto;
+    left: calc(var(--_offset) + env(safe-area-inset-left, 0px));
   }
   dialog {
     width: min(56rem, calc(100vw - 1rem));

@@ -12,14 +12,15 @@ import { sharedStyles } from './shared.styles.js';
 import { rootStyles } from './clinic-booking.styles.js';
 import { themeStyle } from './theme.js';
 import { publishJsonLd } from './seo/json-ld.js';
-import { renderSite } from './sections/site-section.js';
+import { heroImageRule, renderFooter, renderSite } from './sections/site-section.js';
+import { InstanceStyles } from './instance-styles.js';
 import { siteStyles } from './sections/site-section.styles.js';
 import { renderDentists, renderTreatments } from './sections/treatments-section.js';
 import type { ClinicBookingForm } from './booking/booking-form.js';
 import './booking/booking-form.js';
 import './status/status-lookup.js';
 import { WidgetContextController } from './widget-context.js';
-import { languageOf } from './i18n/localize.js';
+import { languageOf, loadTranslation } from './i18n/localize.js';
 import { warmUpIntl } from './intl-warm-up.js';
 import { LAST_STAGE, reaches, stageAfter, type Stage } from './render-stages.js';
 
@@ -199,6 +200,14 @@ export class ClinicBooking extends LitElement {
   // Declared before the task: controllers run in the order they were added,
   // so the task reads this update's apiBase, not the last one's.
   private readonly context = new WidgetContextController(this);
+  /** Theme, reserved height and hero picture: a stylesheet of this element's own, never a style attribute. */
+  private readonly instanceStyles = new InstanceStyles();
+
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    const root = super.createRenderRoot();
+    this.instanceStyles.adoptInto(root as ShadowRoot);
+    return root;
+  }
 
   private readonly content = new Task(this, {
     // What the sections attribute names whatever the mode (without one: everything), so that a change of
@@ -255,16 +264,20 @@ export class ClinicBooking extends LitElement {
    * The first render (the skeleton) in a task of its own, not in the module's evaluation, so that neither
    * is long. Until it, the element holds the reserved space by an inline min-height, then gives the
    * page's own inline value back, in the same task: no frame ever shows it without that space.
+   * A language other than English waits for its pack as well (one small request, fetched alongside).
+   * The min-height is set through CSSOM, which a strict CSP allows (a style attribute it refuses).
    */
   protected override async scheduleUpdate(): Promise<unknown> {
     if (this.hasUpdated) return super.scheduleUpdate();
     const own = this.style.minHeight;
     if (this.reserved && !this.floating) this.style.minHeight = `${this.reserved}px`;
-    await new Promise((resolve) => setTimeout(resolve));
+    await Promise.all([new Promise((resolve) => setTimeout(resolve)), loadTranslation(languageOf(this))]);
     try {
       return super.scheduleUpdate();
     } finally {
       this.style.minHeight = own;
+      // Leave no empty style="" behind on the page's element when the page had set none.
+      if (this.getAttribute('style') === '') this.removeAttribute('style');
     }
   }
 
@@ -303,8 +316,8 @@ export class ClinicBooking extends LitElement {
 
   private renderSkeleton(): TemplateResult {
     // The space the page reserved (none: the skeleton's own); nothing visible when only the floating button will show.
-    return html`<div class="skeleton ${this.floating ? 'visually-hidden' : ''}" aria-busy="true" role="status"
-      style=${this.reserved && !this.floating ? `height: ${this.reserved}px` : nothing}>
+    this.instanceStyles.set(this.reserved && !this.floating ? `.skeleton{height:${this.reserved}px}` : '');
+    return html`<div class="skeleton ${this.floating ? 'visually-hidden' : ''}" dir=${this.context.value.dir} aria-busy="true" role="status">
       <span class="visually-hidden">${this.context.value.t.loading}</span>
       <div class="bone tall"></div>
       <div class="bone"></div>
@@ -313,9 +326,10 @@ export class ClinicBooking extends LitElement {
   }
 
   private renderError(): TemplateResult {
-    const { t } = this.context.value;
+    const { t, dir } = this.context.value;
     // The default theme: the clinic's own colours came with the content that failed to load.
-    return html`<div class="load-error" role="alert" part="load-error" style=${themeStyle(undefined)}>
+    this.instanceStyles.set(`.load-error{${themeStyle(undefined)}}`);
+    return html`<div class="load-error" dir=${dir} role="alert" part="load-error">
       <p>${this.busyFor === undefined ? t.loadError : t.errBusy(this.busyFor)}</p>
       <button class="button" type="button" @click=${this.retryLoad}>${t.retry}</button>
       <slot></slot>
@@ -339,8 +353,9 @@ export class ClinicBooking extends LitElement {
     const { stage } = this;
     this.instance = [...document.querySelectorAll('clinic-booking')].indexOf(this) + 1;
     // Until every stage has rendered, the root holds the space the page reserved.
-    const hold = stage !== LAST_STAGE && this.reserved && !this.floating ? ` min-height: ${this.reserved}px;` : '';
-    return html`<div class="root" style=${themeStyle(content.site) + hold} @click=${this.followInPageLinks}
+    const hold = stage !== LAST_STAGE && this.reserved && !this.floating ? `min-height:${this.reserved}px;` : '';
+    this.instanceStyles.set(`.root{${themeStyle(content.site)}${hold}}${content.site ? heroImageRule(content.site, context.apiBase) : ''}`);
+    return html`<div class="root" dir=${context.dir} @click=${this.followInPageLinks}
       @clinic-booking:booked=${(event: CustomEvent<{ reference: string }>) => (this.lastReference = event.detail.reference)}>
       ${this.instance > 1 ? html`<span id="cb-instance" hidden>(${this.instance})</span>` : nothing}
       ${shown.includes('site') && content.site
@@ -361,6 +376,7 @@ export class ClinicBooking extends LitElement {
               .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []}></clinic-booking-status>
           </section>`
         : nothing}
+      ${reaches(stage, 'site-end') && shown.includes('site') && content.site ? renderFooter(content.site) : nothing}
     </div>`;
   }
 

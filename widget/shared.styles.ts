@@ -1,6 +1,8 @@
 import { css } from 'lit';
 
 /**
+ * Text blocks take their direction from their own first letters (unicode-bidi: plaintext): a clinic's
+ *   English text in an Arabic widget (or the reverse) reads in its own direction, its full stop at its end.
  * :host is a flow root: the margins of what it shows (the skeleton, the first section) stay inside
  * it, so the element itself never moves when one replaces the other.
  *
@@ -8,6 +10,9 @@ import { css } from 'lit';
  * properties (--clinic-booking-*) feed private ones (--_*), see theme.ts.
  */
 export const sharedStyles = css`
+  :is(p, h2, h3, h4, li, dt, dd, th, td, label, summary, figcaption, blockquote) {
+    unicode-bidi: plaintext;
+  }
   :host {
     display: flow-root;
     container-type: inline-size;

@@ -20,7 +20,8 @@ const contrast = (a: string, b: string) => {
 };
 
 /**
- * The inline style of the widget's root wrapper: each internal colour is the
+ * The theme of the widget's root wrapper (declarations for its own stylesheet,
+ * instance-styles.ts, never a style attribute): each internal colour is the
  * host page's --clinic-booking-* property when set, else the clinic's own
  * theme from the website settings, else the default theme. Page CSS wins
  * because it is read through var(), never overwritten.

@@ -13,10 +13,11 @@ import { HOST, stopAtCleanUp } from './processes.mjs';
 
 /** The advice of docs/embedding.md for a page that embeds the widget, as the host pages use it. */
 export const HOST_PAGE_CSS = `@media (scripting: enabled) {
-  clinic-booking:not(:defined) { display: flow-root; min-height: 100vh; }
+  clinic-booking:not(:defined) { display: flow-root; min-height: 100vh; animation: clinic-booking-reserve 0s 8s forwards; }
   clinic-booking[mode="button"]:not(:defined) { position: fixed; right: 1rem; bottom: 1rem; min-height: 0;
     padding: 0 1rem; background: #fff; border-radius: 0.5rem; box-shadow: 0 4px 16px rgb(0 0 0 / 25%); }
-}`;
+}
+@keyframes clinic-booking-reserve { to { min-height: 0; } }`;
 
 export const HOST_PAGE_ADVICE =
   'host pages follow the embedding advice of docs/embedding.md: min-height: 100vh for clinic-booking:not(:defined) inline; ' +

@@ -9,10 +9,12 @@ import { compressOnce, contentEtag, sendCompressed, type Coding } from '../widge
  * then would move the centred <main> sideways (a layout shift of the page's
  * own making, as a clinic's longer page would not have).
  *
- * The last rule is the advice of docs/embedding.md to any page that embeds the widget:
- * with scripting on, the element takes a screen's height before it is defined, the space its
- * content will take, so nothing below it moves when the widget renders (the widget keeps that
- * space until its content has rendered). Without scripting, the fallback link keeps its own size.
+ * The last rules are the advice of docs/embedding.md to any page that embeds the widget
+ * (RESERVATION_CSS): with scripting on, the element takes a screen's height before it is defined,
+ * the space its content will take, so nothing below it moves when the widget renders (the widget
+ * keeps that space until its content has rendered). Should the script never load (the BFF down),
+ * the reservation ends by itself after 8 s and the fallback link keeps its own size: no screen-tall
+ * gap. Without scripting, the fallback keeps its own size from the start.
  */
 export const DEMO_CSS = `
 :root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; scrollbar-gutter: stable; }
@@ -25,7 +27,16 @@ body { margin: 0; background: #f8fafc; color: #0f172a; }
 main { max-width: 72rem; margin: 0 auto; padding: 1rem; }
 .fallback { padding: 2rem; background: #fff; border-radius: 0.5rem; }
 .site-footer { padding: 2rem 1.25rem; color: #475569; text-align: center; font-size: 0.875rem; }
-@media (scripting: enabled) { clinic-booking:not(:defined) { display: flow-root; min-height: 100vh; } }
+`;
+
+/**
+ * The reservation rule of docs/embedding.md, word for word: a screen's height while the widget
+ * loads, given up after 8 s (an animation that ends at min-height 0 and stays there) when it has not.
+ */
+export const RESERVATION_CSS = `@media (scripting: enabled) {
+  clinic-booking:not(:defined) { display: flow-root; min-height: 100vh; animation: clinic-booking-reserve 0s 8s forwards; }
+}
+@keyframes clinic-booking-reserve { to { min-height: 0; } }
 `;
 
 /** A tooth on the clinic's dark teal, inline so the favicon costs no request (and no 404). */
@@ -59,16 +70,19 @@ export interface DemoPage {
  * (UPSTREAM_URL, an address browsers have no business knowing); the pictures
  * open their connection when the widget asks for them.
  */
+/** The page's one inline <style>: its own CSS, then the reservation rule. */
+export const PAGE_CSS = DEMO_CSS + RESERVATION_CSS;
+
 export function demoPage(): DemoPage {
   const html = `<!doctype html>
-<html lang="en">
+<html lang="en-GB">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Bright Smile Dental: book online</title>
   <meta name="description" content="Demo of the clinic-booking widget on a clinic website.">
   <link rel="icon" type="image/svg+xml" href="${escapeAttribute(FAVICON_HREF)}">
-  <style>${DEMO_CSS}</style>
+  <style>${PAGE_CSS}</style>
   <script type="module" src="/widget/clinic-booking.js"></script>
 </head>
 <body>
@@ -76,7 +90,6 @@ export function demoPage(): DemoPage {
     <a class="brand" href="/">Bright Smile Dental</a>
     <nav aria-label="Main">
       <a href="#book">Book</a>
-      <a href="/api/treatments">Treatments (JSON)</a>
     </nav>
   </header>
   <main id="book">
@@ -89,7 +102,7 @@ export function demoPage(): DemoPage {
   </footer>
 </body>
 </html>`;
-  return { html, styleHash: cspHashOf(DEMO_CSS), variants: compressOnce(Buffer.from(html)), etag: contentEtag(html) };
+  return { html, styleHash: cspHashOf(PAGE_CSS), variants: compressOnce(Buffer.from(html)), etag: contentEtag(html) };
 }
 
 /** GET /: the page, compressed, revalidated on every visit (304 by its ETag); the widget script it loads is cached on its own. */

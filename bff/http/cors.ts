@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { RefusedOrigins } from './refused-origins.js';
 
 /** What a preflight may ask for, and what a page may read of an answer: the same strings on every request. */
 const ALLOW_METHODS = ['GET', 'POST'].join(',');
@@ -11,7 +12,8 @@ const MAX_AGE_SECONDS = String(600);
  * CORS for /api: only the clinic sites in ALLOWED_ORIGINS and the BFF's own
  * public origin (PUBLIC_ORIGIN, when set) get CORS headers; any other origin
  * (or none) gets none, so its browser keeps the answer from its page.
- * Preflight is answered here, 204.
+ * Preflight is answered here, 204. A refused origin is logged (once an hour
+ * each, `refused`), so a clinic whose embed fails sees why.
  *
  * The BFF's own origin comes from configuration, never from the request: a
  * Host header is whatever the client sent, and "Origin equals Host" let any
@@ -25,11 +27,13 @@ const MAX_AGE_SECONDS = String(600);
  * options and joined its lists on every request, and a request without an
  * Origin header (no browser, or a same-origin GET) now costs one lookup.
  */
-export function apiCors(allowedOrigins: readonly string[], publicOrigin?: string): RequestHandler {
+export function apiCors(allowedOrigins: readonly string[], publicOrigin?: string, refused?: RefusedOrigins): RequestHandler {
   const allowed = new Set(publicOrigin ? [...allowedOrigins, publicOrigin] : allowedOrigins);
   return (req, res, next) => {
     const origin = req.headers.origin;
     if (!origin || !allowed.has(origin)) {
+      // A browser's own same-origin request (the demo page on the BFF) needs no CORS: nothing to warn about.
+      if (origin && req.headers['sec-fetch-site'] !== 'same-origin') refused?.refused(origin);
       next();
       return;
     }

@@ -25,25 +25,26 @@ export const apiSecurityHeaders = fixedHeaders(
 export const widgetSecurityHeaders = apiSecurityHeaders;
 
 const pageDirectives = {
-  'img-src': ["'self'", 'data:', 'https:', 'http:'],
+  // The clinic's pictures come from the BFF itself (/api/pictures); data: is the demo's favicon.
+  'img-src': ["'self'", 'data:'],
   // The widget starts one throwaway worker from a blob: URL to load ICU's data off the main thread
   // (widget/intl-warm-up.ts); docs/embedding.md asks clinics' pages with a CSP to allow the same.
   'worker-src': ["'self'", 'blob:'],
 };
 
 /**
- * The BFF's own pages (the demo, health checks, 404s): a strict CSP, with
- * images from anywhere over http(s) because the demo clinic's pictures come
- * from the API server's origin. Style elements only from 'self' and the given
- * hashes (`'sha256-…'`, the demo's inline CSS), not helmet's default of any
- * inline style; style attributes stay allowed, since the widget sets its theme
- * colours in one (widget/theme.ts, a Lit attribute binding).
+ * The BFF's own pages (the demo, health checks, 404s): a strict CSP, the one
+ * docs/embedding.md recommends to clinics. Images only from the BFF (the
+ * clinic's pictures come through /api/pictures). Style elements only from
+ * 'self' and the given hashes (`'sha256-…'`, the demo's inline CSS), and no
+ * style attribute at all: the widget sets none (its theme is a constructed
+ * stylesheet, widget/instance-styles.ts).
  */
 export function pageSecurityHeaders(styleHashes: string[] = []) {
   return fixedHeaders(
     helmet({
       contentSecurityPolicy: {
-        directives: { ...pageDirectives, 'style-src': ["'self'", ...styleHashes], 'style-src-attr': ["'unsafe-inline'"] },
+        directives: { ...pageDirectives, 'style-src': ["'self'", ...styleHashes] },
       },
     }),
   );

@@ -10,6 +10,8 @@ export const WIDGET_ENTRY = 'clinic-booking.js';
 
 /** The widget's code under its content hash, beside the loader: clinic-booking-<hash>.js. */
 const HASHED_MODULE = /^clinic-booking-[A-Za-z0-9_-]+\.js$/;
+/** A language pack the module imports when a page uses that language: i18n-<lang>-<hash>.js. */
+const LANGUAGE_PACK = /^i18n-[a-z]{2,3}-[A-Za-z0-9_-]+\.js$/;
 /** What the loader imports: `export * from './clinic-booking-<hash>.js';`. */
 const LOADER_IMPORT = /from\s*['"]\.\/(clinic-booking-[A-Za-z0-9_-]+\.js)['"]/;
 
@@ -28,6 +30,8 @@ const JAVASCRIPT = 'text/javascript; charset=utf-8';
  *   build wrote (`Vary: Accept-Encoding`). A hash that is no longer there (a
  *   loader cached from before the last release) is redirected, uncached, to
  *   the current module, so no page breaks during a release.
+ * - GET /widget/i18n-<lang>-<hash>.js, a language pack the module imports: the
+ *   same, without the redirect (the module that named it falls back to English).
  */
 export function widgetRoutes(widgetDir: string): Router {
   const dir = resolve(widgetDir);
@@ -57,11 +61,13 @@ export function widgetRoutes(widgetDir: string): Router {
 
   router.get('/:file', async (req: Request<{ file: string }>, res, next) => {
     const { file } = req.params;
-    if (!HASHED_MODULE.test(file)) return next();
+    const pack = LANGUAGE_PACK.test(file);
+    if (!HASHED_MODULE.test(file) && !pack) return next();
     openToEveryOrigin(res);
     res.vary('Accept-Encoding');
     const path = join(dir, file);
     if (!existsSync(path)) {
+      if (pack) return next();
       const current = LOADER_IMPORT.exec((await readLoader()).toString('utf8'))?.[1];
       if (!current || current === file || !existsSync(join(dir, current))) return next();
       res.set('Cache-Control', 'no-store').redirect(302, current);

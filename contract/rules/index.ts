@@ -16,3 +16,4 @@ export * from './patient-text.js';
 export * from './theme.js';
 export * from './html.js';
 export * from './bff-api.js';
+export * from './pictures.js';

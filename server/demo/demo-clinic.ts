@@ -5,10 +5,10 @@ type DemoPicture =
   | 'logo.svg'
   | 'hero.svg'
   | 'about.svg'
-  | 'service-checkup.svg'
-  | 'service-whitening.svg'
-  | 'service-implants.svg'
-  | 'service-orthodontics.svg'
+  | 'service-family.svg'
+  | 'service-nervous.svg'
+  | 'service-emergency.svg'
+  | 'service-planning.svg'
   | 'team-amara.svg'
   | 'team-james.svg'
   | 'team-sofia.svg'
@@ -183,7 +183,7 @@ export function demoClinic(publicUrl: string): ClinicFile {
       ],
       services: [
         {
-          image: image('service-checkup.svg'),
+          image: image('service-family.svg'),
           title: 'Family dentistry',
           description:
             'One practice for the whole family, from a child’s first visit to grandparents’ dentures, with ' +
@@ -191,7 +191,7 @@ export function demoClinic(publicUrl: string): ClinicFile {
           features: 'Children welcome · Late appointments on Thursdays · NHS places for children',
         },
         {
-          image: image('service-whitening.svg'),
+          image: image('service-nervous.svg'),
           title: 'Nervous patients',
           description:
             'Longer first visits, everything explained before we start, and a signal to pause whenever you ' +
@@ -199,14 +199,14 @@ export function demoClinic(publicUrl: string): ClinicFile {
           features: 'Extra-time appointments · Numbing gel first · Sedation available',
         },
         {
-          image: image('service-implants.svg'),
+          image: image('service-emergency.svg'),
           title: 'Emergency care',
           description:
             'Pain, swelling or a broken tooth: call us first thing and we will see you the same weekday.',
           features: 'Emergency slots every weekday · Out-of-hours line for registered patients',
         },
         {
-          image: image('service-orthodontics.svg'),
+          image: image('service-planning.svg'),
           title: 'Planning and technology',
           description:
             'Digital X-rays and 3D scans show you what we see, and every plan comes with a written quote ' +

@@ -14,10 +14,11 @@ const PICTURES: Record<string, Picture> = {
   'logo.svg': { label: 'BS', background: '#0f766e', foreground: '#ffffff', width: 160, height: 160 },
   'hero.svg': { label: '', background: '#134e4a', foreground: '#ccfbf1', width: 1600, height: 700 },
   'about.svg': { label: 'Our clinic', background: '#0f766e', foreground: '#f0fdfa', width: 800, height: 600 },
-  'service-checkup.svg': { label: 'Check-ups', background: '#14b8a6', foreground: '#042f2e', width: 600, height: 400 },
-  'service-whitening.svg': { label: 'Whitening', background: '#5eead4', foreground: '#042f2e', width: 600, height: 400 },
-  'service-implants.svg': { label: 'Implants', background: '#2dd4bf', foreground: '#042f2e', width: 600, height: 400 },
-  'service-orthodontics.svg': { label: 'Aligners', background: '#99f6e4', foreground: '#042f2e', width: 600, height: 400 },
+  // Each service's picture names what its heading names (the headings are in demo-clinic.ts).
+  'service-family.svg': { label: 'Family dentistry', background: '#14b8a6', foreground: '#042f2e', width: 600, height: 400 },
+  'service-nervous.svg': { label: 'Nervous patients', background: '#5eead4', foreground: '#042f2e', width: 600, height: 400 },
+  'service-emergency.svg': { label: 'Emergency care', background: '#2dd4bf', foreground: '#042f2e', width: 600, height: 400 },
+  'service-planning.svg': { label: 'Planning & technology', background: '#99f6e4', foreground: '#042f2e', width: 600, height: 400 },
   'team-amara.svg': { label: 'AO', background: '#0e7490', foreground: '#ffffff', width: 300, height: 300 },
   'team-james.svg': { label: 'JC', background: '#155e75', foreground: '#ffffff', width: 300, height: 300 },
   'team-sofia.svg': { label: 'SR', background: '#0891b2', foreground: '#ffffff', width: 300, height: 300 },
@@ -40,8 +41,9 @@ const PICTURES: Record<string, Picture> = {
 export function demoImage(name: string): string | undefined {
   const picture = Object.hasOwn(PICTURES, name) ? PICTURES[name] : undefined;
   if (!picture) return undefined;
-  const { label, background, foreground, width, height } = picture;
-  const fontSize = Math.round(Math.min(width / Math.max(label.length, 2), height / 2) * 0.9);
+  const { background, foreground, width, height } = picture;
+  const label = picture.label.replace(/&/g, '&amp;');
+  const fontSize = Math.round(Math.min(width / Math.max(picture.label.length, 2), height / 2) * 0.9);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${label}">
 <rect width="100%" height="100%" fill="${background}"/>
 <circle cx="${width * 0.85}" cy="${height * 0.2}" r="${Math.min(width, height) * 0.35}" fill="${foreground}" opacity="0.08"/>

@@ -11,6 +11,13 @@ import { builtWidget, ensureWidgetBuilt, WIDGET_DIR } from './support/stack.js';
  * the same code and reported, not held to the budget.
  */
 const BUDGET_BROTLI_BYTES = 25 * 1024;
+/** A language pack is the one extra request of a first render in that language: small, each on its own. */
+const PACK_BUDGET_BROTLI_BYTES = 3 * 1024;
+const PACK_LANGUAGES = ['ar', 'de', 'es', 'fr', 'nl'];
+const PACK_NAME = /^i18n-([a-z]+)-[\w-]+\.js$/;
+
+/** The language packs in the build (vite.config.ts), by language. */
+const packs = () => readdirSync(WIDGET_DIR).filter((name) => PACK_NAME.test(name));
 
 interface Manifest {
   modules: { declarations?: { tagName?: string; attributes?: { name: string }[]; events?: { name: string }[]; cssProperties?: { name: string }[]; cssParts?: { name: string }[] }[] }[];
@@ -21,19 +28,38 @@ describe('the built widget', () => {
     await ensureWidgetBuilt();
   });
 
-  it('is a loader and one hashed module, together within 25 KiB as brotli sends them, with nothing else to load', () => {
+  it('is a loader and one hashed module, together within 25 KiB as brotli sends them, English built in', () => {
     const { loader, moduleName, module } = builtWidget();
     // What a browser receives: the loader (compressed or not, whichever is smaller) and the module's
     // precompressed .br the BFF sends (checked below to decompress to the module).
     const sent = Math.min(loader.length, brotliCompressSync(loader).length) + readFileSync(join(WIDGET_DIR, `${moduleName}.br`)).length;
     expect(sent).toBeLessThanOrEqual(BUDGET_BROTLI_BYTES);
-    // No code splitting: no dynamic import(), no chunks, and in the folder only the loader, the module,
-    // its precompressed copies and the manifest.
-    expect(module.toString()).not.toMatch(/\bimport\s*\(/);
+    // No static imports: the first render needs nothing else. The only dynamic import()s are the language packs.
     expect(module.toString()).not.toMatch(/^import\b|[;}]import\s*["'{*]/m);
+    const imported = [...module.toString().matchAll(/\bimport\s*\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)/g)].map((match) => match[1]);
+    expect(imported.sort()).toEqual(packs().sort());
+    expect(module.toString().match(/\bimport\s*\(/g)).toHaveLength(imported.length);
+    // English is in the module itself, and no other language's strings are.
+    expect(module.toString()).toContain('Book an appointment');
+    expect(module.toString()).not.toContain('Termin buchen');
+    // In the folder: the loader, the module, the packs, their precompressed copies and the manifest.
+    const compressed = (name: string) => [name, `${name}.br`, `${name}.gz`];
     expect(readdirSync(WIDGET_DIR).sort()).toEqual(
-      ['clinic-booking.js', moduleName, `${moduleName}.br`, `${moduleName}.gz`, 'custom-elements.json'].sort(),
+      ['clinic-booking.js', ...compressed(moduleName), ...packs().flatMap(compressed), 'custom-elements.json'].sort(),
     );
+  });
+
+  it('has one small language pack for each language but English, each with brotli and gzip copies of its code', () => {
+    expect(packs().map((name) => PACK_NAME.exec(name)?.[1]).sort()).toEqual(PACK_LANGUAGES);
+    for (const pack of packs()) {
+      const code = readFileSync(join(WIDGET_DIR, pack));
+      const br = readFileSync(join(WIDGET_DIR, `${pack}.br`));
+      expect(brotliDecompressSync(br).equals(code), pack).toBe(true);
+      expect(gunzipSync(readFileSync(join(WIDGET_DIR, `${pack}.gz`))).equals(code), pack).toBe(true);
+      expect(br.length, pack).toBeLessThanOrEqual(PACK_BUDGET_BROTLI_BYTES);
+      // A pack is strings only: it imports nothing, so it is one request.
+      expect(code.toString(), pack).not.toMatch(/\bimport\b/);
+    }
   });
 
   it('ships brotli and gzip copies of the module, each the same code, brotli the smaller', () => {

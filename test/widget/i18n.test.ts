@@ -1,9 +1,9 @@
-import { expect, html } from '@open-wc/testing';
+import { expect, html, waitUntil } from '@open-wc/testing';
 import type { TemplateResult } from 'lit';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
-import { control, fixtureReady, formOf, statusOf, stepHeading, submitForm, walkToDetails } from './support/widget.js';
+import { aPatient, clickIn, control, fixtureReady, formOf, pickDay, statusOf, stepHeading, submitForm, walkToDetails } from './support/widget.js';
 
 describe('<clinic-booking>', () => {
   let bff: FakeBff;
@@ -127,8 +127,69 @@ describe('<clinic-booking>', () => {
 
     it("falls back to English even when the page's language is known", async () => {
       document.documentElement.setAttribute('lang', 'de');
-      const el = await render((api) => html`<clinic-booking api-base=${api} lang="fr"></clinic-booking>`);
+      const el = await render((api) => html`<clinic-booking api-base=${api} lang="xx"></clinic-booking>`);
       expect(submitLabel(el)).to.equal('Step 1 of 5 Treatment');
+    });
+  });
+
+  // Each language pack beside English and German: its strings, its direction, its digits, its times on one line.
+  const PACKS = [
+    { lang: 'fr', step1: 'Étape 1 sur 5 Soin', headings: ['Soins', 'Horaires d’ouverture', 'Prendre rendez-vous'], dir: 'ltr' },
+    { lang: 'es', step1: 'Paso 1 de 5 Tratamiento', headings: ['Tratamientos', 'Horario', 'Pedir cita'], dir: 'ltr' },
+    { lang: 'nl', step1: 'Stap 1 van 5 Behandeling', headings: ['Behandelingen', 'Openingstijden', 'Afspraak maken'], dir: 'ltr' },
+    // Arabic's digits are whichever its locale's Intl uses (Latin ones in today's CLDR for plain 'ar').
+    { lang: 'ar', step1: `الخطوة ${new Intl.NumberFormat('ar').format(1)} من ${new Intl.NumberFormat('ar').format(5)} العلاج`, headings: ['العلاجات', 'ساعات العمل', 'احجز موعدًا'], dir: 'rtl' },
+  ];
+
+  for (const pack of PACKS) {
+    describe(`with lang="${pack.lang}"`, () => {
+      it('shows its strings from its own pack, fetched before the first render', async () => {
+        const el = await render((api) => html`<clinic-booking api-base=${api} lang=${pack.lang}></clinic-booking>`);
+        expect(submitLabel(el)).to.equal(pack.step1);
+        expect(headings(el)).to.include.members(pack.headings);
+        expect(formOf(el).context.lang).to.equal(pack.lang);
+      });
+
+      it(`lays out ${pack.dir === 'rtl' ? 'right to left' : 'left to right'}`, async () => {
+        const el = await render((api) => html`<clinic-booking api-base=${api} lang=${pack.lang}></clinic-booking>`);
+        const root = el.shadowRoot!.querySelector('.root')!;
+        expect(root.getAttribute('dir')).to.equal(pack.dir);
+        expect(getComputedStyle(formOf(el).shadowRoot!.querySelector('form')!).direction).to.equal(pack.dir);
+      });
+
+      it('shows no time button taller than one line at 320 px', async () => {
+        const el = await render((api) => html`<clinic-booking api-base=${api} lang=${pack.lang} sections="booking"></clinic-booking>`);
+        el.style.cssText = 'display:block;width:320px';
+        const form = formOf(el);
+        await clickIn(form, '[data-value=""]');
+        await clickIn(form, '[data-value=""]');
+        await pickDay(form, aPatient().appointment_date);
+        await waitUntil(() => form.shadowRoot!.querySelector('.slots [data-time]'), 'no times');
+        const times = [...form.shadowRoot!.querySelectorAll<HTMLButtonElement>('.slots [data-time]')];
+        expect(times.length).to.be.greaterThan(4);
+        for (const button of times) {
+          const style = getComputedStyle(button);
+          const oneLine = parseFloat(style.lineHeight) + parseFloat(style.paddingTop) + parseFloat(style.paddingBottom) + parseFloat(style.borderTopWidth) * 2;
+          // min-height (the 44 px target) may make a button taller than its line; two lines of text may not.
+          const height = button.getBoundingClientRect().height;
+          expect(height, `${button.textContent} in ${pack.lang}`).to.be.at.most(Math.max(oneLine, parseFloat(style.minHeight) || 0) + 1);
+          expect(button.scrollWidth, `${button.textContent} fits its button in ${pack.lang}`).to.be.at.most(button.clientWidth);
+        }
+      });
+
+      it('has no axe violations', async () => {
+        const el = await render((api) => html`<clinic-booking api-base=${api} lang=${pack.lang}></clinic-booking>`);
+        await expect(el).to.be.accessible();
+      });
+    });
+  }
+
+  describe('when the language changes to one whose pack is not loaded yet', () => {
+    it('keeps its language until the pack is here, then switches', async () => {
+      const el = await render((api) => html`<clinic-booking api-base=${api} lang="en"></clinic-booking>`);
+      el.setAttribute('lang', 'nl');
+      await waitUntil(() => submitLabel(el) === 'Stap 1 van 5 Behandeling', 'never switched to Dutch');
+      expect(formOf(el).context.lang).to.equal('nl');
     });
   });
 });

@@ -1,5 +1,6 @@
 import { expect, html } from '@open-wc/testing';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
+import { pictureKey } from '../../contract/rules/pictures.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
 import { deepActiveElement, fixtureReady, formOf, markup, todayName } from './support/widget.js';
@@ -17,13 +18,15 @@ describe('<clinic-booking>', () => {
   }
 
   const text = (node: Element | null | undefined) => node?.textContent?.replace(/\s+/g, ' ').trim();
+  // Every picture comes from the BFF's own origin, keyed by its URL (a strict CSP allows only that origin).
+  const viaBff = (url: string) => `${bff.apiBase}/pictures/${pictureKey(url)}`;
 
   describe('with the website section loaded', () => {
     it('shows the organization logo and name in the header', async () => {
       const { root } = await render();
       const header = root.querySelector('[part="site-header"]')!;
       const logo = header.querySelector('img')!;
-      expect(logo.getAttribute('src')).to.equal('https://cdn.test/logo.png');
+      expect(logo.getAttribute('src')).to.equal(viaBff('https://cdn.test/logo.png'));
       expect(logo.alt).to.equal('Fixture Dental');
       expect(text(header.querySelector('.brand'))).to.equal('Fixture Dental');
     });
@@ -35,7 +38,7 @@ describe('<clinic-booking>', () => {
       expect(hero.querySelector('.rich p strong')?.textContent).to.equal('bold');
       expect(text(hero.querySelector('.rich'))).to.equal('Subtitle with bold');
       expect(text(hero.querySelector('.badge'))).to.equal('Badge text');
-      expect(getComputedStyle(hero).backgroundImage).to.contain('https://cdn.test/hero.jpg');
+      expect(getComputedStyle(hero).backgroundImage).to.contain(viaBff('https://cdn.test/hero.jpg'));
       const cta = hero.querySelector<HTMLAnchorElement>('[part="cta"]')!;
       expect(text(cta)).to.equal('CTA text');
       expect(cta.getAttribute('href')).to.equal('#booking');
@@ -66,14 +69,14 @@ describe('<clinic-booking>', () => {
       expect(text(about.querySelector('h3'))).to.equal('About title');
       expect(about.querySelector('.rich em')?.textContent).to.equal('us');
       const image = about.querySelector('img')!;
-      expect(image.getAttribute('src')).to.equal('https://cdn.test/about.jpg');
+      expect(image.getAttribute('src')).to.equal(viaBff('https://cdn.test/about.jpg'));
       expect(image.alt).to.equal('About title');
     });
 
     it('shows each service with its image, title, description and features', async () => {
       const { root } = await render();
       const card = root.querySelector('[part="services"] .card')!;
-      expect(card.querySelector('img')!.getAttribute('src')).to.equal('https://cdn.test/s.jpg');
+      expect(card.querySelector('img')!.getAttribute('src')).to.equal(viaBff('https://cdn.test/s.jpg'));
       expect(text(card.querySelector('h3'))).to.equal('Service title');
       expect(text(card.querySelector('p'))).to.equal('Service description');
       expect([...card.querySelectorAll('.features li')].map(text)).to.deep.equal(['One', 'Two']);
@@ -83,7 +86,7 @@ describe('<clinic-booking>', () => {
       const { root } = await render();
       const member = root.querySelector('[part="team"] .member')!;
       const photo = member.querySelector('img')!;
-      expect(photo.getAttribute('src')).to.equal('https://cdn.test/a.jpg');
+      expect(photo.getAttribute('src')).to.equal(viaBff('https://cdn.test/a.jpg'));
       expect(photo.alt).to.equal('Team Person');
       expect(text(member.querySelector('h3'))).to.equal('Team Person');
       expect(text(member.querySelector('.muted'))).to.equal('Hygienist');
@@ -96,7 +99,7 @@ describe('<clinic-booking>', () => {
       expect(text(quote.querySelector('blockquote'))).to.equal('Testimonial comment');
       expect(text(quote.querySelector('figcaption strong'))).to.equal('Happy Patient');
       expect(text(quote.querySelector('figcaption .muted'))).to.equal('Patient');
-      expect(quote.querySelector('img')!.getAttribute('src')).to.equal('https://cdn.test/t.jpg');
+      expect(quote.querySelector('img')!.getAttribute('src')).to.equal(viaBff('https://cdn.test/t.jpg'));
     });
 
     it('shows each FAQ as a closed <details> disclosure that opens on its summary', async () => {
@@ -179,6 +182,8 @@ describe('<clinic-booking>', () => {
     it('shows the footer description', async () => {
       const { root } = await render();
       expect(text(root.querySelector('[part="site-footer"]'))).to.equal('Footer description');
+      // At the end of the page, after the booking and status sections, not in the middle.
+      expect(root.querySelector('.root')!.lastElementChild!.getAttribute('part')).to.equal('site-footer');
     });
 
     it('uses section_labels as the section headings', async () => {

@@ -212,7 +212,7 @@ export const bookingFormStyles = css`
   }
   .failure {
     padding: 0.75rem 1rem;
-    border-left: 4px solid var(--_error);
+    border-inline-start: 4px solid var(--_error);
     background: #fef2f2;
     color: #7f1d1d;
   }

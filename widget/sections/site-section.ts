@@ -5,6 +5,8 @@ import type { Dentist, Organization, WebsiteSite } from '../../contract/index.js
 import type { Translation } from '../i18n/translation.js';
 import { timeFormatter } from '../format.js';
 import { reaches, type Stage } from '../render-stages.js';
+import { cssUrl } from '../instance-styles.js';
+import { pictureUrl } from '../picture-url.js';
 import { safeHtml } from '../safe-html.js';
 import type { WidgetContext } from '../widget-context.js';
 
@@ -21,10 +23,9 @@ import type { WidgetContext } from '../widget-context.js';
 type Child = TemplateResult | typeof nothing;
 type LabelKey = 'services' | 'team' | 'testimonials' | 'faqs' | 'hours' | 'contact';
 
-const cssUrl = (url: string) => `url("${url.replace(/["\\\n\r\f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}")`;
-
-const img = (src: string, alt: string, lazy = true): Child => {
-  const url = httpUrlOrUndefined(src);
+/** A picture of the content, from the BFF's origin (picture-url.ts). */
+const img = (src: string, alt: string, apiBase: string, lazy = true): Child => {
+  const url = pictureUrl(src, apiBase);
   return url ? html`<img src=${url} alt=${alt} loading=${lazy ? 'lazy' : 'eager'} decoding="async" />` : nothing;
 };
 
@@ -51,9 +52,9 @@ const SOCIAL = [
   ['social_linkedin', 'LinkedIn'],
 ] as const;
 
+/** Its background picture comes through the element's own stylesheet (heroImageRule), never a style attribute. */
 function hero(site: WebsiteSite): TemplateResult {
-  const bg = httpUrlOrUndefined(site.hero_bg_image);
-  return html`<section part="hero" class="hero" aria-labelledby="cb-hero" style=${bg ? `--_hero-image: ${cssUrl(bg)}` : nothing}>
+  return html`<section part="hero" class="hero" aria-labelledby="cb-hero">
     <h2 id="cb-hero">${site.hero_title || site.clinic_name}</h2>
     ${site.hero_subtitle ? html`<div class="rich">${safeHtml(site.hero_subtitle)}</div>` : nothing}
     ${site.hero_badge ? html`<p class="badge">${site.hero_badge}</p>` : nothing}
@@ -61,7 +62,7 @@ function hero(site: WebsiteSite): TemplateResult {
   </section>`;
 }
 
-function about(site: WebsiteSite): Child {
+function about(site: WebsiteSite, apiBase: string): Child {
   if (!site.about_title && !site.about_description && !site.about_image) return nothing;
   return html`<section part="about" class="about" aria-labelledby="cb-about">
     <div>
@@ -69,8 +70,14 @@ function about(site: WebsiteSite): Child {
       <h3 id="cb-about">${site.about_title}</h3>
       <div class="rich">${safeHtml(site.about_description)}</div>
     </div>
-    ${img(site.about_image, site.about_title)}
+    ${img(site.about_image, site.about_title, apiBase)}
   </section>`;
+}
+
+/** The hero's background picture, for the element's own stylesheet (instance-styles.ts). */
+export function heroImageRule(site: WebsiteSite, apiBase: string): string {
+  const bg = pictureUrl(site.hero_bg_image, apiBase);
+  return bg ? `.hero{--_hero-image:${cssUrl(bg)}}` : '';
 }
 
 /** "8:00 AM – 6:00 PM", "08:00–18:00": the dash spaced when the times have spaces of their own. */
@@ -81,11 +88,13 @@ function hours(site: WebsiteSite, t: Translation, lang: string, today: DayName |
   // One formatter for the seven days (as localDayName's, 2024-01-01 a Monday): making one costs more than using it.
   const weekday = new Intl.DateTimeFormat(lang, { weekday: 'long', timeZone: 'UTC' });
   const time = timeFormatter(lang);
+  // The space before "Today" is a value, not template text, so the template minifier cannot drop it
+  // (an accessible name read "WednesdayToday").
   const rows = DAY_NAMES.map((day, i) => {
     const entry = site.opening_hours[day];
     const isToday = day === today;
     return html`<tr class=${isToday ? 'today' : ''} aria-current=${isToday ? 'date' : nothing}>
-      <th scope="row">${weekday.format(Date.UTC(2024, 0, 1 + i))}${isToday ? html` <span class="today-label">${t.today}</span>` : nothing}</th>
+      <th scope="row">${weekday.format(Date.UTC(2024, 0, 1 + i))}${isToday ? ' ' : ''}${isToday ? html`<span class="today-label">${t.today}</span>` : nothing}</th>
       <td>${entry && !entry.is_closed ? range(time(entry.open), time(entry.close)) : t.closed}</td>
     </tr>`;
   });
@@ -125,7 +134,7 @@ function contact(site: WebsiteSite, t: Translation): Child {
 export function renderSite(
   site: WebsiteSite,
   organization: Organization | undefined,
-  { t, lang }: Pick<WidgetContext, 't' | 'lang'>,
+  { t, lang, apiBase }: Pick<WidgetContext, 't' | 'lang' | 'apiBase'>,
   today: DayName | undefined,
   dentists: Dentist[] | undefined,
   upTo: Stage | undefined,
@@ -136,33 +145,36 @@ export function renderSite(
   const team = site.team_members.filter((m) => !dentists?.some((d) => d.doctor_name === m.name));
   return html`
     <header part="site-header" class="site-header">
-      ${organization?.logo ? img(organization.logo, name, false) : nothing}
+      ${organization?.logo ? img(organization.logo, name, apiBase, false) : nothing}
       <p class="brand">${name}</p>
     </header>
     ${hero(site)}
     ${stats.some(Boolean)
       ? html`<ul part="stats" class="stats">${stats.map((stat, i) => (stat ? html`<li>${stat} <span>${t.stats[i]}</span></li>` : nothing))}</ul>`
       : nothing}
-    ${reaches(upTo, 'site-middle') ? middle(site, t, team) : nothing}
-    ${reaches(upTo, 'site-bottom') ? bottom(site, t) : nothing}
-    ${reaches(upTo, 'site-end') ? html`${hours(site, t, lang, today)}${contact(site, t)}${
-      site.footer_description ? html`<footer part="site-footer" class="site-footer"><p>${site.footer_description}</p></footer>` : nothing
-    }` : nothing}
+    ${reaches(upTo, 'site-middle') ? middle(site, t, team, apiBase) : nothing}
+    ${reaches(upTo, 'site-bottom') ? bottom(site, t, apiBase) : nothing}
+    ${reaches(upTo, 'site-end') ? html`${hours(site, t, lang, today)}${contact(site, t)}` : nothing}
   `;
 }
 
-function middle(site: WebsiteSite, t: Translation, team: WebsiteSite['team_members']): TemplateResult {
+/** The clinic's footer text: the widget puts it last, after every other section it shows. */
+export function renderFooter(site: WebsiteSite): Child {
+  return site.footer_description ? html`<footer part="site-footer" class="site-footer"><p>${site.footer_description}</p></footer>` : nothing;
+}
+
+function middle(site: WebsiteSite, t: Translation, team: WebsiteSite['team_members'], apiBase: string): TemplateResult {
   return html`
-    ${about(site)}
+    ${about(site, apiBase)}
     ${site.services.length
       ? section(site, 'services', t.servicesHeading, html`<ul class="cards">${site.services.map(
-          (s) => html`<li class="card">${img(s.image, '')}<h3>${s.title}</h3><p>${s.description}</p>${features(s.features)}</li>`,
+          (s) => html`<li class="card">${img(s.image, '', apiBase)}<h3>${s.title}</h3><p>${s.description}</p>${features(s.features)}</li>`,
         )}</ul>`)
       : nothing}
     ${team.length
       ? section(site, 'team', t.teamHeading, html`<ul class="cards">${team.map((m) => {
           const linkedin = httpUrlOrUndefined(m.linkedin);
-          return html`<li class="card member">${img(m.photo, m.name)}<h3>${m.name}</h3><p class="muted">${m.role}</p>${
+          return html`<li class="card member">${img(m.photo, m.name, apiBase)}<h3>${m.name}</h3><p class="muted">${m.role}</p>${
             linkedin ? external(linkedin, html`LinkedIn<span class="visually-hidden">: ${m.name}</span>`) : nothing
           }</li>`;
         })}</ul>`)
@@ -170,13 +182,13 @@ function middle(site: WebsiteSite, t: Translation, team: WebsiteSite['team_membe
   `;
 }
 
-function bottom(site: WebsiteSite, t: Translation): TemplateResult {
+function bottom(site: WebsiteSite, t: Translation, apiBase: string): TemplateResult {
   return html`
     ${site.testimonials.length
       ? section(site, 'testimonials', t.testimonialsHeading, html`<ul class="cards">${site.testimonials.map(
           (q) => html`<li class="card"><figure>
             <blockquote><p>${q.comment}</p></blockquote>
-            <figcaption>${img(q.photo, '')}<span><strong>${q.name}</strong><br /><span class="muted">${q.role}</span></span></figcaption>
+            <figcaption>${img(q.photo, '', apiBase)}<span><strong>${q.name}</strong><br /><span class="muted">${q.role}</span></span></figcaption>
           </figure></li>`,
         )}</ul>`)
       : nothing}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cspHashOf, DEMO_CSS } from '../../../bff/demo/demo-page.js';
+import { cspHashOf, PAGE_CSS } from '../../../bff/demo/demo-page.js';
 import { loadBffConfig } from '../../../bff/config.js';
 import { REPO_ROOT } from '../../server/support/server-process.js';
 import { rawGet } from '../content/raw-get.js';
@@ -60,9 +60,24 @@ describe('GET / (the demo page)', () => {
     const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((match) => match[1]);
     const styleSrc = /(?:^|;)\s*style-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1];
 
-    expect(styles).toEqual([DEMO_CSS]);
+    expect(styles).toEqual([PAGE_CSS]);
     expect(html).not.toMatch(/<link\b[^>]*rel="stylesheet"/);
-    expect(styleSrc?.split(' ')).toEqual(["'self'", cspHashOf(DEMO_CSS)]);
+    expect(styleSrc?.split(' ')).toEqual(["'self'", cspHashOf(PAGE_CSS)]);
+  });
+
+  it("is a London clinic's page in en-GB, with nothing for developers in its navigation", async () => {
+    const html = await (await fetch(`${bff.baseUrl}/`)).text();
+
+    expect(html).toContain('<html lang="en-GB">');
+    expect(html).not.toMatch(/JSON|href="\/api\//);
+  });
+
+  it("holds the strict CSP of docs/embedding.md: no 'unsafe-inline', images only from itself", async () => {
+    const csp = (await fetch(`${bff.baseUrl}/`)).headers.get('content-security-policy') ?? '';
+
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toMatch(/(?:^|;)img-src 'self' data:(?:;|$)/);
+    expect(csp).toMatch(/(?:^|;)worker-src 'self' blob:(?:;|$)/);
   });
 
   it('has an inline favicon, so a browser asks for none', async () => {

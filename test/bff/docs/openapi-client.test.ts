@@ -28,6 +28,7 @@ export type NamedOperations = [
   operations['getAvailability'],
   operations['getAvailabilityDays'],
   operations['getOpenApiDocument'],
+  operations['getPicture'],
 ];
 
 export async function callEveryOperation(baseUrl: string) {
@@ -80,6 +81,8 @@ export async function callEveryOperation(baseUrl: string) {
   const after = await client.GET('/availability', { params: { query: { date: '2026-11-24', doctor_id: firstDentist } } });
   const described = await client.GET('/openapi.json');
   const documentVersion: string | undefined = described.data?.openapi;
+  // A picture the content does not name (https://nope.example/x.png): 404, never fetched.
+  const picture = await client.GET('/pictures/{key}', { params: { path: { key: 'aHR0cHM6Ly9ub3BlLmV4YW1wbGUveC5wbmc' } } });
 
   return {
     clinicName,
@@ -95,6 +98,7 @@ export async function callEveryOperation(baseUrl: string) {
     namesTheDentist: bookedDentist === firstDentist,
     sameContent,
     documentVersion,
+    picture: [picture.response.status, picture.error?.error_code],
   };
 }
 `;
@@ -148,6 +152,7 @@ describe('a client generated from GET /api/openapi.json', () => {
       namesTheDentist: true,
       sameContent: true,
       documentVersion: '3.1.0',
+      picture: [404, 'not_found'],
     });
   });
 });

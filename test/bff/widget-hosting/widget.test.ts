@@ -10,6 +10,8 @@ import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from 
 const CREDENTIALS = { appKey: 'ck_widget', secret: 'widget-test-app-secret-0123456789' };
 const HASHED = 'clinic-booking-Ab3_x-9Z.js';
 const LOADER = `export * from './${HASHED}';\n`;
+const PACK = 'i18n-fr-Xy7_q.js';
+const PACK_CODE = `export const fr = { loading: 'Chargement…' };\n${'// the French strings\n'.repeat(100)}`;
 const MODULE = `customElements.define('clinic-booking', class extends HTMLElement {});\n${'// the widget\n'.repeat(200)}`;
 
 /**
@@ -22,6 +24,9 @@ function widgetFolder(): string {
   writeFileSync(join(dir, HASHED), MODULE);
   writeFileSync(join(dir, `${HASHED}.br`), brotliCompressSync(MODULE));
   writeFileSync(join(dir, `${HASHED}.gz`), gzipSync(MODULE));
+  writeFileSync(join(dir, PACK), PACK_CODE);
+  writeFileSync(join(dir, `${PACK}.br`), brotliCompressSync(PACK_CODE));
+  writeFileSync(join(dir, `${PACK}.gz`), gzipSync(PACK_CODE));
   return dir;
 }
 
@@ -173,6 +178,25 @@ describe('GET /widget/clinic-booking-<hash>.js (the widget module)', () => {
 
   it('answers 404 for any other file name under /widget', async () => {
     const res = await fetch(`${bff.baseUrl}/widget/${HASHED}.br`);
+
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('GET /widget/i18n-<lang>-<hash>.js (a language pack)', () => {
+  it('answers the precompressed pack as JavaScript, cached for a year, loadable from any site', async () => {
+    const res = await rawGet(`${bff.baseUrl}/widget/${PACK}`, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(brotliDecompressSync(res.body).toString()).toBe(PACK_CODE);
+  });
+
+  it('answers 404, not a redirect, for a pack that is not there', async () => {
+    const res = await fetch(`${bff.baseUrl}/widget/i18n-fr-0ldRe1ease.js`, { redirect: 'manual' });
 
     expect(res.status).toBe(404);
   });

@@ -60,24 +60,29 @@ export async function ensureWidgetBuilt(): Promise<void> {
 export interface ClinicSite {
   origin: string;
   pages: Map<string, string>;
+  /** Extra response headers of a page, by its path (e.g. a Content-Security-Policy). */
+  pageHeaders: Map<string, Record<string, string>>;
   close(): Promise<void>;
 }
 
 export async function startClinicSite(): Promise<ClinicSite> {
   const pages = new Map<string, string>();
+  const pageHeaders = new Map<string, Record<string, string>>();
   const server = createServer((req, res) => {
-    const page = pages.get((req.url ?? '/').split('?')[0] ?? '/');
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const page = pages.get(path);
     if (page === undefined) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...pageHeaders.get(path) }).end(page);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     origin,
     pages,
+    pageHeaders,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,0 +1,120 @@
+/**
+ * npm run screenshots: pictures of the widget for people to look at. It runs
+ * the built stack (`npm run build` first: the reference server with the demo
+ * clinic, the BFF, the built widget, as the e2e tests do) and writes PNGs of
+ * every booking step, the confirmation, the status, a validation error and the
+ * button-mode dialog, at 320, 390, 768 and 1280 px, in English, German and
+ * Arabic, to screenshots/ (git-ignored): screenshots/<lang>-<width>-<nn>-<state>.png.
+ */
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchBrowser, newContext } from '../test/e2e/support/browser.js';
+import { REPO_ROOT, startE2eStack, weekdayAhead, WIDGET_BUNDLE, type E2eStack } from '../test/e2e/support/stack.js';
+
+const OUT = join(REPO_ROOT, 'screenshots');
+const WIDTHS = [320, 390, 768, 1280];
+const LANGS = ['en', 'de', 'ar'];
+
+function pageHtml(bff: string, lang: string, attributes: string): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>clinic-booking</title><style>body { margin: 0; padding: 1rem; font-family: system-ui, sans-serif; background: #f8fafc; }</style>
+    <script type="module" src="${bff}/widget/clinic-booking.js"></script></head>
+    <body><clinic-booking ${attributes}></clinic-booking></body></html>`;
+}
+
+async function shoot(target: Page | Locator, file: string): Promise<void> {
+  await (target as Locator).page?.().waitForTimeout(150);
+  await target.screenshot({ path: join(OUT, file), animations: 'disabled' });
+}
+
+/** Each run books on a day of its own, so no run meets another's booking. */
+const usedDays = new Set<string>();
+function freshDay(): string {
+  let ahead = 4;
+  while (usedDays.has(weekdayAhead(ahead))) ahead++;
+  usedDays.add(weekdayAhead(ahead));
+  return weekdayAhead(ahead);
+}
+
+async function bookingStates(browser: Browser, stack: E2eStack, lang: string, width: number): Promise<void> {
+  const context = await newContext(browser, { viewport: { width, height: 900 }, locale: lang === 'en' ? 'en-GB' : lang });
+  const page = await context.newPage();
+  await page.goto(`${stack.site.origin}/${lang}/booking.html`);
+  const el = page.locator('clinic-booking');
+  const form = el.locator('form[part="booking-form"]');
+  await form.waitFor();
+  const name = (n: number, state: string) => `${lang}-${width}-${String(n).padStart(2, '0')}-${state}.png`;
+  await shoot(el, name(1, 'treatment'));
+  await form.locator('.choices button', { hasText: 'Dental check-up' }).click();
+  await shoot(el, name(2, 'dentist'));
+  await form.locator('.choices button', { hasText: 'Dr Amara Okafor' }).click();
+  await shoot(el, name(3, 'day'));
+  const date = freshDay();
+  for (let i = 0; i < 13 && (await form.locator(`[data-date="${date}"]`).count()) === 0; i++) await form.locator('.month > button:last-of-type').click();
+  await form.locator(`[data-date="${date}"]`).click();
+  // Each run books one time: the first still free.
+  const free = form.locator('.slots [data-time]:not([disabled])').first();
+  await free.waitFor();
+  await shoot(el, name(4, 'time'));
+  await free.click();
+  await form.locator('#patient_name').waitFor();
+  await shoot(el, name(5, 'details'));
+  await form.locator('button[type="submit"]').click();
+  await shoot(el, name(6, 'details-errors'));
+  await form.locator('#patient_name').fill('Alex Example');
+  await form.locator('#patient_phone').fill('+44 7700 900123');
+  await form.locator('button[type="submit"]').click();
+  await form.locator('[part="submit"]').waitFor();
+  await shoot(el, name(7, 'review'));
+  await form.locator('[part="submit"]').click();
+  await el.locator('[data-reference]').waitFor({ timeout: 8000 }).catch(async (error: unknown) => {
+    throw new Error(`not booked: ${await form.locator('[role="alert"]').allTextContents()}`, { cause: error });
+  });
+  await shoot(el, name(8, 'booked'));
+  const status = el.locator('clinic-booking-status');
+  await status.locator('button[type="submit"]').click();
+  await status.locator('[data-status]').waitFor();
+  await shoot(el.locator('[part="status"]'), name(9, 'status'));
+  await status.locator('#reference').fill('not-a-reference');
+  await status.locator('button[type="submit"]').click();
+  await shoot(el.locator('[part="status"]'), name(10, 'status-error'));
+  await context.close();
+}
+
+async function dialogState(browser: Browser, stack: E2eStack, lang: string, width: number): Promise<void> {
+  const context = await newContext(browser, { viewport: { width, height: 800 }, locale: lang === 'en' ? 'en-GB' : lang });
+  const page = await context.newPage();
+  await page.goto(`${stack.site.origin}/${lang}/button.html`);
+  const open = page.locator('clinic-booking [part="open-button"]');
+  await open.waitFor();
+  await open.click();
+  await page.locator('clinic-booking dialog form').waitFor();
+  await shoot(page, `${lang}-${width}-11-dialog.png`);
+  await context.close();
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(WIDGET_BUNDLE)) throw new Error('no built widget: run npm run build first');
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const stack = await startE2eStack();
+  const browser = await launchBrowser();
+  try {
+    for (const lang of LANGS) {
+      stack.site.pages.set(`/${lang}/booking.html`, pageHtml(stack.bff.baseUrl, lang, 'sections="booking status"'));
+      stack.site.pages.set(`/${lang}/button.html`, pageHtml(stack.bff.baseUrl, lang, 'mode="button"'));
+      for (const width of WIDTHS) {
+        await bookingStates(browser, stack, lang, width);
+        await dialogState(browser, stack, lang, width);
+        process.stdout.write(`${lang} ${width} px\n`);
+      }
+    }
+  } finally {
+    await browser.close();
+    await stack.close();
+  }
+  process.stdout.write(`screenshots in ${OUT}\n`);
+}
+
+await main();

@@ -1,0 +1,122 @@
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pictureKey } from '../../../contract/rules/pictures.js';
+import { PICTURE_LIMITS } from '../../../bff/app.js';
+import { rawGet } from '../content/raw-get.js';
+import { bffClinicFixture, closeServer, listen, startStack, type Stack } from '../support/bff-harness.js';
+
+/** A picture host: a PNG, a JPEG, an HTML page posing as a picture, one too large, and a redirect. */
+const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+const JPEG = Buffer.concat([Buffer.from('ffd8ffe0', 'hex'), Buffer.alloc(2000, 7)]);
+let host: Server;
+let hostUrl: string;
+const hostHits: string[] = [];
+let stack: Stack;
+
+beforeAll(async () => {
+  host = createServer((req, res) => {
+    hostHits.push(req.url ?? '');
+    if (req.url === '/logo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
+    else if (req.url === '/hero.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(JPEG);
+    else if (req.url === '/sig.svg') res.writeHead(200, { 'content-type': 'image/svg+xml; charset=utf-8' }).end('<svg xmlns="http://www.w3.org/2000/svg"/>');
+    else if (req.url === '/about.jpg') res.writeHead(200, { 'content-type': 'text/html' }).end('<script>alert(1)</script>');
+    else if (req.url === '/huge.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(Buffer.alloc(PICTURE_LIMITS.maxPictureBytes + 1));
+    else if (req.url === '/huge-chunked.jpg') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      for (let i = 0; i < 20; i++) res.write(Buffer.alloc(PICTURE_LIMITS.maxPictureBytes / 10));
+      res.end();
+    } else if (req.url === '/moved.jpg') res.writeHead(302, { location: `${hostUrl}/hero.jpg` }).end();
+    else res.writeHead(404).end();
+  });
+  hostUrl = await listen(host);
+  const clinic = bffClinicFixture();
+  clinic.organization.logo = `${hostUrl}/logo.png`;
+  clinic.website.hero_bg_image = `${hostUrl}/hero.jpg`;
+  clinic.website.about_image = `${hostUrl}/about.jpg`;
+  clinic.website.services[0]!.image = `${hostUrl}/huge.jpg`;
+  clinic.website.testimonials[0]!.photo = `${hostUrl}/huge-chunked.jpg`;
+  clinic.website.team_members[0]!.photo = `${hostUrl}/moved.jpg`;
+  clinic.dentists[0]!.signature_image_url = `${hostUrl}/sig.svg`;
+  stack = await startStack({ clinic });
+});
+afterAll(async () => {
+  await stack?.close();
+  await closeServer(host);
+});
+
+const picture = (url: string, headers: Record<string, string> = {}) => fetch(`${stack.bff.api}/pictures/${pictureKey(url)}`, { headers });
+
+describe('GET /api/pictures/{key}', () => {
+  it("serves a picture the clinic's content names, with its image type, from the BFF's origin, cached", async () => {
+    const res = await picture(`${hostUrl}/logo.png`, { origin: 'https://clinic.example' });
+
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await res.arrayBuffer()).equals(PNG)).toBe(true);
+    expect(res.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'.*sandbox/);
+  });
+
+  it('serves an SVG picture, sandboxed so that opened on its own it cannot run script', async () => {
+    const res = await picture(`${hostUrl}/sig.svg`);
+
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+  });
+
+  it('asks the picture host once, then answers from its cache, and 304 to its ETag', async () => {
+    const first = await picture(`${hostUrl}/hero.jpg`);
+    expect(first.status).toBe(200);
+    expect(Buffer.from(await first.arrayBuffer()).equals(JPEG)).toBe(true);
+    // node:http, not fetch: fetch adds Cache-Control: no-cache to a conditional request, which a server must not answer 304.
+    const again = await rawGet(`${stack.bff.api}/pictures/${pictureKey(`${hostUrl}/hero.jpg`)}`, { 'if-none-match': first.headers.get('etag')! });
+
+    expect(again.status).toBe(304);
+    expect(hostHits.filter((path) => path === '/hero.jpg')).toHaveLength(1);
+  });
+
+  it('answers 404 for any URL the content does not name, without fetching it: no open proxy', async () => {
+    for (const url of [`${hostUrl}/secret.png`, 'http://127.0.0.1:1/x.png', `${hostUrl}/logo.png?x=1`, 'https://cdn.example.com/logo.png']) {
+      const res = await picture(url);
+      expect(res.status, url).toBe(404);
+      expect(await res.json()).toMatchObject({ success: false, error_code: 'not_found' });
+    }
+    expect(hostHits.filter((path) => path.startsWith('/secret') || path.includes('?'))).toEqual([]);
+  });
+
+  it('answers 404 for a key that is no base64url of a URL', async () => {
+    for (const key of ['%2F%2Fevil', '!!!', 'A'.repeat(5000), '_-_-']) {
+      const res = await fetch(`${stack.bff.api}/pictures/${key}`);
+      expect([400, 404], key).toContain(res.status);
+    }
+  });
+
+  it('refuses a named URL whose answer is not an image', async () => {
+    const res = await picture(`${hostUrl}/about.jpg`);
+
+    expect(res.status).toBe(502);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.text()).not.toContain('<script>');
+  });
+
+  it('refuses a named picture larger than the limit, by its Content-Length or as it streams', async () => {
+    expect((await picture(`${hostUrl}/huge.jpg`)).status).toBe(502);
+    expect((await picture(`${hostUrl}/huge-chunked.jpg`)).status).toBe(502);
+  });
+
+  it('does not follow a redirect from a named URL', async () => {
+    const before = hostHits.filter((path) => path === '/hero.jpg').length;
+
+    expect((await picture(`${hostUrl}/moved.jpg`)).status).toBe(502);
+    expect(hostHits.filter((path) => path === '/hero.jpg')).toHaveLength(before);
+  });
+
+  it('is declared in the OpenAPI document', async () => {
+    const doc = (await (await fetch(`${stack.bff.api}/openapi.json`)).json()) as { paths: Record<string, { get?: { operationId?: string } }> };
+
+    expect(doc.paths['/api/pictures/{key}']?.get?.operationId ?? doc.paths['/pictures/{key}']?.get?.operationId).toBe('getPicture');
+  });
+});
