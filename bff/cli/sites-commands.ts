@@ -135,7 +135,7 @@ function parsed<S extends z.ZodType>(schema: S, value: unknown, what: string): z
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const { issues } = result.error;
-  // A value checked alone (an origin) has issues without a path: their messages say it all.
-  const problems = issues.every((issue) => issue.path.length === 0) ? issues.map((issue) => issue.message).join('; ') : describeIssues(issues);
+  // A value checked alone (an origin) has custom issues without a path: their messages say it all.
+  const problems = issues.every((issue) => issue.path.length === 0 && issue.code === 'custom') ? issues.map((issue) => issue.message).join('; ') : describeIssues(issues);
   throw new CliError(`${what}: ${problems}`);
 }
