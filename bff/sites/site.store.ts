@@ -93,7 +93,7 @@ export class SiteStore {
   async reencryptAll(now: Date): Promise<number> {
     const secrets = this.requireSecrets();
     return this.db.transaction().execute(async (trx) => {
-      const rows = await trx.selectFrom('sites').select(['site_id', 'app_secret_sealed']).execute();
+      const rows = await trx.selectFrom('sites').select(['site_id', 'app_secret_sealed']).orderBy('created_at').orderBy('site_id').execute();
       for (const row of rows) {
         const sealed = secrets.seal(row.site_id, secrets.open(row.site_id, row.app_secret_sealed));
         await trx

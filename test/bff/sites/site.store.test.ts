@@ -117,11 +117,12 @@ describe.each(ENGINES)('the site store on %s', (engine) => {
     await fresh();
     const [older, stranger, newer] = [randomBytes(32), randomBytes(32), randomBytes(32)];
     const first = await (await storeWith(new SiteSecrets(older))).create(SiteFile.parse(siteFile()), NOW);
-    await (await storeWith(new SiteSecrets(stranger))).create(SiteFile.parse(siteFile()), NOW);
+    // Created later, so reencrypt (oldest first) has sealed the first site again before it meets this one.
+    await (await storeWith(new SiteSecrets(stranger))).create(SiteFile.parse(siteFile()), LATER);
     const { db } = opened[0]!;
     const sealedBefore = await db.selectFrom('sites').select(['site_id', 'app_secret_sealed', 'updated_at']).orderBy('site_id').execute();
 
-    await expect((await storeWith(new SiteSecrets(newer, older))).reencryptAll(LATER)).rejects.toThrow(SiteSecretError);
+    await expect((await storeWith(new SiteSecrets(newer, older))).reencryptAll(new Date('2026-11-25T12:00:00.000Z'))).rejects.toThrow(SiteSecretError);
 
     expect(await db.selectFrom('sites').select(['site_id', 'app_secret_sealed', 'updated_at']).orderBy('site_id').execute()).toEqual(sealedBefore);
     expect((await (await storeWith(new SiteSecrets(older))).credentials(first))?.app_secret_key).toBe(siteFile().app_secret_key);
