@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
+import { decodeSecretsKey } from './sites/site-secrets.js';
 import { coreConfig, coreSettings, parseSettings, positiveIntSetting, rateSettings, rateWindow, type CoreConfig, type RateWindow } from '../platform/config.js';
 import { BOOKING_RULE_BOUNDS, DEFAULT_BOOKING_RULES, type BookingRules } from '../contract/rules/booking-rules.js';
 
@@ -105,6 +106,27 @@ export const BffConfigSchema = z.object({
     .transform((value) => value.split(',').map((secret) => secret.trim()).filter(Boolean))
     .describe(
       'comma list of earlier `BOOKING_REF_SECRET`s: references made with them are still read, new ones are made with `BOOKING_REF_SECRET` only. Also where the app secret goes of a BFF that ran before `BOOKING_REF_SECRET` was required (its references were made from that)',
+    ),
+  DATABASE_URL: z
+    .string()
+    .min(1)
+    .default('file:data/bff.db')
+    .describe(
+      "the BFF's own database, where its sites live (see [docs/sites.md](sites.md)): `file:` (or a path) for a SQLite file, `postgres://` or `postgresql://` for PostgreSQL; never the reference server's database. Migrated when opened. Only `npm run bff -- sites` opens it so far; one clinic (`APP_KEY` and the rest) needs none",
+    ),
+  SITE_SECRETS_KEY: z
+    .string()
+    .refine((value) => decodeSecretsKey(value) !== undefined, { message: 'must be 32 bytes in base64, e.g. `openssl rand -base64 32`' })
+    .optional()
+    .describe(
+      "the key sites' app secrets are encrypted with in the database (AES-256-GCM): 32 bytes in base64, e.g. `openssl rand -base64 32`. Needed to create a site or rotate its secret; keep it out of the database's backups",
+    ),
+  SITE_SECRETS_KEY_PREVIOUS: z
+    .string()
+    .refine((value) => decodeSecretsKey(value) !== undefined, { message: 'must be 32 bytes in base64, e.g. `openssl rand -base64 32`' })
+    .optional()
+    .describe(
+      'during a rotation of `SITE_SECRETS_KEY`, the key it replaces: secrets sealed with it are still read until `npm run bff -- sites reencrypt` has sealed every one with the new key',
     ),
   DEMO_PAGE: z
     .stringbool()

@@ -1,20 +1,2 @@
-/** The database engine behind a DATABASE_URL: what the code that must differ by engine (migrations, locks, group commit) asks. */
-export type Engine = 'sqlite' | 'postgres';
-
-/** True for postgres:// and postgresql:// URLs. */
-const isPostgresUrl = (databaseUrl: string): boolean => /^postgres(ql)?:\/\//i.test(databaseUrl);
-
-/**
- * The engine a DATABASE_URL names: `postgres://` and `postgresql://` are
- * PostgreSQL; `file:` URLs and bare paths are SQLite files; any other scheme
- * is refused by name rather than taken for a file path.
- */
-export function engineOfUrl(databaseUrl: string): Engine {
-  if (isPostgresUrl(databaseUrl)) return 'postgres';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl) && !databaseUrl.startsWith('file://')) {
-    throw new Error(
-      `DATABASE_URL scheme is not supported: ${databaseUrl.split(':')[0]} (use file: for SQLite, postgres:// for PostgreSQL)`,
-    );
-  }
-  return 'sqlite';
-}
+// Moved to platform/ so the BFF's own database (bff/sites/) reads DATABASE_URL the same way.
+export { engineOfUrl, type Engine } from '../../platform/database/database-url.js';

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import type { Tables } from './schema.js';
@@ -38,16 +38,8 @@ export interface OpenedSqlite {
  */
 export const SQLITE_BUSY_TIMEOUT_MS = 5000;
 
-/**
- * Resolves DATABASE_URL to a SQLite file path. Accepts `file:relative/path.db`,
- * `file:/absolute/path.db`, `file://` URLs, `file::memory:` and a bare path.
- */
-export function sqlitePathFromUrl(databaseUrl: string): string {
-  if (databaseUrl === 'file::memory:' || databaseUrl === ':memory:') return ':memory:';
-  if (databaseUrl.startsWith('file://')) return new URL(databaseUrl).pathname;
-  if (databaseUrl.startsWith('file:')) return resolve(databaseUrl.slice('file:'.length));
-  return resolve(databaseUrl);
-}
+// Moved to platform/ so the BFF's own database (bff/sites/) reads DATABASE_URL the same way.
+export { sqlitePathFromUrl } from '../../platform/database/database-url.js';
 
 /** Opens (creating if needed) the SQLite file with the pragmas every process on it must share. */
 export function openSqlite(path: string, options: SqliteOptions): OpenedSqlite {

@@ -1,0 +1,146 @@
+import type { Kysely, Selectable } from 'kysely';
+import { newSiteId } from './site-id.js';
+import { SiteSecretError, type SiteSecrets } from './site-secrets.js';
+import type { ParsedSiteFile, SiteKeyPair, SiteRecord, SiteStatus } from './site.js';
+import type { SiteRow, SitesTables } from './sites-database.js';
+
+/**
+ * The sites, in the BFF's own database. Every write runs in a transaction of
+ * its own, so a failure leaves a site as it was; a method given an unknown
+ * site id returns undefined (or false) and writes nothing. The app secret is
+ * sealed before it reaches SQL and opened only by credentials().
+ */
+export class SiteStore {
+  constructor(
+    private readonly db: Kysely<SitesTables>,
+    /** Absent when SITE_SECRETS_KEY is unset: reads work, anything that seals or opens a secret is refused. */
+    private readonly secrets?: SiteSecrets,
+  ) {}
+
+  /** Creates an active site; returns its new id. */
+  async create(file: ParsedSiteFile, now: Date): Promise<string> {
+    const secrets = this.requireSecrets();
+    const siteId = newSiteId();
+    const at = now.toISOString();
+    await this.db.transaction().execute((trx) =>
+      trx
+        .insertInto('sites')
+        .values({
+          site_id: siteId,
+          name: file.name,
+          upstream_url: file.upstream_url,
+          app_key: file.app_key,
+          app_secret_sealed: secrets.seal(siteId, file.app_secret_key),
+          allowed_origins: JSON.stringify(file.allowed_origins),
+          time_zone: file.time_zone,
+          min_notice_minutes: file.booking_rules.min_notice_minutes,
+          horizon_days: file.booking_rules.horizon_days,
+          default_duration_minutes: file.booking_rules.default_duration_minutes,
+          limits: file.limits === undefined ? null : JSON.stringify(file.limits),
+          status: 'active',
+          created_at: at,
+          updated_at: at,
+        })
+        .execute(),
+    );
+    return siteId;
+  }
+
+  /** Every site, oldest first. */
+  async list(): Promise<SiteRecord[]> {
+    const rows = await this.db.selectFrom('sites').selectAll().orderBy('created_at').orderBy('site_id').execute();
+    return rows.map(recordOf);
+  }
+
+  async get(siteId: string): Promise<SiteRecord | undefined> {
+    const row = await this.db.selectFrom('sites').selectAll().where('site_id', '=', siteId).executeTakeFirst();
+    return row && recordOf(row);
+  }
+
+  /** The site's app key and its secret, opened: for calling upstream, never for printing. */
+  async credentials(siteId: string): Promise<SiteKeyPair | undefined> {
+    const row = await this.db.selectFrom('sites').select(['app_key', 'app_secret_sealed']).where('site_id', '=', siteId).executeTakeFirst();
+    if (!row) return undefined;
+    return { app_key: row.app_key, app_secret_key: this.requireSecrets().open(siteId, row.app_secret_sealed) };
+  }
+
+  /** Replaces the allowed origins (already in canonical form, site.ts). */
+  setOrigins(siteId: string, origins: readonly string[], now: Date): Promise<SiteRecord | undefined> {
+    return this.update(siteId, now, { allowed_origins: JSON.stringify(origins) });
+  }
+
+  /** A new app key pair, the secret sealed afresh (a new nonce) under the current key. */
+  rotateSecret(siteId: string, pair: SiteKeyPair, now: Date): Promise<SiteRecord | undefined> {
+    const sealed = this.requireSecrets().seal(siteId, pair.app_secret_key);
+    return this.update(siteId, now, { app_key: pair.app_key, app_secret_sealed: sealed });
+  }
+
+  setStatus(siteId: string, status: SiteStatus, now: Date): Promise<SiteRecord | undefined> {
+    return this.update(siteId, now, { status });
+  }
+
+  /** Deletes the site; false when there was none. */
+  async delete(siteId: string): Promise<boolean> {
+    const result = await this.db.transaction().execute((trx) => trx.deleteFrom('sites').where('site_id', '=', siteId).executeTakeFirst());
+    return result.numDeletedRows > 0n;
+  }
+
+  /**
+   * Seals every site's secret again under the current key, all in one
+   * transaction: a secret no configured key opens stops it, and nothing is
+   * changed. Returns how many sites were sealed again.
+   */
+  async reencryptAll(now: Date): Promise<number> {
+    const secrets = this.requireSecrets();
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await trx.selectFrom('sites').select(['site_id', 'app_secret_sealed']).orderBy('created_at').orderBy('site_id').execute();
+      for (const row of rows) {
+        const sealed = secrets.seal(row.site_id, secrets.open(row.site_id, row.app_secret_sealed));
+        await trx
+          .updateTable('sites')
+          .set({ app_secret_sealed: sealed, updated_at: now.toISOString() })
+          .where('site_id', '=', row.site_id)
+          .execute();
+      }
+      return rows.length;
+    });
+  }
+
+  private async update(siteId: string, now: Date, changes: Partial<SiteRow>): Promise<SiteRecord | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .updateTable('sites')
+        .set({ ...changes, updated_at: now.toISOString() })
+        .where('site_id', '=', siteId)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) return undefined;
+      const row = await trx.selectFrom('sites').selectAll().where('site_id', '=', siteId).executeTakeFirstOrThrow();
+      return recordOf(row);
+    });
+  }
+
+  private requireSecrets(): SiteSecrets {
+    if (!this.secrets) throw new SiteSecretError('SITE_SECRETS_KEY is not set: it is needed to seal or open a site secret');
+    return this.secrets;
+  }
+}
+
+function recordOf(row: Selectable<SiteRow>): SiteRecord {
+  return {
+    site_id: row.site_id,
+    name: row.name,
+    upstream_url: row.upstream_url,
+    app_key: row.app_key,
+    allowed_origins: JSON.parse(row.allowed_origins) as string[],
+    time_zone: row.time_zone,
+    booking_rules: {
+      min_notice_minutes: row.min_notice_minutes,
+      horizon_days: row.horizon_days,
+      default_duration_minutes: row.default_duration_minutes,
+    },
+    ...(row.limits === null ? {} : { limits: JSON.parse(row.limits) as SiteRecord['limits'] }),
+    status: row.status as SiteStatus,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}

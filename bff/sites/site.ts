@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { BOOKING_RULE_BOUNDS, DEFAULT_BOOKING_RULES } from '../../contract/rules/booking-rules.js';
+import { canonicalOrigin, OriginError } from './site-origin.js';
+
+/**
+ * A site: one clinic's website served by this BFF (issue 24). Its public id
+ * goes in the clinic's page; its app key and secret stay on the server, the
+ * secret encrypted at rest (site-secrets.ts).
+ */
+
+const ianaTimeZone = z.string().refine(
+  (zone) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return zone.includes('/') || zone === 'UTC';
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be an IANA time zone such as Europe/London' },
+);
+
+/** One allowed origin entry, written in its canonical form; a malformed one is refused naming it. */
+export const SiteOrigin = z.string().transform((entry, ctx) => {
+  try {
+    return canonicalOrigin(entry.trim());
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: error instanceof OriginError ? error.message : 'is not an origin' });
+    return z.NEVER;
+  }
+});
+
+const rule = (name: keyof typeof BOOKING_RULE_BOUNDS) =>
+  z.number().int().min(BOOKING_RULE_BOUNDS[name].min).max(BOOKING_RULE_BOUNDS[name].max).default(DEFAULT_BOOKING_RULES[name]);
+
+/** The site's booking rules, with the bounds and defaults the server's clinics have; each may be left out. */
+export const SiteBookingRules = z
+  .object({
+    min_notice_minutes: rule('minNoticeMinutes'),
+    horizon_days: rule('horizonDays'),
+    default_duration_minutes: rule('defaultDurationMinutes'),
+  })
+  .strict();
+
+const rateWindow = z.object({ limit: z.number().int().positive(), window_ms: z.number().int().positive() }).strict();
+
+/** Per-site overrides of the BFF's per-IP limits (API_, BOOKING_ and STATUS_RATE_*); a limit left out keeps the setting. */
+export const SiteLimits = z.object({ api: rateWindow.optional(), booking: rateWindow.optional(), status: rateWindow.optional() }).strict();
+
+/** The app key pair a site calls upstream with: `rotate-secret` reads it from standard input. */
+export const SiteKeyPair = z
+  .object({
+    app_key: z.string().trim().min(1).max(200),
+    app_secret_key: z.string().min(1).max(200),
+  })
+  .strict();
+export type SiteKeyPair = z.output<typeof SiteKeyPair>;
+
+/** The file `sites create --file` reads. A new site is always active. */
+export const SiteFile = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    upstream_url: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.clinic.example/api/v1' })
+      .transform((url) => url.replace(/\/$/, '')),
+    ...SiteKeyPair.shape,
+    allowed_origins: z.array(SiteOrigin).max(100).default([]),
+    time_zone: ianaTimeZone,
+    booking_rules: SiteBookingRules.prefault({}),
+    limits: SiteLimits.optional(),
+  })
+  .strict();
+export type SiteFile = z.input<typeof SiteFile>;
+export type ParsedSiteFile = z.output<typeof SiteFile>;
+
+export const SITE_STATUSES = ['active', 'suspended'] as const;
+export type SiteStatus = (typeof SITE_STATUSES)[number];
+
+/** A site as the store keeps it, without its secret (which only SiteStore.credentials decrypts). */
+export interface SiteRecord {
+  site_id: string;
+  name: string;
+  upstream_url: string;
+  app_key: string;
+  allowed_origins: string[];
+  time_zone: string;
+  booking_rules: z.output<typeof SiteBookingRules>;
+  limits?: z.output<typeof SiteLimits>;
+  status: SiteStatus;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * What `show` and `list` print: never the secret, and the app key only as its
+ * first characters, enough to tell which key a site uses without printing a
+ * credential.
+ */
+export type SiteView = Omit<SiteRecord, 'app_key'> & { app_key_hint: string };
+
+/** How much of an app key `show` prints. */
+const KEY_HINT_CHARS = 6;
+
+export function viewOf({ app_key, ...site }: SiteRecord): SiteView {
+  return { ...site, app_key_hint: `${app_key.slice(0, KEY_HINT_CHARS)}…` };
+}

@@ -1,0 +1,30 @@
+import { existsSync } from 'node:fs';
+import { parseSettings } from '../../platform/config.js';
+import { BffConfigSchema } from '../config.js';
+import { decodeSecretsKey } from './site-secrets.js';
+
+/**
+ * The settings the sites' database and secrets need, and nothing else: the
+ * `sites` CLI runs without a clinic's APP_KEY or BOOKING_REF_SECRET, so it
+ * parses only these from the BFF's own schema (one schema, one settings table).
+ */
+const SitesSchema = BffConfigSchema.pick({ DATABASE_URL: true, SITE_SECRETS_KEY: true, SITE_SECRETS_KEY_PREVIOUS: true });
+
+export interface SitesConfig {
+  databaseUrl: string;
+  /** SITE_SECRETS_KEY, decoded; absent, nothing can be sealed or opened. */
+  secretsKey?: Buffer;
+  /** SITE_SECRETS_KEY_PREVIOUS, decoded: still opens, never seals. */
+  previousSecretsKey?: Buffer;
+}
+
+/** Parses the sites' settings, after `.env` when there is one; one Error naming each bad variable, never its value. */
+export function loadSitesConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.env'): SitesConfig {
+  if (env === process.env && existsSync(envFile)) process.loadEnvFile(envFile);
+  const e = parseSettings(SitesSchema, env, 'BFF');
+  return {
+    databaseUrl: e.DATABASE_URL,
+    ...(e.SITE_SECRETS_KEY === undefined ? {} : { secretsKey: decodeSecretsKey(e.SITE_SECRETS_KEY) }),
+    ...(e.SITE_SECRETS_KEY_PREVIOUS === undefined ? {} : { previousSecretsKey: decodeSecretsKey(e.SITE_SECRETS_KEY_PREVIOUS) }),
+  };
+}

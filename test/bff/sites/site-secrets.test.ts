@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { decodeSecretsKey, SiteSecretError, SiteSecrets } from '../../../bff/sites/site-secrets.js';
+import { newSiteId } from '../../../bff/sites/site-id.js';
+
+const SECRET = 'ck_secret_0f1e2d3c4b5a69788796a5b4c3d2e1f0';
+const key = () => randomBytes(32);
+
+describe('site secrets', () => {
+  it('opens what it sealed for the same site, and never holds the secret in plain text', () => {
+    const secrets = new SiteSecrets(key());
+    const site = newSiteId();
+
+    const sealed = secrets.seal(site, SECRET);
+
+    expect(secrets.open(site, sealed)).toBe(SECRET);
+    expect(Buffer.from(sealed, 'base64').includes(Buffer.from(SECRET))).toBe(false);
+    expect(sealed).not.toContain(SECRET);
+  });
+
+  it('seals with a fresh nonce each time: the same secret twice gives two ciphertexts', () => {
+    const secrets = new SiteSecrets(key());
+    const site = newSiteId();
+
+    const first = Buffer.from(secrets.seal(site, SECRET), 'base64');
+    const second = Buffer.from(secrets.seal(site, SECRET), 'base64');
+
+    expect(first.subarray(2, 14).equals(second.subarray(2, 14))).toBe(false);
+    expect(first.equals(second)).toBe(false);
+  });
+
+  it('refuses a ciphertext sealed for another site, without saying the secret', () => {
+    const secrets = new SiteSecrets(key());
+    const [mine, theirs] = [newSiteId(), newSiteId()];
+    const sealed = secrets.seal(theirs, SECRET);
+
+    expect(() => secrets.open(mine, sealed)).toThrow(SiteSecretError);
+    try {
+      secrets.open(mine, sealed);
+    } catch (error) {
+      expect((error as Error).message).not.toContain(SECRET);
+      expect((error as Error).message).not.toContain(sealed);
+    }
+  });
+
+  it('refuses a ciphertext changed by one bit', () => {
+    const secrets = new SiteSecrets(key());
+    const site = newSiteId();
+    const bytes = Buffer.from(secrets.seal(site, SECRET), 'base64');
+    bytes[bytes.length - 1]! ^= 1;
+
+    expect(() => secrets.open(site, bytes.toString('base64'))).toThrow(SiteSecretError);
+  });
+
+  it('opens with the previous key during a rotation, and seals only with the current one', () => {
+    const [older, newer] = [key(), key()];
+    const site = newSiteId();
+    const sealedBefore = new SiteSecrets(older).seal(site, SECRET);
+    const rotating = new SiteSecrets(newer, older);
+
+    expect(rotating.open(site, sealedBefore)).toBe(SECRET);
+    expect(rotating.isCurrent(sealedBefore)).toBe(false);
+    const sealedAgain = rotating.seal(site, SECRET);
+    expect(new SiteSecrets(newer).open(site, sealedAgain)).toBe(SECRET);
+    expect(() => new SiteSecrets(newer).open(site, sealedBefore)).toThrow(SiteSecretError);
+    expect(() => new SiteSecrets(older).open(site, sealedAgain)).toThrow(SiteSecretError);
+  });
+
+  it('takes SITE_SECRETS_KEY as exactly 32 bytes in base64', () => {
+    expect(decodeSecretsKey(randomBytes(32).toString('base64'))?.length).toBe(32);
+    expect(decodeSecretsKey(randomBytes(31).toString('base64'))).toBeUndefined();
+    expect(decodeSecretsKey(randomBytes(33).toString('base64'))).toBeUndefined();
+    expect(decodeSecretsKey('not base64 at all!')).toBeUndefined();
+    expect(decodeSecretsKey('')).toBeUndefined();
+  });
+});

@@ -1,0 +1,213 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SiteSecrets } from '../../../bff/sites/site-secrets.js';
+import { SiteStore } from '../../../bff/sites/site.store.js';
+import type { SiteView } from '../../../bff/sites/site.js';
+import { openSitesDatabase } from '../../../bff/sites/sites-database.js';
+import { auditLines, printed, refusal, sitesCli, type CliResult } from './support/sites-cli.js';
+import { siteFile } from './support/site-file.js';
+import { ENGINES, sitesTestDatabase, type SitesTestDatabase } from './support/sites-test-database.js';
+
+const NEW_SECRET = 'SECRET-rotated-c41d9e';
+
+// Each command is a process of its own, started through tsx: seconds each on a busy machine.
+describe.each(ENGINES)('npm run bff -- sites, on %s', { timeout: 90_000 }, (engine) => {
+  let testDb: SitesTestDatabase;
+  let folder: string;
+  const key = randomBytes(32).toString('base64');
+  /** Every byte the CLI wrote in this suite, to search for secrets at the end. */
+  const outputs: CliResult[] = [];
+  const cli = async (args: string[], input = '', env: Record<string, string> = {}) => {
+    const result = await sitesCli(args, { DATABASE_URL: testDb.url, SITE_SECRETS_KEY: key, ...env }, input);
+    outputs.push(result);
+    return result;
+  };
+  const writeFile = (name: string, content: string) => {
+    const path = join(folder, name);
+    writeFileSync(path, content);
+    return path;
+  };
+
+  beforeAll(async () => {
+    testDb = await sitesTestDatabase(engine);
+    folder = mkdtempSync(join(tmpdir(), 'bff-sites-cli-'));
+  });
+  afterAll(async () => {
+    await testDb.remove();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  let siteId = '';
+
+  it('creates a site from a file and prints its id, with one audit line', async () => {
+    const result = await cli(['sites', 'create', '--file', writeFile('site.json', JSON.stringify(siteFile()))]);
+
+    ({ site_id: siteId } = printed<{ site_id: string }>(result));
+    expect(siteId).toMatch(/^cbs_[a-z2-7]{26}$/);
+    expect(auditLines(result)).toEqual([{ audit: 'site.created', site_id: siteId, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }]);
+  });
+
+  it('shows and lists it without its secret, and only the start of its app key', async () => {
+    const shown = printed<SiteView>(await cli(['sites', 'show', '--site', siteId]));
+
+    expect(shown).toMatchObject({ site_id: siteId, name: 'Smile Dental', status: 'active', app_key_hint: 'ck_001…' });
+    expect(shown).not.toHaveProperty('app_key');
+    expect(printed<SiteView[]>(await cli(['sites', 'list']))).toEqual([shown]);
+  });
+
+  it('replaces its origins, in canonical form', async () => {
+    const result = await cli(['sites', 'set-origins', '--site', siteId, '--origins', 'https://Smile.example, https://*.smile.example']);
+
+    expect(printed<SiteView>(result).allowed_origins).toEqual(['https://smile.example', 'https://*.smile.example']);
+    expect(auditLines(result)).toMatchObject([{ audit: 'site.origins_set', site_id: siteId }]);
+  });
+
+  it('rotates its key pair from standard input', async () => {
+    const result = await cli(['sites', 'rotate-secret', '--site', siteId], JSON.stringify({ app_key: 'ck_rotated_1234', app_secret_key: NEW_SECRET }));
+
+    expect(printed<SiteView>(result).app_key_hint).toBe('ck_rot…');
+    expect(auditLines(result)).toMatchObject([{ audit: 'site.secret_rotated', site_id: siteId }]);
+    const database = await openSitesDatabase(testDb.url);
+    try {
+      expect(await new SiteStore(database.db, new SiteSecrets(Buffer.from(key, 'base64'))).credentials(siteId)).toEqual({
+        app_key: 'ck_rotated_1234',
+        app_secret_key: NEW_SECRET,
+      });
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('suspends and resumes it', async () => {
+    const suspended = await cli(['sites', 'suspend', '--site', siteId]);
+    expect(printed<SiteView>(suspended).status).toBe('suspended');
+    expect(auditLines(suspended)).toMatchObject([{ audit: 'site.suspended', site_id: siteId }]);
+
+    const resumed = await cli(['sites', 'resume', '--site', siteId]);
+    expect(printed<SiteView>(resumed).status).toBe('active');
+    expect(auditLines(resumed)).toMatchObject([{ audit: 'site.resumed', site_id: siteId }]);
+  });
+
+  it('seals every secret again under a new key: with PREVIOUS, then without it', async () => {
+    const newKey = randomBytes(32).toString('base64');
+
+    const result = await cli(['sites', 'reencrypt'], '', { SITE_SECRETS_KEY: newKey, SITE_SECRETS_KEY_PREVIOUS: key });
+
+    expect(printed(result)).toEqual({ reencrypted: 1 });
+    expect(auditLines(result)).toMatchObject([{ audit: 'sites.reencrypted', sites: 1 }]);
+    const database = await openSitesDatabase(testDb.url);
+    try {
+      expect((await new SiteStore(database.db, new SiteSecrets(Buffer.from(newKey, 'base64'))).credentials(siteId))?.app_secret_key).toBe(NEW_SECRET);
+    } finally {
+      await database.close();
+    }
+    // The old key alone no longer opens it: one line, exit 2, the secret not in it.
+    expect(refusal(await cli(['sites', 'reencrypt']))).toMatch(/does not open with SITE_SECRETS_KEY/);
+  });
+
+  it('refuses an unknown site with one line and exit code 2', async () => {
+    expect(refusal(await cli(['sites', 'suspend', '--site', 'cbs_aaaaaaaaaaaaaaaaaaaaaaaaaa']))).toBe('bff: unknown site: "cbs_aaaaaaaaaaaaaaaaaaaaaaaaaa"');
+  });
+
+  it('deletes it', async () => {
+    const result = await cli(['sites', 'delete', '--site', siteId]);
+
+    expect(printed(result)).toEqual({ site_id: siteId, deleted: true });
+    expect(auditLines(result)).toMatchObject([{ audit: 'site.deleted', site_id: siteId }]);
+    expect(refusal(await cli(['sites', 'show', '--site', siteId]))).toMatch(/unknown site/);
+    expect(printed(await cli(['sites', 'list']))).toEqual([]);
+  });
+
+  it('never printed a secret, on stdout or stderr', () => {
+    expect(outputs.length).toBeGreaterThan(10);
+    for (const { stdout, stderr } of outputs) {
+      for (const secret of [siteFile().app_secret_key, NEW_SECRET]) {
+        expect(stdout).not.toContain(secret);
+        expect(stderr).not.toContain(secret);
+      }
+    }
+  });
+
+  it.runIf(engine === 'sqlite')('left no secret in the database file or its WAL', () => {
+    const bytes = Buffer.concat([testDb.file!, `${testDb.file!}-wal`].filter(existsSync).map((path) => readFileSync(path)));
+    expect(bytes.length).toBeGreaterThan(0);
+    expect(bytes.includes(siteFile().app_secret_key)).toBe(false);
+    expect(bytes.includes(NEW_SECRET)).toBe(false);
+  });
+});
+
+describe('npm run bff -- sites, given bad input', { timeout: 90_000 }, () => {
+  let testDb: SitesTestDatabase;
+  let folder: string;
+  const key = randomBytes(32).toString('base64');
+  const cli = (args: string[], input = '', env: Record<string, string> = {}) =>
+    sitesCli(args, { DATABASE_URL: testDb.url, SITE_SECRETS_KEY: key, ...env }, input);
+  const writeFile = (name: string, content: string) => {
+    const path = join(folder, name);
+    writeFileSync(path, content);
+    return path;
+  };
+
+  beforeAll(async () => {
+    testDb = await sitesTestDatabase('sqlite');
+    folder = join(testDb.file!, '..');
+  });
+  afterAll(() => testDb.remove());
+
+  it.each([
+    ['a file that is not there', () => ['sites', 'create', '--file', join(folder, 'missing.json')], /^bff: cannot read .*missing\.json: ENOENT$/],
+    ['a file that is not JSON', () => ['sites', 'create', '--file', writeFile('bad.json', '{"name": SECRET-x')], /^bff: .*bad\.json is not valid JSON$/],
+    ['a missing field', () => ['sites', 'create', '--file', writeFile('no-zone.json', JSON.stringify({ ...siteFile(), time_zone: undefined }))], /^bff: invalid site file: time_zone /],
+    ['a malformed origin', () => ['sites', 'create', '--file', writeFile('origin.json', JSON.stringify(siteFile({ allowed_origins: ['https://*.com'] })))], /allowed_origins\.0 origin "https:\/\/\*\.com" a wildcard needs at least two labels/],
+    ['an unknown field', () => ['sites', 'create', '--file', writeFile('extra.json', JSON.stringify({ ...siteFile(), colour: 'red' }))], /colour is not a known field/],
+    ['no --file', () => ['sites', 'create'], /^bff: --file is required$/],
+    ['an unknown command', () => ['sites', 'frob'], /^bff: unknown command: sites frob/],
+    ['an unknown option', () => ['sites', 'list', '--verbose'], /^bff: Unknown option '--verbose'/],
+  ])('refuses %s with one line and exit code 2', async (_case, args, message) => {
+    expect(refusal(await cli(args()))).toMatch(message);
+  });
+
+  it('has created nothing after those refusals', async () => {
+    expect(printed(await cli(['sites', 'list']))).toEqual([]);
+  });
+
+  it('refuses a malformed origin in set-origins and keeps the ones it had', async () => {
+    const { site_id: siteId } = printed<{ site_id: string }>(await cli(['sites', 'create', '--file', writeFile('ok.json', JSON.stringify(siteFile()))]));
+
+    expect(refusal(await cli(['sites', 'set-origins', '--site', siteId, '--origins', 'https://ok.example,https://smile.example/path']))).toMatch(
+      /^bff: --origins: origin "https:\/\/smile\.example\/path" must be an origin/,
+    );
+    expect(printed<SiteView>(await cli(['sites', 'show', '--site', siteId])).allowed_origins).toEqual(siteFile().allowed_origins);
+  });
+
+  it('refuses a key pair on standard input that is not JSON without repeating it', async () => {
+    const [site] = printed<SiteView[]>(await cli(['sites', 'list']));
+    const siteId = site!.site_id;
+
+    const line = refusal(await cli(['sites', 'rotate-secret', '--site', siteId], '{"app_key": "k", "app_secret_key": SECRET-leak}'));
+
+    expect(line).toBe('bff: standard input is not valid JSON');
+    expect(refusal(await cli(['sites', 'rotate-secret', '--site', siteId], '{"app_key": "k"}'))).toMatch(/app_secret_key/);
+  });
+
+  it('refuses a SITE_SECRETS_KEY of the wrong length in one line, without its value', async () => {
+    const short = randomBytes(16).toString('base64');
+
+    const line = refusal(await cli(['sites', 'list'], '', { SITE_SECRETS_KEY: short }));
+
+    expect(line).toBe('bff: Invalid BFF configuration: SITE_SECRETS_KEY (must be 32 bytes in base64, e.g. `openssl rand -base64 32`)');
+    expect(line).not.toContain(short);
+  });
+
+  it('refuses to create a site without SITE_SECRETS_KEY', async () => {
+    const before = printed<SiteView[]>(await sitesCli(['sites', 'list'], { DATABASE_URL: testDb.url }));
+
+    const line = refusal(await sitesCli(['sites', 'create', '--file', writeFile('ok2.json', JSON.stringify(siteFile()))], { DATABASE_URL: testDb.url }));
+
+    expect(line).toMatch(/SITE_SECRETS_KEY is not set/);
+    expect(printed<SiteView[]>(await sitesCli(['sites', 'list'], { DATABASE_URL: testDb.url }))).toEqual(before);
+  });
+});

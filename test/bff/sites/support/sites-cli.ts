@@ -1,0 +1,56 @@
+import { execFile, type ExecFileException } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+
+const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the real CLI from source in a process of its own
+ * (`node --import tsx bff/cli/main.ts <args>`), with only the settings given
+ * (no `.env`, nothing of this process's environment but PATH), `input` on its
+ * standard input.
+ */
+export function sitesCli(args: string[], env: Record<string, string>, input = ''): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', 'bff/cli/main.ts', ...args],
+      { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', ...env } },
+      (error: ExecFileException | null, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') reject(error);
+        else resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+      },
+    );
+    child.stdin?.end(input);
+  });
+}
+
+/** The JSON a successful command printed; fails the test with the CLI's stderr otherwise. */
+export function printed<T>(result: CliResult): T {
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+/** A refused command: exit code 2, nothing on stdout, exactly one line on stderr; returns that line. */
+export function refusal(result: CliResult): string {
+  expect(result.code, result.stderr).toBe(2);
+  expect(result.stdout).toBe('');
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  return lines[0] ?? '';
+}
+
+/** The audit lines a command wrote to stderr, parsed. */
+export function auditLines(result: CliResult): Record<string, unknown>[] {
+  return result.stderr
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
