@@ -6,9 +6,12 @@ import { afterAll, onTestFinished, TestRunner } from 'vitest';
  * level (`const stack = await startStack()`, collected before any test
  * runs), after its last test. So no test file writes an afterAll to stop
  * its servers. Started inside a beforeAll hook, where vitest takes no new
- * hooks, the caller still closes it; `close` may be called twice.
+ * hooks, the caller still closes it; `close` may be called twice. Outside
+ * a vitest run (`npm run screenshots` starts the same stack) it does
+ * nothing: the caller closes what it started.
  */
 export function closeWhenScopeEnds(close: () => Promise<void>): void {
+  if (!process.env.VITEST) return;
   if (TestRunner.getCurrentTest()) {
     onTestFinished(close);
     return;
