@@ -38,7 +38,10 @@ export interface PictureStoreOptions {
  * The clinic's pictures, fetched from wherever its content says they are and
  * kept in an LRU bounded in bytes for `ttlMs`, so a popular page costs the
  * picture's host one request per picture per TTL (concurrent misses share
- * one). A picture must answer 200 with an image type of PICTURE_TYPES and at
+ * one). Past its TTL a picture is served at once while it is fetched again
+ * (allowStale), and a failed refresh keeps it (noDeleteOnFetchRejection), so
+ * pictures outlast an outage of their host as the content does; a picture
+ * the content no longer names is refused by the route whatever is cached. A picture must answer 200 with an image type of PICTURE_TYPES and at
  * most `maxPictureBytes` (checked on Content-Length and again as it streams);
  * redirects are refused, so a named URL cannot lead the BFF elsewhere.
  */
@@ -51,6 +54,10 @@ export class PictureStore {
       sizeCalculation: (picture) => Math.max(1, picture.body.length),
       maxEntrySize: options.maxPictureBytes,
       ttl: options.ttlMs,
+      // lru-cache would otherwise reuse one reading of the clock for 1 ms (see ContentCache).
+      ttlResolution: 0,
+      allowStale: true,
+      noDeleteOnFetchRejection: true,
       perf: { now: () => options.clock.now().getTime() },
       fetchMethod: (url) => this.download(url),
     });

@@ -53,8 +53,10 @@ describe('while the reference server is down', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const servedBefore = bffAnswers(stack, '/api/content', 200);
     const apiStatuses: number[] = [];
+    const pictureStatuses: number[] = [];
     page.on('response', (response) => {
-      if (response.url().startsWith(`${stack.bff.api}/`)) apiStatuses.push(response.status());
+      if (response.url().startsWith(`${stack.bff.api}/pictures/`)) pictureStatuses.push(response.status());
+      else if (response.url().startsWith(`${stack.bff.api}/`)) apiStatuses.push(response.status());
     });
 
     await page.reload();
@@ -64,6 +66,9 @@ describe('while the reference server is down', () => {
     // The widget's one content request (GET /api/content), served from the stale copies.
     expect(apiStatuses).toEqual([200]);
     expect(bffAnswers(stack, '/api/content', 200)).toBe(servedBefore + 1);
+    // The clinic's pictures too, from the copies the BFF fetched before its host went down.
+    expect(pictureStatuses.length).toBeGreaterThan(0);
+    expect(pictureStatuses.every((status) => status === 200), `picture answers ${pictureStatuses.join(', ')}`).toBe(true);
   });
 
   it('shows a clear error for a booking, keeps every typed value, and books exactly once when retried after the server is back', async () => {

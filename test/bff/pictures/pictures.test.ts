@@ -12,6 +12,8 @@ let host: Server;
 let hostUrl: string;
 const hostHits: string[] = [];
 let stack: Stack;
+/** /flaky.jpg answers 500 while this is set: its host is down. */
+let flakyDown = false;
 
 beforeAll(async () => {
   host = createServer((req, res) => {
@@ -19,6 +21,7 @@ beforeAll(async () => {
     if (req.url === '/logo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
     else if (req.url === '/hero.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(JPEG);
     else if (req.url === '/sig.svg') res.writeHead(200, { 'content-type': 'image/svg+xml; charset=utf-8' }).end('<svg xmlns="http://www.w3.org/2000/svg"/>');
+    else if (req.url === '/flaky.jpg') res.writeHead(flakyDown ? 500 : 200, { 'content-type': 'image/jpeg' }).end(JPEG);
     else if (req.url === '/about.jpg') res.writeHead(200, { 'content-type': 'text/html' }).end('<script>alert(1)</script>');
     else if (req.url === '/huge.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(Buffer.alloc(PICTURE_LIMITS.maxPictureBytes + 1));
     else if (req.url === '/huge-chunked.jpg') {
@@ -37,6 +40,7 @@ beforeAll(async () => {
   clinic.website.testimonials[0]!.photo = `${hostUrl}/huge-chunked.jpg`;
   clinic.website.team_members[0]!.photo = `${hostUrl}/moved.jpg`;
   clinic.dentists[0]!.signature_image_url = `${hostUrl}/sig.svg`;
+  clinic.dentists[1]!.signature_image_url = `${hostUrl}/flaky.jpg`;
   stack = await startStack({ clinic });
 });
 afterAll(async () => {
@@ -76,6 +80,23 @@ describe('GET /api/pictures/{key}', () => {
 
     expect(again.status).toBe(304);
     expect(hostHits.filter((path) => path === '/hero.jpg')).toHaveLength(1);
+  });
+
+  it('keeps serving a picture past its TTL while its host is down, as the content is served', async () => {
+    expect((await picture(`${hostUrl}/flaky.jpg`)).status).toBe(200);
+    flakyDown = true;
+    try {
+      stack.upstream.clock.advance(stack.bff.config.cache.ttlMs + 1_000);
+      const stale = await picture(`${hostUrl}/flaky.jpg`);
+      expect(stale.status).toBe(200);
+      expect(Buffer.from(await stale.arrayBuffer()).equals(JPEG)).toBe(true);
+      // The refresh that stale answer started has failed by now: the copy is kept.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(hostHits.filter((path) => path === '/flaky.jpg').length).toBeGreaterThanOrEqual(2);
+      expect((await picture(`${hostUrl}/flaky.jpg`)).status).toBe(200);
+    } finally {
+      flakyDown = false;
+    }
   });
 
   it('answers 404 for any URL the content does not name, without fetching it: no open proxy', async () => {
