@@ -87,4 +87,13 @@ export const rootStyles = css`
     justify-content: space-between;
     gap: var(--_gap);
   }
+  /* The title gives way (smaller, wrapping between words) so Close never leaves a 320 px dialog. */
+  .dialog-header h2 {
+    min-inline-size: 0;
+    font-size: 1.25rem;
+    overflow-wrap: break-word;
+  }
+  .dialog-header .button {
+    flex-shrink: 0;
+  }
 `;

@@ -179,6 +179,20 @@ describe('<clinic-booking>', () => {
       expect(Math.round(innerWidth - box.right)).to.equal(16);
     });
 
+    it('keeps the Close button inside the dialog at 320 px, beside a long title and a long label', async () => {
+      await setViewport({ width: 320, height: 640 });
+      const el = await render('booking');
+      openButton(el).click();
+      const opened = dialog(el);
+      // The demo clinic's title and German's "Schließen", the longest pair the screenshots showed clipped.
+      opened.querySelector('#booking-heading')!.textContent = 'Book an appointment online';
+      const close = opened.querySelector<HTMLButtonElement>('.dialog-header .button')!;
+      close.textContent = 'Schließen';
+      const inside = opened.getBoundingClientRect().right - parseFloat(getComputedStyle(opened).paddingRight);
+      expect(close.getBoundingClientRect().right).to.be.at.most(inside + 0.5);
+      expect(close.scrollWidth).to.be.at.most(close.clientWidth);
+    });
+
     it('adds the safe-area insets to the offset', async () => {
       await setViewport({ width: 360, height: 640 });
       const el = await render('booking');
