@@ -177,6 +177,21 @@ describe('<clinic-booking>', () => {
         }
       });
 
+      it('fits each weekday of the calendar in its column at 320 px, named in full for screen readers', async () => {
+        const el = await render((api) => html`<clinic-booking api-base=${api} lang=${pack.lang} sections="booking"></clinic-booking>`);
+        el.style.cssText = 'display:block;width:320px';
+        const form = formOf(el);
+        await clickIn(form, '[data-value=""]');
+        await clickIn(form, '[data-value=""]');
+        await waitUntil(() => form.shadowRoot!.querySelector('th'), 'no calendar');
+        const headers = [...form.shadowRoot!.querySelectorAll<HTMLTableCellElement>('th')];
+        expect(headers).to.have.length(7);
+        for (const th of headers) {
+          expect(th.scrollWidth, `${th.textContent} fits in ${pack.lang}`).to.be.at.most(th.clientWidth);
+          expect(th.getAttribute('aria-label')!.length, `${th.textContent} has its full name`).to.be.greaterThan(th.textContent!.trim().length);
+        }
+      });
+
       it('has no axe violations', async () => {
         const el = await render((api) => html`<clinic-booking api-base=${api} lang=${pack.lang}></clinic-booking>`);
         await expect(el).to.be.accessible();

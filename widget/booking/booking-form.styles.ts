@@ -174,7 +174,7 @@ export const bookingFormStyles = css`
     table-layout: fixed;
   }
   th {
-    font-size: 0.875rem;
+    font-size: 0.75rem;
     color: var(--_muted);
   }
   td {

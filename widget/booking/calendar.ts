@@ -73,6 +73,10 @@ export function renderCalendar(o: CalendarOptions): TemplateResult {
   const weeks = Array.from({ length: Math.ceil(cells.length / 7) }, (_, i) => cells.slice(i * 7, i * 7 + 7));
   // 2023-01-01 was a Sunday.
   const weekdays = Array.from({ length: 7 }, (_, i) => addDays('2023-01-01', start + i));
+  // Short names where they are short (Mon, Mo., lun.); where a language's are whole words (Arabic's), its
+  // narrow ones, so seven fit a phone. The full name is each column's accessible name either way.
+  const shortNames = weekdays.map((d) => formatDate(d, lang, { weekday: 'short' }));
+  const weekdayNames = shortNames.some((name) => name.length > 4) ? weekdays.map((d) => formatDate(d, lang, { weekday: 'narrow' })) : shortNames;
   const clamp = (date: string) => (date < o.first ? o.first : date > o.last ? o.last : date);
   const keys: Record<string, () => string> = {
     ArrowLeft: () => addDays(cursor, -1),
@@ -100,7 +104,7 @@ export function renderCalendar(o: CalendarOptions): TemplateResult {
     </div>
     <table role="grid" aria-labelledby="month" @keydown=${onKey}>
       <thead>
-        <tr>${weekdays.map((d) => html`<th scope="col">${formatDate(d, lang, { weekday: 'short' })}</th>`)}</tr>
+        <tr>${weekdays.map((d, i) => html`<th scope="col" aria-label=${formatDate(d, lang, { weekday: 'long' })}>${weekdayNames[i]}</th>`)}</tr>
       </thead>
       <tbody>
         ${weeks.map((week) => html`<tr>${week.map((day) => {
