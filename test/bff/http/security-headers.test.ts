@@ -18,6 +18,16 @@ describe('security headers on every BFF answer', () => {
     expect(res.headers.get('content-security-policy')).toBeNull();
   });
 
+  it('sends the widget script only the headers that govern a script, none of those for documents', async () => {
+    const res = await fetch(`${stack.bff.baseUrl}/widget/clinic-booking.js`);
+    await res.arrayBuffer();
+
+    expect(res.headers.get('strict-transport-security')).toMatch(/^max-age=\d+/);
+    for (const documentHeader of ['x-frame-options', 'cross-origin-opener-policy', 'referrer-policy', 'origin-agent-cluster', 'x-xss-protection']) {
+      expect(res.headers.get(documentHeader), documentHeader).toBeNull();
+    }
+  });
+
   it.each([
     ['the demo page', '/'],
     ['/healthz', '/healthz'],

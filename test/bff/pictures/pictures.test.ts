@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pictureKey } from '../../../contract/rules/pictures.js';
 import { PICTURE_LIMITS } from '../../../bff/app.js';
 import { rawGet } from '../content/raw-get.js';
+import type { FakeClock } from '../../support/fake-clock.js';
 import { bffClinicFixture, closeServer, listen, startStack, type Stack } from '../support/bff-harness.js';
 
 /** A picture host: a PNG, a JPEG, an HTML page posing as a picture, one too large, and a redirect. */
@@ -86,7 +87,7 @@ describe('GET /api/pictures/{key}', () => {
     expect((await picture(`${hostUrl}/flaky.jpg`)).status).toBe(200);
     flakyDown = true;
     try {
-      stack.upstream.clock.advance(stack.bff.config.cache.ttlMs + 1_000);
+      (stack.upstream.clock as FakeClock).advance(stack.bff.config.cache.ttlMs + 1_000);
       const stale = await picture(`${hostUrl}/flaky.jpg`);
       expect(stale.status).toBe(200);
       expect(Buffer.from(await stale.arrayBuffer()).equals(JPEG)).toBe(true);
