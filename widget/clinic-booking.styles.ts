@@ -6,6 +6,8 @@ import { css } from 'lit';
  *   bones never push the page; whatever does not fit is hidden.
  * - .root > section: sections away from the viewport are neither laid out nor painted until the
  *   visitor scrolls near them; the estimate stands in for their height until then, their real one after.
+ *   Not the booking form: its height varies most (a clinic's list of treatments), and laid out at an
+ *   estimate its cards were measured overlapping the next section (Lighthouse's target-size audit).
  * - .open-button: inside the safe areas (notches, home indicator), and never wider than the viewport;
  *   at the bottom left in a right-to-left language.
  * - dialog: one size from the viewport on every step (the form scrolls inside it, so it never jumps),
@@ -18,7 +20,7 @@ export const rootStyles = css`
     gap: var(--_gap);
     overflow: hidden;
   }
-  .root > section:not(.hero) {
+  .root > section:not(.hero, #booking) {
     content-visibility: auto;
     contain-intrinsic-block-size: auto 30rem;
   }

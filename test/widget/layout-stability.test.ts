@@ -127,13 +127,15 @@ describe('<clinic-booking>', () => {
       expect(longTasks.map((task) => Math.round(task.duration))).to.deep.equal([]);
     });
 
-    it('leaves the sections away from the viewport unrendered until they come near (content-visibility)', async () => {
+    it('leaves the sections away from the viewport unrendered until they come near (content-visibility), but the booking form', async () => {
       const { el, ready } = mount('<clinic-booking></clinic-booking>', ADVICE);
       await ready;
       const sections = [...el.shadowRoot!.querySelectorAll<HTMLElement>('.root > section')];
-      const hero = sections.find((section) => section.matches('.hero'))!;
-      expect(getComputedStyle(hero).contentVisibility).to.equal('visible');
-      for (const section of sections.filter((section) => section !== hero)) {
+      // The hero is in view; the booking form's height varies too much for an estimate to stand in for it.
+      const laidOut = sections.filter((section) => section.matches('.hero, #booking'));
+      expect(laidOut).to.have.length(2);
+      for (const section of laidOut) expect(getComputedStyle(section).contentVisibility, section.getAttribute('part')!).to.equal('visible');
+      for (const section of sections.filter((section) => !laidOut.includes(section))) {
         expect(getComputedStyle(section).contentVisibility, section.getAttribute('part')!).to.equal('auto');
       }
     });
