@@ -3,7 +3,7 @@ import { AvailabilityResponse } from '../../../contract/bff.js';
 import { DEFAULT_BOOKING_RULES } from '../../../contract/rules/booking-rules.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { grantToken, validBooking } from '../../server/support/test-server.js';
-import { heldAt, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { heldAt, startBff, fixtureIds, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
 
 /**
  * Availability that knows durations: a start is open only when the whole
@@ -23,13 +23,10 @@ let whitening: number;
 
 beforeAll(async () => {
   stack = await startStack({ clock: new FakeClock(TEST_NOW) });
-  [first, second] = ((await (await fetch(`${stack.bff.api}/dentists`)).json()) as { data: { doctor_id: number }[] }).data.map(
-    (d) => d.doctor_id,
-  ) as [number, number];
-  const treatments = ((await (await fetch(`${stack.bff.api}/treatments`)).json()) as { data: { treatment_id: number; duration_minutes: number }[] })
-    .data;
-  checkUp = treatments.find((t) => t.duration_minutes === 30)!.treatment_id;
-  whitening = treatments.find((t) => t.duration_minutes === 90)!.treatment_id;
+  const ids = await fixtureIds(stack.bff);
+  [first, second] = ids.dentists;
+  checkUp = ids.treatmentLasting(30);
+  whitening = ids.treatmentLasting(90);
 });
 afterAll(async () => {
   await stack.close();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BffBookingResponse } from '../../../contract/bff.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { fixtureIds, startStack, type Stack } from '../support/bff-harness.js';
 
 /**
  * "Any dentist" spreads the work: among the dentists free for the whole
@@ -19,12 +19,9 @@ let whitening: number;
 
 beforeAll(async () => {
   stack = await startStack({ clock: new FakeClock(TEST_NOW) });
-  [first, second] = ((await (await fetch(`${stack.bff.api}/dentists`)).json()) as { data: { doctor_id: number }[] }).data.map(
-    (d) => d.doctor_id,
-  ) as [number, number];
-  const treatments = ((await (await fetch(`${stack.bff.api}/treatments`)).json()) as { data: { treatment_id: number; duration_minutes: number }[] })
-    .data;
-  whitening = treatments.find((t) => t.duration_minutes === 90)!.treatment_id;
+  const ids = await fixtureIds(stack.bff);
+  [first, second] = ids.dentists;
+  whitening = ids.treatmentLasting(90);
 });
 afterAll(async () => {
   await stack.close();

@@ -209,3 +209,13 @@ export const defaultStub: StubHandler = (req, res) => {
 export async function heldAt(taken: TakenSlots, doctorId: number, date: string, time: string): Promise<boolean> {
   return (await taken.takenOn(date, [doctorId])).overlaps(doctorId, time, appointmentEnd(time, 1));
 }
+
+/** The fixture clinic's ids as the BFF serves them: its two dentists, and a treatment by its length. */
+export async function fixtureIds(bff: RunningBff): Promise<{ dentists: [number, number]; treatmentLasting(minutes: number): number }> {
+  const dentists = ((await (await fetch(`${bff.api}/dentists`)).json()) as { data: { doctor_id: number }[] }).data.map((d) => d.doctor_id);
+  const treatments = ((await (await fetch(`${bff.api}/treatments`)).json()) as { data: { treatment_id: number; duration_minutes: number }[] }).data;
+  return {
+    dentists: dentists as [number, number],
+    treatmentLasting: (minutes) => treatments.find((t) => t.duration_minutes === minutes)!.treatment_id,
+  };
+}
