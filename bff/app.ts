@@ -11,6 +11,7 @@ import { addOperations, operationTable, type AnyOperation } from '../platform/op
 import type { BffConfig } from './config.js';
 import { TokenManager } from './upstream/token-manager.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
+import { ConcurrencyGate } from './upstream/concurrency-gate.js';
 import { ReadBudget } from './upstream/read-budget.js';
 import { Readiness, reportingAnswers, upstreamProbe } from './health/readiness.js';
 import { healthRoutes } from './health/health.routes.js';
@@ -75,8 +76,13 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics 
     clock,
     logger,
     observer: metrics,
+    // One site today: its own exchange gate; with many sites, one gate is shared by all of their token managers.
+    exchangeGate: new ConcurrencyGate(config.tokenExchangesMaxInFlight),
+    // REDIS_URL: the BFFs of this clinic do one token exchange between them, not one each.
+    shared: redis,
   });
-  const client = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs, maxBodyBytes, logger, metrics);
+  const upstreamGate = new ConcurrencyGate(config.upstreamMaxInFlightPerSite);
+  const client = new UpstreamClient(config.upstreamUrl, config.appKey, tokens, config.upstreamTimeoutMs, maxBodyBytes, logger, metrics, upstreamGate);
   const readiness = new Readiness({ probe: upstreamProbe(client), clock });
   const upstream = reportingAnswers(client, readiness);
   const readBudget = new ReadBudget({ limit: config.upstreamReadBudget, clock });
