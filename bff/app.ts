@@ -3,7 +3,7 @@ import express, { Router, type Express } from 'express';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
-import { requestLogger } from '../platform/request-logger.js';
+import { requestLogger } from '../platform/fast-http/request-logger.js';
 import { requestMetrics, type RequestMetricsOptions } from '../platform/metrics/request-metrics.js';
 import type { BffMetrics } from './metrics/bff-metrics.js';
 import { notFoundHandler } from '../platform/error-handler.js';

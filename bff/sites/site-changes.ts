@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { RedisLink } from '../../platform/redis-link.js';
-import { loggedError } from '../../platform/logger.js';
 import type { SiteStore } from './site.store.js';
 
 /** How often the sites table is compared with the last look when no interval is given. */
@@ -63,7 +62,7 @@ export function watchSiteChanges(options: SiteChangesOptions, onChange: (siteId:
     try {
       onChange(siteId);
     } catch (error) {
-      logger.error({ site_id: siteId, err: error instanceof Error ? loggedError(error) : String(error) }, 'reacting to a site change failed');
+      logger.error({ site_id: siteId, err: error }, 'reacting to a site change failed');
     }
   };
 
@@ -72,7 +71,7 @@ export function watchSiteChanges(options: SiteChangesOptions, onChange: (siteId:
     try {
       now = await store.versions();
     } catch (error) {
-      if (!failing) logger.warn({ err: error instanceof Error ? loggedError(error) : String(error) }, 'cannot read the sites table to see changes; trying again');
+      if (!failing) logger.warn({ err: error }, 'cannot read the sites table to see changes; trying again');
       failing = true;
       return;
     }
