@@ -7,6 +7,8 @@ export const ERROR_STATUS = {
   validation_error: 400,
   auth_failed: 401,
   not_found: 404,
+  /** BFF only: the site (a clinic served by a BFF of many, /s/{site_id}/api) is suspended by whoever runs the BFF; call the clinic instead. */
+  site_suspended: 403,
   /** A known path asked with a method it does not take; the answer's Allow header lists those it does. */
   method_not_allowed: 405,
   slot_unavailable: 409,

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { parseSettings } from '../../platform/config.js';
-import { BffConfigSchema } from '../config.js';
+import { BffConfigSchema, type SitesConfig } from '../config.js';
 import { decodeSecretsKey } from './site-secrets.js';
+
+export type { SitesConfig };
 
 /**
  * The settings the sites' database and secrets need, and nothing else: the
@@ -9,14 +11,6 @@ import { decodeSecretsKey } from './site-secrets.js';
  * parses only these from the BFF's own schema (one schema, one settings table).
  */
 const SitesSchema = BffConfigSchema.pick({ DATABASE_URL: true, SITE_SECRETS_KEY: true, SITE_SECRETS_KEY_PREVIOUS: true });
-
-export interface SitesConfig {
-  databaseUrl: string;
-  /** SITE_SECRETS_KEY, decoded; absent, nothing can be sealed or opened. */
-  secretsKey?: Buffer;
-  /** SITE_SECRETS_KEY_PREVIOUS, decoded: still opens, never seals. */
-  previousSecretsKey?: Buffer;
-}
 
 /** Parses the sites' settings, after `.env` when there is one; one Error naming each bad variable, never its value. */
 export function loadSitesConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.env'): SitesConfig {
