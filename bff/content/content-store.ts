@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../../platform/clock.js';
-import type { CachedAnswer } from './content-cache.js';
+import type { CachedAnswer } from './cached-answer.js';
 
 /** What a miss runs: the ContentCache that asked loads its own site's resource. */
 export interface FetchContext {
