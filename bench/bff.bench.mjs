@@ -14,7 +14,7 @@
 //      servers, each a child process answering with them: a bare node:http server (the ceiling),
 //      Express 5 with no middleware and one route (bench/support/express-server.mjs; the reference the
 //      targets are shares of), and the same Express listening as both services do (requests made with
-//      the app's prototypes, platform/http-server.ts; information: the like-for-like reference);
+//      the app's prototypes, platform/fast-http/http-server.ts; information: the like-for-like reference);
 //   5. autocannon, 10 connections, pipelining 1, 10 s per phase after a discarded 2 s warm-up: bare
 //      GET, both Express GETs and the BFF's cached GET /api/treatments, measured in turns (5 slices of
 //      2 s each, round-robin: runInterleaved), so that other work on the machine weighs on all alike;

@@ -16,7 +16,7 @@
 //   5. Express 5 with no middleware, as a third child process (bench/support/express-server.mjs), one
 //      route GET /api/v1/treatments answering the same bytes and content-type: what Express alone
 //      reaches here (the reference the targets are shares of);
-//   5a. the same Express again, listening as both services do (platform/http-server.ts: requests made
+//   5a. the same Express again, listening as both services do (platform/fast-http/http-server.ts: requests made
 //      with the app's prototypes, which spares Express most of its own cost): the like-for-like
 //      reference for what the server's middleware and handlers cost (information, not a target);
 //   6. autocannon, 10 connections, pipelining 1: bare GET, both Express GETs and authenticated GET
@@ -28,7 +28,7 @@
 //      GETs above (information, not a target; its keys are deleted at the end);
 //   6b. PostgreSQL: a fresh database clinic_bench_<random> (dropped at the end), seeded by the
 //      compiled CLI, a second compiled server on it (DATABASE_URL=postgres://…): its authenticated GET
-//      (information: on PostgreSQL every read queries, see server/db/unchanged-reads.ts), then the same
+//      (information: on PostgreSQL every read queries, see server/db/performance/unchanged-reads.ts), then the same
 //      booking phase. Both booking phases are durable: SQLite with synchronous=FULL (unless
 //      SQLITE_SYNCHRONOUS says otherwise, which the report then says), PostgreSQL with
 //      synchronous_commit=on (the server sets it on each connection): no booking is answered before

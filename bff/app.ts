@@ -3,13 +3,14 @@ import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
 import type { SharedCounting } from '../platform/rate-limits.js';
-import { requestLogger, tagRequestLog } from '../platform/request-logger.js';
+import { requestLogger, tagRequestLog } from '../platform/fast-http/request-logger.js';
 import { requestMetrics, type RequestMetricsOptions } from '../platform/metrics/request-metrics.js';
 import type { BffMetrics } from './metrics/bff-metrics.js';
 import { notFoundHandler } from '../platform/error-handler.js';
 import type { AnyOperation } from '../platform/operation.js';
 import type { BffConfig } from './config.js';
 import type { TokenManager } from './upstream/token-manager.js';
+import { ConcurrencyGate } from './upstream/concurrency-gate.js';
 import { healthRoutes } from './health/health.routes.js';
 import type { ContentCache } from './content/content-cache.js';
 import { ContentStore } from './content/content-store.js';
@@ -64,8 +65,10 @@ export interface Bff {
 /** Builds the BFF as an Express app; it never listens. */
 export function createBff({ config, logger, clock = systemClock, redis, metrics, sites }: BffDeps): Bff {
   const contentStore = new ContentStore({ ttlMs: config.cache.ttlMs, maxBytes: config.cache.maxBytes, clock });
+  // One gate for every site's token exchanges (TOKEN_EXCHANGES_MAX_IN_FLIGHT), the default site's included.
+  const exchangeGate = new ConcurrencyGate(config.tokenExchangesMaxInFlight);
   const build = (site: SiteSettings, limiters: SiteLimiters) =>
-    createSiteApi({ config, site, logger: logger.child({ site: site.siteId }), clock, redis, metrics, contentStore, limiters });
+    createSiteApi({ config, site, logger: logger.child({ site: site.siteId }), clock, redis, metrics, contentStore, limiters, exchangeGate });
 
   // The env clinic: its limiters count per IP under its own Redis scope, as before sites.
   const defaultSite = defaultSiteSettings(config);

@@ -60,6 +60,16 @@ export const BffConfigSchema = z.object({
   UPSTREAM_MAX_BODY_BYTES: positiveIntSetting
     .default(1024 * 1024)
     .describe('the most of any upstream answer the BFF reads; a longer one is refused while it streams (502 `upstream_unavailable`)'),
+  UPSTREAM_MAX_IN_FLIGHT_PER_SITE: positiveIntSetting
+    .default(8)
+    .describe(
+      'the most requests one site has in flight to upstream at once (token exchanges not counted); the rest wait their turn in order, so one busy clinic cannot take the connection pool',
+    ),
+  TOKEN_EXCHANGES_MAX_IN_FLIGHT: positiveIntSetting
+    .default(8)
+    .describe(
+      "the most upstream token exchanges (`/granttoken`) in flight at once across all of the BFF's sites; the rest wait their turn, so a cold start or a Redis flush with many sites does not flood upstream",
+    ),
   UPSTREAM_READ_BUDGET: positiveIntSetting
     .default(120)
     .describe(
@@ -166,6 +176,10 @@ export interface BffConfig extends CoreConfig {
   bookingTimeoutMs: number;
   upstreamMaxBodyBytes: number;
   upstreamReadBudget: number;
+  /** UPSTREAM_MAX_IN_FLIGHT_PER_SITE: one site's upstream requests in flight at most. */
+  upstreamMaxInFlightPerSite: number;
+  /** TOKEN_EXCHANGES_MAX_IN_FLIGHT: token exchanges in flight at most, all sites together. */
+  tokenExchangesMaxInFlight: number;
   apiRateLimit: RateWindow;
   bookingRateLimit: RateWindow;
   statusRateLimit: RateWindow;
@@ -220,6 +234,8 @@ export function parseBffConfig(env: NodeJS.ProcessEnv): BffConfig {
     bookingTimeoutMs: e.BOOKING_TIMEOUT_MS,
     upstreamMaxBodyBytes: e.UPSTREAM_MAX_BODY_BYTES,
     upstreamReadBudget: e.UPSTREAM_READ_BUDGET,
+    upstreamMaxInFlightPerSite: e.UPSTREAM_MAX_IN_FLIGHT_PER_SITE,
+    tokenExchangesMaxInFlight: e.TOKEN_EXCHANGES_MAX_IN_FLIGHT,
     apiRateLimit: rateWindow(e, 'API'),
     bookingRateLimit: rateWindow(e, 'BOOKING'),
     statusRateLimit: rateWindow(e, 'STATUS'),

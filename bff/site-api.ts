@@ -11,6 +11,7 @@ import type { SiteSettings } from './sites/site-settings.js';
 import { TokenManager } from './upstream/token-manager.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 import { ReadBudget } from './upstream/read-budget.js';
+import { ConcurrencyGate } from './upstream/concurrency-gate.js';
 import { Readiness, reportingAnswers, upstreamProbe } from './health/readiness.js';
 import { ContentCache } from './content/content-cache.js';
 import type { ContentStore } from './content/content-store.js';
@@ -53,6 +54,8 @@ export interface SiteApiDeps {
   /** The content LRU every site shares, under one byte bound. */
   contentStore: ContentStore;
   limiters: SiteLimiters;
+  /** The one gate every site's token exchanges pass (TOKEN_EXCHANGES_MAX_IN_FLIGHT): a cold start of many sites does not flood upstream. */
+  exchangeGate: ConcurrencyGate;
 }
 
 /** One site's /api, and what tests and the registry reach into. */
@@ -69,10 +72,11 @@ export interface SiteApi {
  * Builds one site's whole /api from its settings (issue 24): its own token
  * manager, upstream client, read budget, cache (its entries in the shared
  * store), limits, learnt taken slots and "any dentist" keys (its own Redis
- * scope), reference keys and CORS. Nothing is fetched here: the first token
- * is exchanged on the site's first request that needs upstream.
+ * scope), reference keys, CORS, and its gate of upstream requests in flight.
+ * Nothing is fetched here: the first token is exchanged on the site's first
+ * request that needs upstream, through the exchange gate all sites share.
  */
-export function createSiteApi({ config, site, logger, clock, redis, metrics, contentStore, limiters }: SiteApiDeps): SiteApi {
+export function createSiteApi({ config, site, logger, clock, redis, metrics, contentStore, limiters, exchangeGate }: SiteApiDeps): SiteApi {
   const maxBodyBytes = config.upstreamMaxBodyBytes;
   const tokens = new TokenManager({
     upstreamUrl: site.upstreamUrl,
@@ -83,8 +87,13 @@ export function createSiteApi({ config, site, logger, clock, redis, metrics, con
     clock,
     logger,
     observer: metrics,
+    exchangeGate,
+    // REDIS_URL: the BFF instances serving this site do one token exchange between them, not one each.
+    shared: redis,
   });
-  const client = new UpstreamClient(site.upstreamUrl, site.appKey, tokens, config.upstreamTimeoutMs, maxBodyBytes, logger, metrics);
+  // This site's own gate (UPSTREAM_MAX_IN_FLIGHT_PER_SITE): one busy clinic cannot take the whole connection pool.
+  const upstreamGate = new ConcurrencyGate(config.upstreamMaxInFlightPerSite);
+  const client = new UpstreamClient(site.upstreamUrl, site.appKey, tokens, config.upstreamTimeoutMs, maxBodyBytes, logger, metrics, upstreamGate);
   const readiness = new Readiness({ probe: upstreamProbe(client), clock });
   const upstream = reportingAnswers(client, readiness);
   const readBudget = new ReadBudget({ limit: config.upstreamReadBudget, clock });

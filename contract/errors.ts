@@ -6,9 +6,12 @@
 export const ERROR_STATUS = {
   validation_error: 400,
   auth_failed: 401,
-  not_found: 404,
-  /** BFF only: the site (a clinic served by a BFF of many, /s/{site_id}/api) is suspended by whoever runs the BFF; call the clinic instead. */
+  /**
+   * BFF only: the site is suspended (issue 24), so the BFF serves none of its API. The widget
+   * tells the visitor to call the clinic instead, with the phone it already has, else its fallback.
+   */
   site_suspended: 403,
+  not_found: 404,
   /** A known path asked with a method it does not take; the answer's Allow header lists those it does. */
   method_not_allowed: 405,
   slot_unavailable: 409,

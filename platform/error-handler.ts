@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError } from '../contract/errors.js';
 import { sendError } from './error-body.js';
 import { LIMITS } from '../contract/index.js';
-import { logRequestAt } from './request-logger.js';
+import { logRequestAt } from './fast-http/request-logger.js';
 
 /** Any path or method that no route answers. */
 export const notFoundHandler: RequestHandler = (_req, res) => {

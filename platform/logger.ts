@@ -1,6 +1,7 @@
 import { pino, type DestinationStream, type Logger, type SerializerFn } from 'pino';
 import { PinoPretty } from 'pino-pretty';
-import { BufferedStdout } from './buffered-stdout.js';
+import { BufferedStdout } from './fast-http/buffered-stdout.js';
+import { loggedError } from './logged-error.js';
 
 /**
  * Paths pino blanks wherever they appear. Request and response serialisers
@@ -24,16 +25,6 @@ export const REDACTED_PATHS = [
 
 /** How long an exit waits for the buffered lines to be written (a pipe nobody reads must not hold it). */
 export const EXIT_FLUSH_TIMEOUT_MS = 2000;
-
-/**
- * An Error as it is logged: class, message and stack, nothing else. An error's
- * other fields may hold what must not be logged (body-parser's raw body, which
- * can quote a patient's name), so they are left out wherever an error is
- * logged.
- */
-export function loggedError(error: Error): { type: string; message: string; stack?: string } {
-  return { type: error.name, message: error.message, stack: error.stack };
-}
 
 /** `err` fields through loggedError; a value that is not an Error (already summarised) is kept as it is. */
 const errorSerializer: SerializerFn = (value: unknown) => (value instanceof Error ? loggedError(value) : value);

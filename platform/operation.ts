@@ -6,7 +6,7 @@ import type {
   ZodOpenApiPathsObject,
   ZodOpenApiResponseObject,
 } from 'zod-openapi';
-import { RouteTable } from './route-table.js';
+import { RouteTable } from './fast-http/route-table.js';
 import { noteRoute } from './tracing/server-spans.js';
 import { parseBody, parseParams, parseQuery } from './validation.js';
 

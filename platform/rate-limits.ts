@@ -1,7 +1,7 @@
 import { MemoryStore, rateLimit, type AugmentedRequest, type Options, type RateLimitInfo, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import type { Request, Response } from 'express';
-import { clientIpKey } from './client-ip-key.js';
-import { RateLimitHeaders } from './rate-limit-headers.js';
+import { clientIpKey } from './fast-http/client-ip-key.js';
+import { RateLimitHeaders } from './fast-http/rate-limit-headers.js';
 import type { RateWindow } from './config.js';
 import { sendError } from './error-body.js';
 import type { RedisLink } from './redis-link.js';

@@ -2,7 +2,7 @@ import { Server as NetServer } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import { createHttpServer } from './http-server.js';
+import { createHttpServer } from './fast-http/http-server.js';
 import { exitAfterLogsFlushed } from './logger.js';
 import { stopTracing } from './tracing/start-tracing.js';
 

@@ -1,6 +1,6 @@
 import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
-import { fixedHeaders } from '../platform/fixed-headers.js';
+import { fixedHeaders } from '../platform/fast-http/fixed-headers.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
@@ -24,7 +24,7 @@ import { apiRateLimit, tokenRateLimits } from './auth/rate-limits.js';
 import { AllowedMethods } from './http/allowed-methods.js';
 import { compressionWhenAccepted } from './http/compression.js';
 import { errorHandler, notFoundHandler } from '../platform/error-handler.js';
-import { requestLogger } from '../platform/request-logger.js';
+import { requestLogger } from '../platform/fast-http/request-logger.js';
 import { requestMetrics, type RequestMetricsOptions } from '../platform/metrics/request-metrics.js';
 import type { ServiceMetrics } from '../platform/metrics/service-metrics.js';
 import { addOperations, type AnyOperation } from '../platform/operation.js';

@@ -1,6 +1,6 @@
 import type { Database, Db } from './db/database.js';
 import type { Engine } from './db/engine.js';
-import { ALWAYS_QUERY, UnchangedReads, type HotReads } from './db/unchanged-reads.js';
+import { ALWAYS_QUERY, UnchangedReads, type HotReads } from './db/performance/unchanged-reads.js';
 import { KeyStore } from './auth/key.store.js';
 import { TokenStore } from './auth/token.store.js';
 import { ClinicStore } from './clinics/clinic.store.js';

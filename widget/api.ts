@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../contract/errors.js';
 import type { Dentist, Organization, Treatment, WebsiteSite } from '../contract/index.js';
 import type { AvailabilityDaysResponse, AvailabilityResponse, BffBookingResponse, BffStatusResponse, BookingResult, BrowserBookingRequest, ContentBundleResponse } from '../contract/bff.js';
 import { AVAILABILITY_DAYS_PATH, AVAILABILITY_PATH, BOOKING_PATH, CONTENT_BUNDLE_PATH, HONEYPOT_FIELD, normaliseReference, STATUS_LOOKUP_PATH } from '../contract/rules/bff-api.js';
@@ -25,6 +26,13 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 // One request per URL for the whole page, however many widgets ask.
 const pending = new Map<string, Promise<unknown>>();
 
+/**
+ * Told of every 403 site_suspended, whichever call got it (content, a day's times, a booking, a status
+ * lookup): a CustomEvent 'suspended' whose detail is the URL called, so that each widget of that BFF
+ * gives way to the notice, not only the part that asked.
+ */
+export const suspensions = new EventTarget();
+
 async function request<T>(url: string, init?: RequestInit): Promise<T> {
   let res: Response;
   try {
@@ -34,6 +42,7 @@ async function request<T>(url: string, init?: RequestInit): Promise<T> {
   }
   const body = (await res.json().catch(() => undefined)) as { error_code?: string; message?: string; reason?: unknown } | undefined;
   if (!res.ok) {
+    if (res.status === 403 && body?.error_code === ('site_suspended' satisfies ErrorCode)) suspensions.dispatchEvent(new CustomEvent('suspended', { detail: url }));
     const reason = typeof body?.reason === 'string' ? body.reason : undefined;
     throw new BffError(res.status, body?.error_code ?? 'unknown', body?.message ?? res.statusText, retryAfterOf(res), reason);
   }

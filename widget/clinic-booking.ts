@@ -2,7 +2,8 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { Task, TaskStatus } from '@lit/task';
 import { dayNameOf } from '../contract/rules/opening-hours.js';
 import { parsePositiveId } from '../contract/rules/patterns.js';
-import { loadContent, type ClinicContent, type Resource } from './api.js';
+import { loadContent, suspensions, type ClinicContent, type Resource } from './api.js';
+import { telLink } from './booking/appointment-view.js';
 import { busySeconds, toBffError } from './bff-error.js';
 import { emit, type Section } from './events.js';
 import { ANALYTICS_EVENTS, pushToDataLayer } from './analytics.js';
@@ -44,7 +45,8 @@ const NEEDS: Record<Section, Resource[]> = {
  * @summary Clinic content and appointment booking, for any website.
  *
  * @slot - Fallback shown until the widget has rendered, and again if the clinic's
- *   system cannot be reached (e.g. `<a href="tel:…">Call to book</a>`).
+ *   system cannot be reached, or its site is suspended before the widget has its phone
+ *   (e.g. `<a href="tel:…">Call to book</a>`).
  *
  * @event clinic-booking:ready - The content has rendered. Detail: `{ sections }`.
  * @event clinic-booking:booked - A booking succeeded. Cancelable: `preventDefault()` stops the
@@ -119,6 +121,7 @@ export class ClinicBooking extends LitElement {
     chosenDoctor: { state: true },
     lastReference: { state: true },
     busyFor: { state: true },
+    suspended: { state: true },
     stage: { state: true },
   };
 
@@ -158,6 +161,13 @@ export class ClinicBooking extends LitElement {
   private lastReference = '';
   /** Seconds to wait when the last load failed because the clinic's system was busy. */
   private busyFor?: number;
+  /** The BFF answered 403 site_suspended to a call of this widget's: only the notice shows (renderError). */
+  private suspended = false;
+  /** The clinic's phone (its site's, else its organization's) from the last content this widget had, for the suspended notice. */
+  private phone?: string;
+  private readonly toSuspended = (event: Event) => {
+    if ((event as CustomEvent<string>).detail.startsWith(`${this.context.value.apiBase}/`)) this.suspended = true;
+  };
   private get form(): ClinicBookingForm | null {
     return this.renderRoot.querySelector('clinic-booking-form');
   }
@@ -225,8 +235,9 @@ export class ClinicBooking extends LitElement {
         this.busyRetry = setTimeout(() => void this.content.run(), this.busyFor * 1000);
       }
     },
-    onComplete: () => {
+    onComplete: (content) => {
       this.busyRetried = false;
+      this.phone = content.site?.contact_phone || content.organization?.phone || this.phone;
     },
   });
 
@@ -234,6 +245,7 @@ export class ClinicBooking extends LitElement {
     super.connectedCallback();
     // Events of the widget's inner parts (a booking, a status lookup) reach the host, composed.
     for (const name of ANALYTICS_EVENTS) this.addEventListener(name, this.toAnalytics);
+    suspensions.addEventListener('suspended', this.toSuspended);
     // While the content loads: the dates, times and fees it brings will need ICU's data (intl-warm-up.ts).
     warmUpIntl(languageOf(this));
   }
@@ -241,6 +253,7 @@ export class ClinicBooking extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     for (const name of ANALYTICS_EVENTS) this.removeEventListener(name, this.toAnalytics);
+    suspensions.removeEventListener('suspended', this.toSuspended);
     clearTimeout(this.busyRetry);
   }
 
@@ -306,6 +319,7 @@ export class ClinicBooking extends LitElement {
   }
 
   override render(): TemplateResult {
+    if (this.suspended) return this.renderError();
     return this.content.render({
       initial: () => this.renderSkeleton(),
       pending: () => (this.content.value ? this.renderContent(this.content.value) : this.renderSkeleton()),
@@ -325,14 +339,21 @@ export class ClinicBooking extends LitElement {
     </div>`;
   }
 
+  /**
+   * The BFF cannot be reached or refused the content, with "Try again" and the page's fallback (the slot).
+   * A suspended site (403 site_suspended, to any call) gives way to one line that sends the visitor to the
+   * phone instead: the clinic's own when this widget has had its content, else the fallback, and no retry.
+   */
   private renderError(): TemplateResult {
     const { t, dir } = this.context.value;
+    const { suspended, busyFor } = this;
+    const phone = suspended && this.phone;
     // The default theme: the clinic's own colours came with the content that failed to load.
     this.instanceStyles.set(`.load-error{${themeStyle(undefined)}}`);
     return html`<div class="load-error" dir=${dir} role="alert" part="load-error">
-      <p>${this.busyFor === undefined ? t.loadError : t.errBusy(this.busyFor)}</p>
-      <button class="button" type="button" @click=${this.retryLoad}>${t.retry}</button>
-      <slot></slot>
+      <p>${suspended ? t.suspended : busyFor === undefined ? t.loadError : t.errBusy(busyFor)}${phone ? [' ', telLink(phone)] : nothing}</p>
+      ${suspended ? nothing : html`<button class="button" type="button" @click=${this.retryLoad}>${t.retry}</button>`}
+      ${phone ? nothing : html`<slot></slot>`}
     </div>`;
   }
 

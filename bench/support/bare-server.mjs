@@ -52,7 +52,7 @@ export async function startBareServer(port, captured, readyPath = '/') {
  * Starts Express 5 with no middleware (bench/support/express-server.mjs) on its own free port, with
  * one GET route, `path`, answering the captured bytes and content-type. It runs from the repository
  * root so `express` is the repository's own (node_modules), the version the servers under test use.
- * `madeWithAppPrototypes`: it listens as both services do (platform/http-server.ts) instead of with
+ * `madeWithAppPrototypes`: it listens as both services do (platform/fast-http/http-server.ts) instead of with
  * app.listen, which spares Express most of its own cost.
  */
 export async function startExpressServer(port, captured, path, { madeWithAppPrototypes = false } = {}) {

@@ -4,7 +4,7 @@
 // shows what Express itself costs on this machine, before any middleware or handler work.
 //
 // Configured by the environment only: PORT, BENCH_PATH, BENCH_BODY_BASE64, BENCH_CONTENT_TYPE, and
-// BENCH_APP_PROTOTYPES=1 to listen as both services do (dist/platform/http-server.js: requests and
+// BENCH_APP_PROTOTYPES=1 to listen as both services do (dist/platform/fast-http/http-server.js: requests and
 // responses made with the app's prototypes, so Express's Object.setPrototypeOf finds them in place)
 // rather than with app.listen.
 
@@ -22,7 +22,7 @@ app.get(process.env.BENCH_PATH ?? '/', (_req, res) => {
 });
 
 // app.listen is createServer(app).listen.
-const makeServer = process.env.BENCH_APP_PROTOTYPES === '1' ? (await import('../../dist/platform/http-server.js')).createHttpServer : createServer;
+const makeServer = process.env.BENCH_APP_PROTOTYPES === '1' ? (await import('../../dist/platform/fast-http/http-server.js')).createHttpServer : createServer;
 const server = makeServer(app).listen(Number(process.env.PORT), '127.0.0.1');
 process.on('SIGTERM', () => {
   server.close(() => process.exit(0));

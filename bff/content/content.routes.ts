@@ -3,7 +3,7 @@ import { TreatmentPathParams, TreatmentResponse } from '../../contract/index.js'
 import { notFound } from '../../contract/errors.js';
 import { CONTENT_BUNDLE_PATH, ContentBundleResponse } from '../../contract/bff.js';
 import { operation, type AnyOperation } from '../../platform/operation.js';
-import { removePerClientHeaders } from '../../platform/rate-limit-headers.js';
+import { removePerClientHeaders } from '../../platform/fast-http/rate-limit-headers.js';
 import { CacheHeaders, commonErrors, errorAnswer, IfNoneMatch, json, sharedAnswers, tagged } from '../http/answers.js';
 import type { CachedAnswer, ContentCache } from './content-cache.js';
 import { AnswerHeaders, encodingChooser, setHeaders, varyOnOriginAndEncoding } from './answer-headers.js';

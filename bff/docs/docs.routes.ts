@@ -1,6 +1,6 @@
 import { OpenApiDocument } from '../../contract/bff.js';
 import { operation, type AnyOperation } from '../../platform/operation.js';
-import { removePerClientHeaders } from '../../platform/rate-limit-headers.js';
+import { removePerClientHeaders } from '../../platform/fast-http/rate-limit-headers.js';
 import { json, sharedAnswers, tagged } from '../http/answers.js';
 import { buildBffOpenApiDocument } from './openapi.js';
 

@@ -1,5 +1,5 @@
 import helmet from 'helmet';
-import { fixedHeaders } from '../../platform/fixed-headers.js';
+import { fixedHeaders } from '../../platform/fast-http/fixed-headers.js';
 
 /**
  * helmet on every BFF answer, in three flavours by what each mount serves.

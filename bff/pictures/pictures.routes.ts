@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError, notFound } from '../../contract/errors.js';
 import { MAX_PICTURE_KEY_CHARS, PICTURES_PATH, pictureUrlOfKey } from '../../contract/rules/pictures.js';
 import { operation, type AnyOperation } from '../../platform/operation.js';
-import { removePerClientHeaders } from '../../platform/rate-limit-headers.js';
+import { removePerClientHeaders } from '../../platform/fast-http/rate-limit-headers.js';
 import { errorAnswer, IfNoneMatch, sharedAnswers, tagged } from '../http/answers.js';
 import type { ContentCache } from '../content/content-cache.js';
 import { namedPictures } from './named-pictures.js';

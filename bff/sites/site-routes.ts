@@ -1,7 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { ApiError, notFound } from '../../contract/errors.js';
 import { notFoundHandler } from '../../platform/error-handler.js';
-import { tagRequestLog } from '../../platform/request-logger.js';
+import { tagRequestLog } from '../../platform/fast-http/request-logger.js';
 import { apiSecurityHeaders, widgetSecurityHeaders } from '../http/security-headers.js';
 import type { SiteOfAnswer } from '../http/rate-limits.js';
 import { isSiteId } from './site-id.js';

@@ -3,6 +3,7 @@ import type { TokenManager } from './token-manager.js';
 import { UpstreamUnavailable } from './errors.js';
 import { fetchUpstream } from './upstream-fetch.js';
 import type { BffObserver } from '../metrics/bff-metrics.js';
+import type { ConcurrencyGate } from './concurrency-gate.js';
 
 export interface UpstreamAnswer {
   status: number;
@@ -27,7 +28,10 @@ export interface UpstreamRequest {
  * expired or revoked-and-replaced token never reaches the browser as an error.
  * A 429 is UpstreamBusy (with upstream's Retry-After, bounded); 5xx, timeouts,
  * network failures, bodies over `maxBodyBytes` and redirects (never followed,
- * reported to `logger`) are UpstreamUnavailable.
+ * reported to `logger`) are UpstreamUnavailable. With a `gate`, every request
+ * to upstream waits for a place in it (UPSTREAM_MAX_IN_FLIGHT_PER_SITE), so
+ * one busy site cannot take the whole connection pool; token exchanges have a
+ * gate of their own (the TokenManager's).
  */
 export class UpstreamClient {
   constructor(
@@ -38,6 +42,8 @@ export class UpstreamClient {
     private readonly maxBodyBytes: number,
     private readonly logger?: Logger,
     private readonly observer?: Pick<BffObserver, 'upstreamRequest'>,
+    /** This site's gate: at most its limit of requests to upstream in flight. */
+    private readonly gate?: ConcurrencyGate,
   ) {}
 
   async call(request: UpstreamRequest): Promise<UpstreamAnswer> {
@@ -49,7 +55,11 @@ export class UpstreamClient {
     return second.answer;
   }
 
-  private async send(request: UpstreamRequest, token: string) {
+  private send(request: UpstreamRequest, token: string) {
+    return this.gate ? this.gate.run(() => this.sendNow(request, token)) : this.sendNow(request, token);
+  }
+
+  private async sendNow(request: UpstreamRequest, token: string) {
     const route = routeOf(request.path);
     const { status, headers, body } = await fetchUpstream({
       url: `${this.baseUrl}${request.path}`,

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { RouteTable } from '../route-table.js';
+import { RouteTable } from '../fast-http/route-table.js';
 import { ServiceMetrics } from './service-metrics.js';
 
 /** The methods a label may name; any other is `other`, so a client cannot make new series by inventing methods. */

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { ALWAYS_QUERY, type HotReads } from '../db/unchanged-reads.js';
+import { ALWAYS_QUERY, type HotReads } from '../db/performance/unchanged-reads.js';
 
 export interface TokenOwner {
   appKey: string;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from './engine.js';
 import type { Tables } from './schema.js';
-import type { DatabaseChanges } from './unchanged-reads.js';
+import type { DatabaseChanges } from './performance/unchanged-reads.js';
 
 /** Queries on the database, or within one of its transactions. */
 export type Db = Kysely<Tables>;

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { discardingLostConnections } from './lost-connections.js';
-import { withPreparedStatements } from './prepared-statements.js';
+import { withPreparedStatements } from './performance/prepared-statements.js';
 import { querySpans } from './query-spans.js';
 import type { Tables } from './schema.js';
 

@@ -5,9 +5,9 @@ import { Kysely } from 'kysely';
 import type { Tables } from './schema.js';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import { querySpans } from './query-spans.js';
-import { withStatementCache } from './statement-cache.js';
-import { DatabaseChanges } from './unchanged-reads.js';
-import { WalSyncer } from './wal-sync.js';
+import { withStatementCache } from './performance/statement-cache.js';
+import { DatabaseChanges } from './performance/unchanged-reads.js';
+import { WalSyncer } from './performance/wal-sync.js';
 
 export interface SqliteOptions {
   /** FULL: every commit is on disk before it is answered (survives power loss); NORMAL survives kill -9 but not a power cut. */

@@ -1,6 +1,6 @@
 import type { Dentist } from '../../contract/index.js';
 import type { Db } from '../db/database.js';
-import { ALWAYS_QUERY, type HotReads } from '../db/unchanged-reads.js';
+import { ALWAYS_QUERY, type HotReads } from '../db/performance/unchanged-reads.js';
 import { decimalFromCents } from '../money.js';
 
 /** Spec 2.5: the clinic's dentists. */

@@ -1,6 +1,6 @@
 import { DentistListResponse, type Dentist } from '../../contract/index.js';
 import { operation } from '../../platform/operation.js';
-import { jsonSentOnce } from '../../platform/send-json.js';
+import { jsonSentOnce } from '../../platform/fast-http/send-json.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
 import { authenticated, authenticatedErrors, json } from '../http/answers.js';
 import type { DentistStore } from './dentist.store.js';

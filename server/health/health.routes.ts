@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import { sendError } from '../../platform/error-body.js';
-import { logRequestAt } from '../../platform/request-logger.js';
+import { logRequestAt } from '../../platform/fast-http/request-logger.js';
 import type { DatabaseReadiness } from './database-readiness.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import { sendError } from '../../platform/error-body.js';
-import { RouteTable } from '../../platform/route-table.js';
+import { RouteTable } from '../../platform/fast-http/route-table.js';
 
 /** What router 2.3's `listRoutes()` gives for one layer (Express 5's Router; not in @types/express yet). */
 interface ListedRoute {

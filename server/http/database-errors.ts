@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { ErrorCode } from '../../contract/errors.js';
 import type { Clock } from '../../platform/clock.js';
 import { sendError } from '../../platform/error-body.js';
-import { logRequestAt } from '../../platform/request-logger.js';
+import { logRequestAt } from '../../platform/fast-http/request-logger.js';
 import { isDatabaseUnavailable, isStorageFull } from '../db/database-faults.js';
 import { errorCodeOf } from '../db/error-code.js';
 

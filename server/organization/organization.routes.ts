@@ -1,7 +1,7 @@
 import { OrganizationResponse } from '../../contract/index.js';
 import { notFound } from '../../contract/errors.js';
 import { operation } from '../../platform/operation.js';
-import { sendJson } from '../../platform/send-json.js';
+import { sendJson } from '../../platform/fast-http/send-json.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
 import { authenticated, authenticatedErrors, json } from '../http/answers.js';
 import type { OrganizationStore } from './organization.store.js';

@@ -1,6 +1,6 @@
 import type { Treatment } from '../../contract/index.js';
 import type { Db } from '../db/database.js';
-import { ALWAYS_QUERY, type HotReads } from '../db/unchanged-reads.js';
+import { ALWAYS_QUERY, type HotReads } from '../db/performance/unchanged-reads.js';
 import type { TreatmentRow } from '../db/schema.js';
 import { decimalFromCents } from '../money.js';
 

@@ -6,7 +6,7 @@ import {
 } from '../../contract/index.js';
 import { notFound } from '../../contract/errors.js';
 import { operation } from '../../platform/operation.js';
-import { jsonSentOnce, sendJson } from '../../platform/send-json.js';
+import { jsonSentOnce, sendJson } from '../../platform/fast-http/send-json.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
 import { authenticated, authenticatedErrors, errorAnswer, json } from '../http/answers.js';
 import type { TreatmentStore } from './treatment.store.js';

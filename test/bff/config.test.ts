@@ -38,6 +38,8 @@ describe('BFF configuration', () => {
       bookingTimeoutMs: 15_000,
       upstreamMaxBodyBytes: 1024 * 1024,
       upstreamReadBudget: 120,
+      upstreamMaxInFlightPerSite: 8,
+      tokenExchangesMaxInFlight: 8,
       apiRateLimit: { limit: 300, windowMs: 60_000 },
       bookingRateLimit: { limit: 5, windowMs: 600_000 },
       statusRateLimit: { limit: 30, windowMs: 600_000 },

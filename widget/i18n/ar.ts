@@ -7,6 +7,7 @@ export const ar: Translation = {
   loading: 'جارٍ التحميل…',
   loadError: 'تعذّر تحميل معلومات العيادة.',
   retry: 'أعد المحاولة',
+  suspended: 'الحجز عبر الإنترنت غير متاح، يُرجى الاتصال:',
   nothingYet: 'لا يوجد ما يُعرض بعد.',
 
   treatmentsHeading: 'العلاجات',

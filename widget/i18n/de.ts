@@ -4,6 +4,7 @@ export const de: Translation = {
   loading: 'Wird geladen…',
   loadError: 'Die Informationen der Praxis konnten nicht geladen werden.',
   retry: 'Erneut versuchen',
+  suspended: 'Online-Buchung ist nicht verfügbar, bitte rufen Sie an:',
   nothingYet: 'Noch nichts anzuzeigen.',
 
   treatmentsHeading: 'Behandlungen',

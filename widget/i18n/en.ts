@@ -4,6 +4,7 @@ export const en: Translation = {
   loading: 'Loading…',
   loadError: 'We could not load the clinic’s information.',
   retry: 'Try again',
+  suspended: 'Online booking is unavailable, please call:',
   nothingYet: 'Nothing to show yet.',
 
   treatmentsHeading: 'Treatments',

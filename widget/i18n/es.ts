@@ -4,6 +4,7 @@ export const es: Translation = {
   loading: 'Cargando…',
   loadError: 'No pudimos cargar la información de la clínica.',
   retry: 'Reintentar',
+  suspended: 'La reserva en línea no está disponible; por favor, llame:',
   nothingYet: 'Nada que mostrar todavía.',
 
   treatmentsHeading: 'Tratamientos',

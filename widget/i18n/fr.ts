@@ -4,6 +4,7 @@ export const fr: Translation = {
   loading: 'Chargement…',
   loadError: 'Impossible de charger les informations du cabinet.',
   retry: 'Réessayer',
+  suspended: 'La réservation en ligne est indisponible, veuillez appeler :',
   nothingYet: 'Rien à afficher pour le moment.',
 
   treatmentsHeading: 'Soins',

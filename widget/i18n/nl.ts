@@ -4,6 +4,7 @@ export const nl: Translation = {
   loading: 'Laden…',
   loadError: 'We konden de gegevens van de praktijk niet laden.',
   retry: 'Opnieuw proberen',
+  suspended: 'Online boeken is niet beschikbaar, bel ons:',
   nothingYet: 'Nog niets te tonen.',
 
   treatmentsHeading: 'Behandelingen',

@@ -6,6 +6,8 @@ export interface Translation {
   loading: string;
   loadError: string;
   retry: string;
+  /** The site is suspended (403 site_suspended): followed by the clinic's phone, or the page's fallback. */
+  suspended: string;
   nothingYet: string;
 
   treatmentsHeading: string;

@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js';
 import { deriveReferenceKey, loadBffConfig, type BffConfig } from '../../../bff/config.js';
-import { REPO_ROOT } from '../../server/support/server-process.js';
+import { clinicCli as runClinicCli } from '../../server/support/clinic-cli.js';
 import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
 import { bffClinicFixture, startBff, type RunningBff } from '../support/bff-harness.js';
 
@@ -19,14 +17,11 @@ import { bffClinicFixture, startBff, type RunningBff } from '../support/bff-harn
 
 const REF_SECRET = 'the-clinic-booking-reference-secret-0123456789';
 
-/** The clinic settings area (server/cli through tsx) on the test server's database, as the rotation steps of docs/operations.md run it. */
+/** The clinic settings area (server/cli, in this process) on the test server's database, as the rotation steps of docs/operations.md run it. */
 async function clinicCli(upstream: TestServer, args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_URL: `file:${upstream.dbPath}`, LOG_LEVEL: 'silent' },
-    timeout: 30_000,
-  });
-  return JSON.parse(stdout) as Record<string, unknown>;
+  const result = await runClinicCli(`file:${upstream.dbPath}`, args, { LOG_LEVEL: 'silent' });
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as Record<string, unknown>;
 }
 
 let upstream: TestServer;

@@ -3,8 +3,8 @@ import type { RequestHandler } from 'express';
 import express from 'express';
 import helmet from 'helmet';
 import { describe, expect, it } from 'vitest';
-import { fixedHeaders } from '../../../platform/fixed-headers.js';
-import { createHttpServer } from '../../../platform/http-server.js';
+import { fixedHeaders } from '../../../platform/fast-http/fixed-headers.js';
+import { createHttpServer } from '../../../platform/fast-http/http-server.js';
 
 /** Every header of one GET answered by an app with `headers` in front of one route, without the ones Node adds. */
 async function headersOf(headers: RequestHandler): Promise<Record<string, string>> {

@@ -2,7 +2,7 @@ import { Agent, get } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
 
-// The per-IP limit's key is remembered per connection (platform/client-ip-key.ts).
+// The per-IP limit's key is remembered per connection (platform/fast-http/client-ip-key.ts).
 // These requests all travel over one kept-alive connection, as a load balancer's
 // do, so a key remembered too eagerly would count the wrong client.
 

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import express from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createHttpServer } from '../../../platform/http-server.js';
+import { createHttpServer } from '../../../platform/fast-http/http-server.js';
 import { perIpRateLimit } from '../../../platform/rate-limits.js';
 
 const WINDOW = { limit: 3, windowMs: 60_000 };

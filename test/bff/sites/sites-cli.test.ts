@@ -7,13 +7,13 @@ import { SiteSecrets } from '../../../bff/sites/site-secrets.js';
 import { SiteStore } from '../../../bff/sites/site.store.js';
 import type { SiteView } from '../../../bff/sites/site.js';
 import { openSitesDatabase } from '../../../bff/sites/sites-database.js';
-import { auditLines, printed, refusal, sitesCli, type CliResult } from './support/sites-cli.js';
+import { auditLines, printed, refusal, sitesCli, sitesCliProcess, type CliResult } from './support/sites-cli.js';
 import { siteFile } from './support/site-file.js';
 import { ENGINES, sitesTestDatabase, type SitesTestDatabase } from './support/sites-test-database.js';
 
 const NEW_SECRET = 'SECRET-rotated-c41d9e';
 
-// Each command is a process of its own, started through tsx: seconds each on a busy machine.
+// Each command runs in this process (support/sites-cli.ts); the last suite runs the real process.
 describe.each(ENGINES)('npm run bff -- sites, on %s', { timeout: 90_000 }, (engine) => {
   let testDb: SitesTestDatabase;
   let folder: string;
@@ -209,5 +209,33 @@ describe('npm run bff -- sites, given bad input', { timeout: 90_000 }, () => {
 
     expect(line).toMatch(/SITE_SECRETS_KEY is not set/);
     expect(printed<SiteView[]>(await sitesCli(['sites', 'list'], { DATABASE_URL: testDb.url }))).toEqual(before);
+  });
+});
+
+describe('the bff process (main.ts wires runSitesCli to stdin, stdout, stderr and the exit code)', { timeout: 90_000 }, () => {
+  let testDb: SitesTestDatabase;
+  const key = randomBytes(32).toString('base64');
+  const env = () => ({ DATABASE_URL: testDb.url, SITE_SECRETS_KEY: key });
+
+  beforeAll(async () => {
+    testDb = await sitesTestDatabase('sqlite');
+  });
+  afterAll(() => testDb.remove());
+
+  it('refuses an unknown command with one line and exit code 2', async () => {
+    expect(refusal(await sitesCliProcess(['sites', 'frob'], env()))).toMatch(/^bff: unknown command: sites frob/);
+  });
+
+  it('rotates a key pair read from its standard input, with JSON on stdout and an audit line on stderr', async () => {
+    const folder = join(testDb.file!, '..');
+    const file = join(folder, 'process.json');
+    writeFileSync(file, JSON.stringify(siteFile()));
+    const { site_id: siteId } = printed<{ site_id: string }>(await sitesCli(['sites', 'create', '--file', file], env()));
+
+    const result = await sitesCliProcess(['sites', 'rotate-secret', '--site', siteId], env(), JSON.stringify({ app_key: 'ck_process', app_secret_key: NEW_SECRET }));
+
+    expect(printed<SiteView>(result)).toMatchObject({ site_id: siteId });
+    expect(auditLines(result)).toEqual([{ audit: 'site.secret_rotated', site_id: siteId, at: expect.any(String) }]);
+    expect(result.stdout + result.stderr).not.toContain(NEW_SECRET);
   });
 });

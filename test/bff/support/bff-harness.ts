@@ -4,7 +4,7 @@ import { createBff, type Bff, type BffDeps } from '../../../bff/app.js';
 import { parseBffConfig, type BffConfig } from '../../../bff/config.js';
 import { readReference } from '../../../bff/booking/booking-reference.js';
 import type { Clock } from '../../../platform/clock.js';
-import { createHttpServer } from '../../../platform/http-server.js';
+import { createHttpServer } from '../../../platform/fast-http/http-server.js';
 import { createLogger } from '../../../platform/logger.js';
 import type { BffMetrics } from '../../../bff/metrics/bff-metrics.js';
 import type { RedisLink } from '../../../platform/redis-link.js';

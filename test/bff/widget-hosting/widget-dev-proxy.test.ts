@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBff, type Bff } from '../../../bff/app.js';
 import { loadBffConfig } from '../../../bff/config.js';
-import { createHttpServer } from '../../../platform/http-server.js';
+import { createHttpServer } from '../../../platform/fast-http/http-server.js';
 import { silentLogger } from '../../support/silent-logger.js';
 import { closeServer, listen } from '../support/bff-harness.js';
 

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
-import { REPO_ROOT } from '../support/server-process.js';
+import { clinicCli } from '../support/clinic-cli.js';
 import { authenticatedCaller, seedClinic } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
 
@@ -14,10 +12,8 @@ const ctx = useTestServer();
 
 /** `clinic keys revoke --key K`, the clinic settings area, against the running server's database. */
 async function revokeWithCli(appKey: string): Promise<void> {
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', 'keys', 'revoke', '--key', appKey], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, DATABASE_URL: ctx.server.databaseUrl },
-  });
+  const result = await clinicCli(ctx.server.databaseUrl, ['keys', 'revoke', '--key', appKey]);
+  expect(result.code, result.stderr).toBe(0);
 }
 
 async function expectAuthFailed(res: Response): Promise<void> {

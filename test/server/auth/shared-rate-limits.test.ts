@@ -10,7 +10,7 @@ import { AuthService } from '../../../server/auth/auth.service.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { TokenStore } from '../../../server/auth/token.store.js';
 import { silentLogger } from '../../support/silent-logger.js';
-import { createHttpServer } from '../../../platform/http-server.js';
+import { createHttpServer } from '../../../platform/fast-http/http-server.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';

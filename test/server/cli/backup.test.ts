@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { BookAppointmentResponse } from '../../../contract/index.js';
-import { runCli } from '../support/cli-process.js';
+import { clinicCli } from '../support/clinic-cli.js';
+import { runCliProcess } from '../support/cli-process.js';
 import { TEST_ENGINE } from '../support/test-database.js';
 import { authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
@@ -45,7 +46,8 @@ describe.runIf(TEST_ENGINE === 'sqlite')('clinic backup on SQLite', () => {
 
     backupStarted = true;
     const bookedBefore = booked;
-    const result = await runCli(ctx.server.databaseUrl, ['backup', '--to', backup]);
+    // A process of its own, as an operator runs it beside the server: the copy is made by another process.
+    const result = await runCliProcess(ctx.server.databaseUrl, ['backup', '--to', backup]);
     const bookedDuring = booked - bookedBefore;
     stop = true;
     await Promise.all(burst);
@@ -68,7 +70,7 @@ describe.runIf(TEST_ENGINE === 'sqlite')('clinic backup on SQLite', () => {
   it('refuses a DATABASE_URL naming no SQLite file, creating none', async () => {
     const missing = join(folder, 'mistyped', 'clinic.db');
 
-    const result = await runCli(`file:${missing}`, ['backup', '--to', join(folder, 'from-nothing.db')]);
+    const result = await clinicCli(`file:${missing}`, ['backup', '--to', join(folder, 'from-nothing.db')]);
 
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining(`no SQLite database at ${missing}`)]);
@@ -79,7 +81,7 @@ describe.runIf(TEST_ENGINE === 'sqlite')('clinic backup on SQLite', () => {
     const existing = join(folder, 'existing.db');
     writeFileSync(existing, 'precious');
 
-    const result = await runCli(ctx.server.databaseUrl, ['backup', '--to', existing]);
+    const result = await clinicCli(ctx.server.databaseUrl, ['backup', '--to', existing]);
 
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining('exists')]);
@@ -90,7 +92,7 @@ describe.runIf(TEST_ENGINE === 'postgres')('clinic backup on PostgreSQL', () => 
   it('says to use pg_dump, with one line and exit code 2, and writes nothing', async () => {
     const target = join(folder, 'pg-backup.db');
 
-    const result = await runCli(ctx.server.databaseUrl, ['backup', '--to', target]);
+    const result = await clinicCli(ctx.server.databaseUrl, ['backup', '--to', target]);
 
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining('pg_dump')]);

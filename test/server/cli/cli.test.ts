@@ -1,9 +1,6 @@
-import { execFile, type ExecFileException } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppointmentStatusResponse, DAY_NAMES, DentistListResponse, OrganizationResponse, TreatmentListResponse, WebsiteResponse } from '../../../contract/index.js';
@@ -11,43 +8,29 @@ import { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';
 import { demoClinic } from '../../../server/demo/demo-clinic.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
+import { clinicCli, type CliResult } from '../support/clinic-cli.js';
+import { runCliProcess } from '../support/cli-process.js';
 import { AUTH_FAILED, authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
 import { TEST_ENGINE } from '../support/test-database.js';
 import { useTestServer } from '../support/use-test-server.js';
 import type { ApiKeyPair } from '../../../server/auth/auth.service.js';
 import type { ApiKeySummary } from '../../../server/auth/key.store.js';
 
-const execFileAsync = promisify(execFile);
-const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-
 // One database for this file (a SQLite file, or a PostgreSQL database: the engine of the run), shared by
-// the CLI child processes and the in-process server; on SQLite it lives in the folder the clinic files are
+// the CLI and the in-process server; on SQLite it lives in the folder the clinic files are
 // written to, which goes when the server does.
 const tempDir = mkdtempSync(join(tmpdir(), 'clinic-cli-test-'));
 const dbPath = join(tempDir, 'clinic.db');
 const ctx = useTestServer(TEST_ENGINE === 'sqlite' ? { dbPath } : {});
 afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real CLI from source: `node --import tsx server/cli/main.ts <args>`. */
-async function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const inherited = { ...process.env };
-  delete inherited.PUBLIC_URL;
-  const options = { cwd: repoRoot, env: { ...inherited, DATABASE_URL: ctx.server.databaseUrl, ...env } };
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], options);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as ExecFileException & { stdout?: string; stderr?: string };
-    if (typeof failed.code !== 'number') throw error;
-    return { code: failed.code, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
+/**
+ * Runs the CLI's command in this process (server/cli/run-cli.ts): the same code and database file as
+ * `npm run clinic`, without a tsx process per call; PUBLIC_URL is the test's to set. The real process is
+ * run by the last tests, which prove main.ts's exit code and output.
+ */
+const cli = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
+  clinicCli(ctx.server.databaseUrl, args, { PUBLIC_URL: undefined, ...env });
 
 /** The JSON a successful command printed; fails the test with the CLI's stderr otherwise. */
 function printed<T>(result: CliResult): T {
@@ -500,9 +483,9 @@ describe('seed-demo', () => {
   });
 });
 
-describe('an unknown command', () => {
-  it('exits 2 and prints the usage on stderr', async () => {
-    const result = await cli(['frobnicate']);
+describe('the clinic process (main.ts wires runCli to stdout, stderr and the exit code)', () => {
+  it('an unknown command exits 2 and prints the usage on stderr', async () => {
+    const result = await runCliProcess(ctx.server.databaseUrl, ['frobnicate']);
 
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
@@ -513,6 +496,16 @@ describe('an unknown command', () => {
     }
   });
 
+  it('a command that succeeds exits 0 with its JSON on stdout and nothing on stderr', async () => {
+    const careId = await createClinic();
+
+    const result = await runCliProcess(ctx.server.databaseUrl, ['keys', 'list', '--clinic', String(careId)]);
+
+    expect(result).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+  });
+});
+
+describe('an unknown command', () => {
   it('creates no database file', async () => {
     const untouched = join(tmpdir(), `clinic-cli-never-${process.pid}-${Date.now()}.db`);
     const result = await cli(['frobnicate'], { DATABASE_URL: `file:${untouched}` });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { patientHash } from '../../../server/cli/commands.js';
 import type { AppointmentRecord } from '../../../server/appointments/appointment.store.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
-import { runCli, type CliResult } from '../support/cli-process.js';
+import { clinicCli, type CliResult } from '../support/clinic-cli.js';
 import { insertAppointment, sqliteFileHolds } from '../support/patient-files.js';
 import { TEST_ENGINE } from '../support/test-database.js';
 import { seedClinic } from '../support/test-server.js';
@@ -17,7 +17,7 @@ const ctx = useTestServer({
   setup: async (server) => ({ clinic: await seedClinic(server), other: await seedClinic(server, clinicFixture('Other Dental')) }),
 });
 
-const clinic = (args: string[]) => runCli(ctx.server.databaseUrl, args);
+const clinic = (args: string[]) => clinicCli(ctx.server.databaseUrl, args);
 
 /** The one audit line a patients command wrote on stderr, parsed. */
 function auditLine(result: CliResult): Record<string, unknown> {

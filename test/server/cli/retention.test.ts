@@ -6,7 +6,7 @@ import { AppointmentStatusResponse } from '../../../contract/index.js';
 import { createLogger } from '../../../platform/logger.js';
 import { RETENTION_BATCH } from '../../../server/appointments/patient-data.store.js';
 import { purgeExpired, scheduleRetention } from '../../../server/appointments/retention.js';
-import { runCli } from '../support/cli-process.js';
+import { clinicCli } from '../support/clinic-cli.js';
 import { startServerProcess } from '../support/server-process.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { daysBefore, insertAppointment, sqliteFileHolds } from '../support/patient-files.js';
@@ -37,7 +37,7 @@ describe('clinic appointments purge', () => {
     const kept = await insertAppointment(ctx.server, ctx.clinic.careId, { patient_name: 'Rosalind Keptwell', appointment_date: daysBefore(today, 300) });
     if (TEST_ENGINE === 'sqlite') expect(sqliteFileHolds(dbPath, patient.patient_name)).toBe(true);
 
-    const result = await runCli(ctx.server.databaseUrl, ['appointments', 'purge'], { RETENTION_DAYS: '365' });
+    const result = await clinicCli(ctx.server.databaseUrl, ['appointments', 'purge'], { RETENTION_DAYS: '365' });
 
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ anonymised: 1, before: daysBefore(today, 365) });
@@ -71,13 +71,13 @@ describe('clinic appointments purge', () => {
   });
 
   it('counts nothing twice: a second purge prints 0', async () => {
-    const result = await runCli(ctx.server.databaseUrl, ['appointments', 'purge'], { RETENTION_DAYS: '365' });
+    const result = await clinicCli(ctx.server.databaseUrl, ['appointments', 'purge'], { RETENTION_DAYS: '365' });
 
     expect(JSON.parse(result.stdout)).toMatchObject({ anonymised: 0 });
   });
 
   it('refuses with one line and exit code 2 when RETENTION_DAYS is 0 (retention off)', async () => {
-    const result = await runCli(ctx.server.databaseUrl, ['appointments', 'purge'], { RETENTION_DAYS: '0' });
+    const result = await clinicCli(ctx.server.databaseUrl, ['appointments', 'purge'], { RETENTION_DAYS: '0' });
 
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining('RETENTION_DAYS is 0')]);

@@ -5,10 +5,10 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite, type OpenedSqlite } from '../../../server/db/sqlite.js';
-import { UnchangedReads } from '../../../server/db/unchanged-reads.js';
+import { UnchangedReads } from '../../../server/db/performance/unchanged-reads.js';
 
 /**
- * How UnchangedReads learns of changes (server/db/unchanged-reads.ts), on a
+ * How UnchangedReads learns of changes (server/db/performance/unchanged-reads.ts), on a
  * SQLite file: `read` looks at data_version every time; `readAsOfThisTurn`
  * trusts a look taken earlier in the same turn of the event loop (a request's
  * token lookup) and looks again in the next turn; a write through its own

@@ -5,7 +5,7 @@ import type { Database } from '../../../server/db/database.js';
 import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
 
 /**
- * Guard of a hot-path trick (docs/performance.md): server/db/prepared-statements.ts
+ * Guard of a hot-path trick (docs/performance.md): server/db/performance/prepared-statements.ts
  * names each query text so node-postgres prepares it once per connection. It relies
  * on Kysely's PostgreSQL driver calling `client.query(text, values)` with the SQL as a
  * string; if an upgrade passes anything else, the queries run unnamed again and this

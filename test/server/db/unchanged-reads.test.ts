@@ -6,7 +6,7 @@ import { twoClinics, useTestServer } from '../support/use-test-server.js';
 
 /**
  * The server answers a token's owner and a clinic's lists from memory while
- * the database is unchanged (server/db/unchanged-reads.ts, SQLite). A change by
+ * the database is unchanged (server/db/performance/unchanged-reads.ts, SQLite). A change by
  * any connection, its own or another process's (the CLI, a second server),
  * must show in the very next answer. On PostgreSQL every read queries, and the
  * same assertions hold.

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { WalSyncer, type SyncKind } from '../../../server/db/wal-sync.js';
+import { WalSyncer, type SyncKind } from '../../../server/db/performance/wal-sync.js';
 import { openTestDatabase, removeSqliteFolder, TEST_ENGINE, tempDbPath } from '../support/test-database.js';
 
 /** A sync function the test finishes by hand, recording what was synced and in which order. */

@@ -2,9 +2,9 @@ import { Agent, IncomingMessage, request, ServerResponse, type Server } from 'no
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpServer } from '../../../platform/http-server.js';
+import { createHttpServer } from '../../../platform/fast-http/http-server.js';
 
-// Both services listen through createHttpServer (platform/http-server.ts):
+// Both services listen through createHttpServer (platform/fast-http/http-server.ts):
 // requests and responses are made with the app's prototypes, so Express's own
 // Object.setPrototypeOf finds them in place. What Express gives a request must
 // be unchanged.

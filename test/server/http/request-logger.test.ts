@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpServer } from '../../../platform/http-server.js';
+import { createHttpServer } from '../../../platform/fast-http/http-server.js';
 import { createLogger } from '../../../platform/logger.js';
 import { errorHandler } from '../../../platform/error-handler.js';
-import { requestLogger } from '../../../platform/request-logger.js';
+import { requestLogger } from '../../../platform/fast-http/request-logger.js';
 import { collectLogLines } from '../support/test-server.js';
 
 interface Line {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RouteTable } from '../../../platform/route-table.js';
+import { RouteTable } from '../../../platform/fast-http/route-table.js';
 
 describe('RouteTable', () => {
   const table = new RouteTable([

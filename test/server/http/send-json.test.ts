@@ -2,11 +2,11 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpServer } from '../../../platform/http-server.js';
-import { jsonSentOnce, sendJson } from '../../../platform/send-json.js';
+import { createHttpServer } from '../../../platform/fast-http/http-server.js';
+import { jsonSentOnce, sendJson } from '../../../platform/fast-http/send-json.js';
 
 /**
- * Guard of a hot-path trick (docs/performance.md): platform/send-json.ts writes
+ * Guard of a hot-path trick (docs/performance.md): platform/fast-http/send-json.ts writes
  * what Express's res.json writes with ETags off, without res.send's steps. If an
  * Express upgrade changes those headers or bytes, this fails, and the trick must
  * follow or go.

@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookAppointmentResponse } from '../../../contract/index.js';
 import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
+import { clinicCli } from '../support/clinic-cli.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { dentistSlots, nextWeekdayInLondon, weekdaysAfter } from '../support/future-slot.js';
 import { overlappingPairs } from '../support/overlaps.js';
-import { REPO_ROOT, startServerProcess, type ServerProcess } from '../support/server-process.js';
+import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { appointmentIdsIn, authHeaders, seedDatabase, type SeededKeys } from '../support/seed-database.js';
 import { createTestDatabase, openTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
 import { validBooking } from '../support/test-server.js';
@@ -148,11 +147,12 @@ describe(`two server processes on one ${TEST_ENGINE} database`, { timeout: 60_00
     const burst = spread(60, (server, index) =>
       book(server, validBooking({ appointment_date: date, appointment_time: '10:00', patient_name: `Busy ${index}` })),
     );
-    const cli = (...args: string[]) =>
-      promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], {
-        cwd: REPO_ROOT,
-        env: { ...process.env, DATABASE_URL: database.url },
-      });
+    // In this process: a connection of its own beside the two server processes', as the CLI's would be.
+    const cli = async (...args: string[]) => {
+      const result = await clinicCli(database.url, args);
+      expect(result.code, result.stderr).toBe(0);
+      return result;
+    };
     const [answers, created] = await Promise.all([burst, cli('keys', 'create', '--clinic', String(keys.careId))]);
     const cancelled = await cli('appointments', 'set-status', '--id', String(BookAppointmentResponse.parse(JSON.parse(answers[0]!.body)).data.appointment_id), '--status', 'Cancelled');
 

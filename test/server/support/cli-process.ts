@@ -1,17 +1,15 @@
 import { execFile, type ExecFileException } from 'node:child_process';
 import { promisify } from 'node:util';
+import type { CliResult } from './clinic-cli.js';
 import { REPO_ROOT } from './server-process.js';
 
 const execFileAsync = promisify(execFile);
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real CLI from source (`node --import tsx server/cli/main.ts <args>`) on `databaseUrl`. */
-export async function runCli(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/**
+ * Runs the real CLI from source (`node --import tsx server/cli/main.ts <args>`) on `databaseUrl`: seconds
+ * each, so only for what main.ts itself does (the exit code, stdout); clinic-cli.ts runs commands in-process.
+ */
+export async function runCliProcess(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const options = { cwd: REPO_ROOT, env: { ...process.env, DATABASE_URL: databaseUrl, ...env } };
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], options);

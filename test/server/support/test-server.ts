@@ -5,7 +5,7 @@ import type { Express } from 'express';
 import { createApp } from '../../../server/app.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { Database, Db } from '../../../server/db/database.js';
-import { createHttpServer } from '../../../platform/http-server.js';
+import { createHttpServer } from '../../../platform/fast-http/http-server.js';
 import { createLogger } from '../../../platform/logger.js';
 import type { ServiceMetrics } from '../../../platform/metrics/service-metrics.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';

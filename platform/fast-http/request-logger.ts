@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Level, Logger } from 'pino';
-import { STATUS_PATH } from '../contract/rules/bff-api.js';
-import { loggedError } from './logger.js';
+import { STATUS_PATH } from '../../contract/rules/bff-api.js';
+import { loggedError } from '../logged-error.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 

@@ -1,7 +1,7 @@
 import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
-import { withServerSpans } from './tracing/server-spans.js';
+import { withServerSpans } from '../tracing/server-spans.js';
 
 /**
  * Node's own constructors, called on an object made with another prototype.

@@ -1,6 +1,6 @@
 import type { PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
-import type { DiscardablePool, DiscardablePoolClient } from './lost-connections.js';
+import type { DiscardablePool, DiscardablePoolClient } from '../lost-connections.js';
 
 /** Statements worth preparing: the stores' queries, never DDL, transaction control or savepoints. */
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;

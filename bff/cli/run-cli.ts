@@ -1,0 +1,58 @@
+import { systemClock } from '../../platform/clock.js';
+import { SiteSecretError, SiteSecrets } from '../sites/site-secrets.js';
+import { SiteStore } from '../sites/site.store.js';
+import { loadSitesConfig } from '../sites/sites-config.js';
+import { openSitesDatabase } from '../sites/sites-database.js';
+import { CliError, parseSitesCommand } from './sites-commands.js';
+
+/** Where the CLI reads its settings and input and writes its output: the process's own in main.ts, captured ones in tests. */
+export interface SitesCliIo {
+  /** The settings; process.env itself also reads `.env` (loadSitesConfig). */
+  env: NodeJS.ProcessEnv;
+  /** Standard input, read whole, only by the commands that take some. */
+  readInput: () => Promise<string>;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/**
+ * `bff sites <command>` without the process: runs it and returns the exit
+ * code (0 done, 2 bad input, 1 anything else), so tests can run it
+ * in-process; main.ts only wires it to the process and exits with the code.
+ */
+export async function runSitesCli(argv: string[], io: SitesCliIo): Promise<number> {
+  try {
+    return await runCommand(argv, io);
+  } catch (error) {
+    const badInput =
+      error instanceof CliError || error instanceof SiteSecretError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    // One line, as promised: Node's parseArgs and the usage text say some things over several.
+    io.stderr(`bff: ${(error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ')}\n`);
+    return badInput ? 2 : 1;
+  }
+}
+
+/** JSON on stdout; audit lines on stderr; a failure thrown, for runSitesCli to word. */
+async function runCommand(argv: string[], io: SitesCliIo): Promise<number> {
+  const command = parseSitesCommand(argv);
+  let config;
+  try {
+    config = loadSitesConfig(io.env);
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
+  const secrets = config.secretsKey ? new SiteSecrets(config.secretsKey, config.previousSecretsKey) : undefined;
+  const database = await openSitesDatabase(config.databaseUrl);
+  try {
+    const result = await command({
+      store: new SiteStore(database.db, secrets),
+      clock: systemClock,
+      readInput: io.readInput,
+      audit: ({ event, ...entry }) => io.stderr(`${JSON.stringify({ audit: event, ...entry })}\n`),
+    });
+    io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
