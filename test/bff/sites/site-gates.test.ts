@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BffMetrics } from '../../../bff/metrics/bff-metrics.js';
 import { SiteSecrets } from '../../../bff/sites/site-secrets.js';
 import { SiteStore } from '../../../bff/sites/site.store.js';
 import { SiteFile } from '../../../bff/sites/site.js';
@@ -25,6 +26,7 @@ describe.each(ENGINES)('the upstream gates of many sites, the sites database on 
   const siteIds: string[] = [];
   let exchanges = { now: 0, most: 0 };
   const reads = new Map<string, { now: number; most: number }>();
+  const metrics = new BffMetrics();
 
   beforeAll(async () => {
     stub = await startStubUpstream(async (req, res) => {
@@ -50,7 +52,7 @@ describe.each(ENGINES)('the upstream gates of many sites, the sites database on 
       { tokenExchangesMaxInFlight: 1, upstreamMaxInFlightPerSite: 2 },
       undefined,
       undefined,
-      undefined,
+      metrics,
       store,
     );
   });
@@ -70,5 +72,12 @@ describe.each(ENGINES)('the upstream gates of many sites, the sites database on 
     expect(stub.requests.filter((req) => req.url === '/api/v1/granttoken')).toHaveLength(SITES);
     expect(exchanges.most).toBe(1);
     for (let i = 0; i < SITES; i++) expect(reads.get(`ck_site_${i}`)?.most, `site ${i}`).toBe(2);
+  });
+
+  it('labels metrics by route template, never by site id', async () => {
+    await fetch(`${bff.baseUrl}/s/${siteIds[0]!}/api/treatments`);
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('route="/s/:site/api/treatments"');
+    for (const id of siteIds) expect(text).not.toContain(id);
   });
 });
