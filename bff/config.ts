@@ -122,14 +122,14 @@ export const BffConfigSchema = z.object({
     .min(1)
     .default('file:data/bff.db')
     .describe(
-      "the BFF's own database, where its sites live (see [docs/sites.md](sites.md)): `file:` (or a path) for a SQLite file, `postgres://` or `postgresql://` for PostgreSQL; never the reference server's database. Migrated when opened. Only `npm run bff -- sites` opens it so far; one clinic (`APP_KEY` and the rest) needs none",
+      "the BFF's own database, where its sites live (see [docs/sites.md](sites.md)): `file:` (or a path) for a SQLite file, `postgres://` or `postgresql://` for PostgreSQL; never the reference server's database. Migrated when opened. The BFF opens it only when `SITE_SECRETS_KEY` is set (it then serves the sites at `/s/{site_id}`); `npm run bff -- sites` always does. One clinic (`APP_KEY` and the rest) needs none",
     ),
   SITE_SECRETS_KEY: z
     .string()
     .refine((value) => decodeSecretsKey(value) !== undefined, { message: 'must be 32 bytes in base64, e.g. `openssl rand -base64 32`' })
     .optional()
     .describe(
-      "the key sites' app secrets are encrypted with in the database (AES-256-GCM): 32 bytes in base64, e.g. `openssl rand -base64 32`. Needed to create a site or rotate its secret; keep it out of the database's backups",
+      "the key sites' app secrets are encrypted with in the database (AES-256-GCM): 32 bytes in base64, e.g. `openssl rand -base64 32`. Needed to create a site or rotate its secret; set, the BFF serves the sites of `DATABASE_URL` at `/s/{site_id}`. Keep it out of the database's backups",
     ),
   SITE_SECRETS_KEY_PREVIOUS: z
     .string()
@@ -149,6 +149,14 @@ export const BffConfigSchema = z.object({
     .optional()
     .describe('`npm run dev` only: Vite\'s dev server, to which `/widget/*` and its hot-reload websocket are proxied instead of serving `WIDGET_DIR`'),
 });
+
+export interface SitesConfig {
+  databaseUrl: string;
+  /** SITE_SECRETS_KEY, decoded; absent, nothing can be sealed or opened. */
+  secretsKey?: Buffer;
+  /** SITE_SECRETS_KEY_PREVIOUS, decoded: still opens, never seals. */
+  previousSecretsKey?: Buffer;
+}
 
 /**
  * The BFF's settings, every one of them set: what BffConfigSchema parsed, with
@@ -190,6 +198,12 @@ export interface BffConfig extends CoreConfig {
   widgetDevUrl?: string;
   /** REDIS_KEY_PREFIX, the schema's default when unset. */
   redisKeyPrefix: string;
+  /**
+   * SITE_SECRETS_KEY set: the BFF serves the sites of its own database
+   * (DATABASE_URL) at /s/{site_id}, beside the env clinic. Unset, it opens no
+   * database and serves the env clinic alone, as before sites.
+   */
+  sites?: SitesConfig;
 }
 
 /**
@@ -237,6 +251,15 @@ export function parseBffConfig(env: NodeJS.ProcessEnv): BffConfig {
     demoPage: e.DEMO_PAGE,
     widgetDir: e.WIDGET_DIR,
     widgetDevUrl: e.WIDGET_DEV_URL,
+    ...(e.SITE_SECRETS_KEY === undefined
+      ? {}
+      : {
+          sites: {
+            databaseUrl: e.DATABASE_URL,
+            secretsKey: decodeSecretsKey(e.SITE_SECRETS_KEY),
+            ...(e.SITE_SECRETS_KEY_PREVIOUS === undefined ? {} : { previousSecretsKey: decodeSecretsKey(e.SITE_SECRETS_KEY_PREVIOUS) }),
+          },
+        }),
   };
 }
 

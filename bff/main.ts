@@ -8,6 +8,9 @@ import { startTracing } from '../platform/tracing/start-tracing.js';
 import { createBff } from './app.js';
 import { BffMetrics } from './metrics/bff-metrics.js';
 import { loadBffConfig } from './config.js';
+import { openSitesDatabase } from './sites/sites-database.js';
+import { SiteSecrets } from './sites/site-secrets.js';
+import { SiteStore } from './sites/site.store.js';
 
 /** Starts the BFF: reads config (one line naming a bad setting), listens, drains on SIGTERM. */
 runMain('BFF', async () => {
@@ -17,7 +20,10 @@ runMain('BFF', async () => {
   // REDIS_URL: limits and taken slots shared by every BFF; a Redis down at start is one warning, not a failed start.
   const redis = await openRedis(config, logger);
   const metrics = config.metrics && new BffMetrics();
-  const bff = createBff({ config, logger, clock: systemClock, redis, metrics });
+  // SITE_SECRETS_KEY: the sites of the BFF's own database (DATABASE_URL) too; unset, no database is opened.
+  const sites = config.sites && (await openSitesDatabase(config.sites.databaseUrl));
+  const store = sites && config.sites && new SiteStore(sites.db, new SiteSecrets(config.sites.secretsKey!, config.sites.previousSecretsKey));
+  const bff = createBff({ config, logger, clock: systemClock, redis, metrics, sites: store });
   const server = serve(bff.app, {
     name: 'BFF',
     port: config.port,
@@ -26,6 +32,7 @@ runMain('BFF', async () => {
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onDrained: async () => {
       await redis?.close();
+      await sites?.close();
     },
   });
   if (metrics && config.metrics) serveMetrics(metrics.registry, config.metrics, logger);

@@ -46,6 +46,7 @@ export interface GivingBackRateLimit extends RateLimitRequestHandler {
  * draft-8 RateLimit / RateLimit-Policy headers and Retry-After. The key
  * (per IP, per app key, ...) is the caller's choice. Without `shared` the counts
  * are express-rate-limit's own MemoryStore, exactly as without Redis at all.
+ * The limit may be a function of the request (the BFF's sites each have their own).
  *
  * express-rate-limit counts and decides; the headers are the same bytes its
  * `standardHeaders: 'draft-8'` writes, written by RateLimitHeaders, which
@@ -54,7 +55,7 @@ export interface GivingBackRateLimit extends RateLimitRequestHandler {
 export function specRateLimit(
   identifier: string,
   message: string,
-  { limit, windowMs }: RateWindow,
+  { limit, windowMs }: RateWindow | { limit: Options['limit']; windowMs: number },
   keyGenerator: Options['keyGenerator'],
   { shared, ...extra }: LimiterOptions = {},
 ): GivingBackRateLimit {

@@ -8,7 +8,7 @@
 // DATABASE_URL move it.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { DemoRunner, demoSettings, serviceSettings } from './support/demo-stack.mjs';
+import { bffSettings, DemoRunner, demoSettings, serviceSettings } from './support/demo-stack.mjs';
 
 const require = createRequire(import.meta.url);
 const VITE = join(dirname(require.resolve('vite/package.json')), 'bin/vite.js');
@@ -42,7 +42,7 @@ dev.run('reference server', watch('server/main.ts'), {
 dev.run('widget dev server (Vite)', [VITE, '--port', vitePort, '--clearScreen', 'false'], process.env, { stdin: 'pipe' });
 await dev.waitForHealth(`${serverUrl}/healthz`, 30_000);
 dev.run('BFF', watch('bff/main.ts'), {
-  ...shared,
+  ...bffSettings(shared),
   PORT: bffPort,
   UPSTREAM_URL: `${serverUrl}/api/v1`,
   APP_KEY: keys.APP_KEY,

@@ -2,7 +2,7 @@
 // a key pair on the first run only (kept in the database and in a git-ignored
 // .env), starts the reference server and the BFF together, prints the demo URL,
 // and stops both on Ctrl-C. Any start-up failure is one line, not a stack trace.
-import { DemoRunner, demoSettings, serviceSettings } from './support/demo-stack.mjs';
+import { bffSettings, DemoRunner, demoSettings, serviceSettings } from './support/demo-stack.mjs';
 
 const settings = demoSettings();
 const { serverPort, bffPort, databaseUrl, serverUrl } = settings;
@@ -20,7 +20,7 @@ demo.run('reference server', ['dist/server/main.js'], {
 });
 await demo.waitForHealth(`${serverUrl}/healthz`);
 demo.run('BFF', ['dist/bff/main.js'], {
-  ...shared,
+  ...bffSettings(shared),
   PORT: bffPort,
   UPSTREAM_URL: `${serverUrl}/api/v1`,
   APP_KEY: keys.APP_KEY,

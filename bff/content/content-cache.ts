@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
 import { ErrorBody } from '../../contract/index.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
@@ -8,9 +8,10 @@ import { UpstreamUnavailable } from '../upstream/errors.js';
 import type { ReadBudget } from '../upstream/read-budget.js';
 import type { CombinedResource, ContentResource } from './resources.js';
 import type { BffObserver, CacheLookupResult } from '../metrics/bff-metrics.js';
+import { ContentStore, siteKey, type FetchContext } from './content-store.js';
+import type { CachedAnswer, Coding } from './cached-answer.js';
 
-/** The content codings a cached answer is kept in besides its plain bytes. */
-export type Coding = 'br' | 'gzip';
+export type { CachedAnswer, Coding };
 
 /** Compresses an answer's bytes, once per cache entry and coding. */
 export interface Compressor {
@@ -37,27 +38,6 @@ export const zlibCompressor: Compressor = {
 /** Answers smaller than this are sent as they are: compressing them saves less than a packet. */
 export const MIN_COMPRESSED_BYTES = 1024;
 
-/**
- * One cached answer, ready to send: status, bytes (plain and compressed), ETag
- * and when it was fetched; for a resource's own 200, also the value the bytes
- * are the JSON of, so that a reader of the content (availability, a booking's
- * checks) never parses them again.
- */
-export interface CachedAnswer<T = unknown> {
-  status: number;
-  body: Buffer;
-  /** The resource's sanitised value; only on its 200 (none on a 404, an item or a combined answer). */
-  value?: T;
-  /** The same bytes compressed, made when the answer is cached; none for a small answer. */
-  encoded: Partial<Record<Coding, Buffer>>;
-  etag: string;
-  fetchedAt: number;
-  /** A list's items, each answered on its own by id, from the same upstream call. */
-  items?: ReadonlyMap<number, CachedAnswer>;
-  /** A combined answer's parts: their ETags, so it is rebuilt only when one of them changes. */
-  builtFrom?: string;
-}
-
 export interface ContentCacheOptions {
   ttlMs: number;
   /** How long past its TTL a copy may still be served while upstream fails. */
@@ -70,10 +50,10 @@ export interface ContentCacheOptions {
   compressor?: Compressor;
   /** Told of every lookup (bff_cache_lookups_total); absent, nothing is counted. */
   observer?: Pick<BffObserver, 'cacheLookup'>;
-}
-
-interface FetchContext {
-  resource: ContentResource;
+  /** The LRU shared by every site (one byte bound); absent, a store of this cache's own. */
+  store?: ContentStore;
+  /** Whose content this is; `default` when absent (the one clinic of APP_KEY). */
+  site?: string;
 }
 
 /**
@@ -94,6 +74,8 @@ interface FetchContext {
 export class ContentCache {
   private readonly cache: LRUCache<string, CachedAnswer, FetchContext>;
   private readonly now: () => number;
+  /** Whose answers these are: every key starts with it and every answer carries it. */
+  readonly site: string;
 
   constructor(
     private readonly upstream: UpstreamClient,
@@ -101,19 +83,23 @@ export class ContentCache {
   ) {
     const clock = options.clock ?? systemClock;
     this.now = () => clock.now().getTime();
-    // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, so an entry read
-    // just before the clock moves (by hand in tests, or an NTP step) would still count as fresh after it.
-    this.cache = new LRUCache<string, CachedAnswer, FetchContext>({
-      maxSize: options.maxBytes,
-      sizeCalculation: (answer, key) => answerSize(answer) + key.length,
-      ttl: options.ttlMs,
-      ttlResolution: 0,
-      allowStale: true,
-      noDeleteOnFetchRejection: true,
-      perf: { now: this.now },
-      // The key is the resource's own path (the key of a fetch), so the context always names its resource.
-      fetchMethod: (_path, _stale, { context }) => this.load(context.resource),
-    });
+    this.site = options.site ?? 'default';
+    this.cache = (options.store ?? new ContentStore({ ttlMs: options.ttlMs, maxBytes: options.maxBytes, clock })).lru;
+  }
+
+  /** This site's key for a resource's path (or a combined answer's key). */
+  private key(path: string): string {
+    return siteKey(this.site, path);
+  }
+
+  /** The held answer when it is this site's; anything else is not there for this site (and never served). */
+  private own(answer: CachedAnswer | undefined): CachedAnswer | undefined {
+    return answer?.site === this.site ? answer : undefined;
+  }
+
+  /** The fetch of one resource: the key names the resource and this site, the context loads it from this site's upstream. */
+  private fetch(resource: ContentResource, options: { forceRefresh?: boolean; allowStale?: boolean } = {}) {
+    return this.cache.fetch(this.key(resource.path), { ...options, context: { load: () => this.load(resource) } });
   }
 
   /**
@@ -123,7 +109,8 @@ export class ContentCache {
    */
   fresh<T>(resource: ContentResource<T>): CachedAnswer<T> | undefined {
     // has() is false for a stale entry or one still loading, and drops nothing.
-    const answer = this.cache.has(resource.path) ? this.cache.get(resource.path) : undefined;
+    const key = this.key(resource.path);
+    const answer = this.cache.has(key) ? this.own(this.cache.get(key)) : undefined;
     if (!answer || !this.servable(answer)) return undefined;
     this.options.observer?.cacheLookup(resource.name.toLowerCase(), 'hit');
     return answer as CachedAnswer<T>;
@@ -132,12 +119,18 @@ export class ContentCache {
   /** A resource's answer, from cache when possible; throws UpstreamUnavailable. */
   async get<T>(resource: ContentResource<T>): Promise<CachedAnswer<T>> {
     if (this.options.observer) this.options.observer.cacheLookup(resource.name.toLowerCase(), this.lookupResult(resource.path));
-    const answer = await this.cache.fetch(resource.path, { context: { resource } });
+    const answer = this.checked(await this.fetch(resource));
     if (answer && this.servable(answer)) return answer as CachedAnswer<T>;
     // Too stale to serve: only the refresh (already started by the fetch above) will do.
-    const fresh = await this.cache.fetch(resource.path, { context: { resource }, forceRefresh: true, allowStale: false });
+    const fresh = this.checked(await this.fetch(resource, { forceRefresh: true, allowStale: false }));
     if (!fresh || !this.servable(fresh)) throw new UpstreamUnavailable('unreachable', 'no fresh enough copy');
     return fresh as CachedAnswer<T>;
+  }
+
+  /** A fetched answer, refused loudly when it is another site's (a defect: keys and loads are this site's). */
+  private checked(answer: CachedAnswer | undefined): CachedAnswer | undefined {
+    if (answer && answer.site !== this.site) throw new Error('content cache: an answer of another site under this site\'s key');
+    return answer;
   }
 
   /**
@@ -167,19 +160,20 @@ export class ContentCache {
     const failed = parts.find((part) => part.status !== 200);
     if (failed) return failed;
     const builtFrom = parts.map((part) => part.etag).join(' ');
-    const held = this.cache.get(combined.key, { allowStale: true });
+    const held = this.own(this.cache.get(this.key(combined.key), { allowStale: true }));
     if (held?.builtFrom === builtFrom) return held;
     const body = combined.combine(parts.map((part) => part.value));
     const answer = { ...this.answer(200, body, Math.min(...parts.map((part) => part.fetchedAt))), builtFrom };
     // No TTL of its own: it is checked against its parts at every request.
-    this.cache.set(combined.key, answer, { ttl: 0 });
+    this.cache.set(this.key(combined.key), answer, { ttl: 0 });
     return answer;
   }
 
   /** What a lookup of `path` finds before it is answered: fresh, a servable stale copy, or nothing to serve. */
   private lookupResult(path: string): CacheLookupResult {
-    if (this.cache.has(path)) return 'hit';
-    const held = this.cache.peek(path, { allowStale: true });
+    const key = this.key(path);
+    if (this.cache.has(key) && this.own(this.cache.peek(key))) return 'hit';
+    const held = this.own(this.cache.peek(key, { allowStale: true }));
     return held && this.servable(held) ? 'stale' : 'miss';
   }
 
@@ -214,19 +208,6 @@ export class ContentCache {
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     const compressor = this.options.compressor ?? zlibCompressor;
     const encoded = body.length < MIN_COMPRESSED_BYTES ? {} : { br: compressor.br(body), gzip: compressor.gzip(body) };
-    return { status, body, encoded, etag, fetchedAt };
+    return { status, body, encoded, etag, fetchedAt, site: this.site };
   }
-}
-
-/**
- * Bytes an answer holds in the cache: its bodies (plain and compressed), its
- * value counted as long as its JSON (the plain body; the objects take more,
- * so this is a floor), its items', and a rough overhead for each.
- */
-function answerSize(answer: CachedAnswer): number {
-  const bytes = (one: CachedAnswer) =>
-    one.body.length * (one.value === undefined ? 1 : 2) + (one.encoded.br?.length ?? 0) + (one.encoded.gzip?.length ?? 0) + 100;
-  let size = bytes(answer);
-  for (const item of answer.items?.values() ?? []) size += bytes(item);
-  return size;
 }

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { RefusedOrigins } from './refused-origins.js';
+import { originMatcher } from './origin-matcher.js';
 
 /** What a preflight may ask for, and what a page may read of an answer: the same strings on every request. */
 const ALLOW_METHODS = ['GET', 'POST'].join(',');
@@ -9,7 +10,8 @@ const EXPOSE_HEADERS = ['ETag', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 
 const MAX_AGE_SECONDS = String(600);
 
 /**
- * CORS for /api: only the clinic sites in ALLOWED_ORIGINS and the BFF's own
+ * CORS for /api: only the clinic sites in ALLOWED_ORIGINS (or a site's
+ * allowed origins, wildcards included: origin-matcher.ts) and the BFF's own
  * public origin (PUBLIC_ORIGIN, when set) get CORS headers; any other origin
  * (or none) gets none, so its browser keeps the answer from its page.
  * Preflight is answered here, 204. A refused origin is logged (once an hour
@@ -28,10 +30,10 @@ const MAX_AGE_SECONDS = String(600);
  * Origin header (no browser, or a same-origin GET) now costs one lookup.
  */
 export function apiCors(allowedOrigins: readonly string[], publicOrigin?: string, refused?: RefusedOrigins): RequestHandler {
-  const allowed = new Set(publicOrigin ? [...allowedOrigins, publicOrigin] : allowedOrigins);
+  const allowed = originMatcher(publicOrigin ? [...allowedOrigins, publicOrigin] : allowedOrigins);
   return (req, res, next) => {
     const origin = req.headers.origin;
-    if (!origin || !allowed.has(origin)) {
+    if (!origin || !allowed(origin)) {
       // A browser's own same-origin request (the demo page on the BFF) needs no CORS: nothing to warn about.
       if (origin && req.headers['sec-fetch-site'] !== 'same-origin') refused?.refused(origin);
       next();

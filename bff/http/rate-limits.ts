@@ -1,11 +1,20 @@
-import { perIpRateLimit, type RateWindow, type SharedCounting } from '../../platform/rate-limits.js';
+import type { Response } from 'express';
+import { clientIpKey } from '../../platform/fast-http/client-ip-key.js';
+import { perIpRateLimit, specRateLimit, type GivingBackRateLimit, type RateWindow, type SharedCounting } from '../../platform/rate-limits.js';
 
 // Each limiter below counts in this process's memory, or with `shared` (REDIS_URL)
 // in Redis across every BFF instance, per instance again while Redis is down.
 
+/** What each per-IP policy says when it refuses. */
+const REFUSALS = {
+  api: 'Too many requests; please wait a moment and try again',
+  booking: 'Too many booking attempts; please wait a few minutes, or call the clinic',
+  status: 'Too many status lookups; please wait a few minutes, or call the clinic',
+} as const;
+export type LimitKind = keyof typeof REFUSALS;
+
 /** Every /api route, per client IP. */
-export const apiRateLimit = (window: RateWindow, shared?: SharedCounting) =>
-  perIpRateLimit('api', 'Too many requests; please wait a moment and try again', window, { shared });
+export const apiRateLimit = (window: RateWindow, shared?: SharedCounting) => perIpRateLimit('api', REFUSALS.api, window, { shared });
 
 /**
  * Bookings, per client IP: a much smaller budget against spam. Every booking
@@ -17,11 +26,33 @@ export const apiRateLimit = (window: RateWindow, shared?: SharedCounting) =>
  * not written, which is exactly what a client that hangs up makes happen.
  */
 export const bookingRateLimit = (window: RateWindow, shared?: SharedCounting) =>
-  perIpRateLimit('booking', 'Too many booking attempts; please wait a few minutes, or call the clinic', window, { shared });
+  perIpRateLimit('booking', REFUSALS.booking, window, { shared });
 
 /**
  * Status lookups, per client IP: a reference carries a 64-bit MAC, and this
  * keeps guessing at 30 tries in 10 minutes (STATUS_RATE_LIMIT), hopeless.
  */
-export const statusRateLimit = (window: RateWindow, shared?: SharedCounting) =>
-  perIpRateLimit('status', 'Too many status lookups; please wait a few minutes, or call the clinic', window, { shared });
+export const statusRateLimit = (window: RateWindow, shared?: SharedCounting) => perIpRateLimit('status', REFUSALS.status, window, { shared });
+
+/** Which site a request is for, and that site's limit of a kind: what the router put on the answer's locals. */
+export interface SiteOfAnswer {
+  siteOf(res: Response): string;
+  limitOf(res: Response, kind: LimitKind): number;
+}
+
+/**
+ * One limiter of a kind for every site whose window is `windowMs` (issue 24,
+ * item 5): counted per site and client IP (the key starts with the site's
+ * id), each site's own limit read at every request. One limiter, not one per
+ * site: a thousand sites cost one store and one set of headers, and a site
+ * without overrides shares the BFF's window.
+ */
+export function perSiteRateLimit(kind: LimitKind, windowMs: number, sites: SiteOfAnswer, shared?: SharedCounting): GivingBackRateLimit {
+  return specRateLimit(
+    kind,
+    REFUSALS[kind],
+    { limit: (_req, res) => sites.limitOf(res, kind), windowMs },
+    (req, res) => `${sites.siteOf(res)}:${clientIpKey(req)}`,
+    { shared },
+  );
+}

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { parseSettings } from '../../platform/config.js';
-import { BffConfigSchema } from '../config.js';
+import { BffConfigSchema, type SitesConfig } from '../config.js';
 import { decodeSecretsKey } from './site-secrets.js';
+
+export type { SitesConfig };
 
 /**
  * The settings the sites' database and secrets need, and nothing else: the
@@ -16,19 +18,15 @@ const SitesSchema = BffConfigSchema.pick({
   REDIS_KEY_PREFIX: true,
 });
 
-export interface SitesConfig {
-  databaseUrl: string;
-  /** SITE_SECRETS_KEY, decoded; absent, nothing can be sealed or opened. */
-  secretsKey?: Buffer;
-  /** SITE_SECRETS_KEY_PREVIOUS, decoded: still opens, never seals. */
-  previousSecretsKey?: Buffer;
+/** What the `sites` CLI needs beside the sites' database and keys: where to announce its changes. */
+export interface SitesCliConfig extends SitesConfig {
   /** REDIS_URL: where the CLI announces its changes to the running BFFs (site-changes.ts). */
   redisUrl?: string;
   redisKeyPrefix: string;
 }
 
 /** Parses the sites' settings, after `.env` when there is one; one Error naming each bad variable, never its value. */
-export function loadSitesConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.env'): SitesConfig {
+export function loadSitesConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.env'): SitesCliConfig {
   if (env === process.env && existsSync(envFile)) process.loadEnvFile(envFile);
   const e = parseSettings(SitesSchema, env, 'BFF');
   return {

@@ -9,6 +9,8 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Where the BFF mounts its public API (bff/app.ts). */
 const BFF_API = '/api';
+/** A site's mount on a BFF of many clinics (`/s/{site_id}/api`): its status lookups are kept out of the log too. */
+const SITE_PREFIX = '/s/[^/]+';
 
 /**
  * A BFF status lookup, GET /api/appointments/status/{reference}: the reference
@@ -19,9 +21,9 @@ const BFF_API = '/api';
  * /api/v1/appointments/status/{id} does not match: appointment ids are not
  * personal data and stay in its log.
  */
-const STATUS_LOOKUP = new RegExp(`^${BFF_API}${STATUS_PATH}/.`, 'i');
+const STATUS_LOOKUP = new RegExp(`^(${SITE_PREFIX})?${BFF_API}${STATUS_PATH}/.`, 'i');
 const STATUS_LOOKUP_PATTERN = `${BFF_API}${STATUS_PATH}/:reference`;
-const API_PATH = new RegExp(`^${BFF_API}(?:/|$)`, 'i');
+const API_PATH = new RegExp(`^(?:${SITE_PREFIX})?${BFF_API}(?:/|$)`, 'i');
 
 /** The path without its query string; repeated slashes collapsed only when there are any (most paths have none). */
 const withoutQuery = (url: string) => {
@@ -45,7 +47,10 @@ export function loggedPath(url: string): string {
       // A malformed escape: match the path as it came.
     }
   }
-  return STATUS_LOOKUP.test(collapseSlashes(decoded)) ? STATUS_LOOKUP_PATTERN : path;
+  const lookup = STATUS_LOOKUP.exec(collapseSlashes(decoded));
+  if (!lookup) return path;
+  // A site's lookup keeps its mount (`/s/{site_id}`, a public id), so its line still says which site was asked.
+  return lookup[1] === undefined ? STATUS_LOOKUP_PATTERN : `${lookup[1]}${STATUS_LOOKUP_PATTERN}`;
 }
 
 /**
@@ -101,7 +106,21 @@ declare module 'http' {
 interface RequestLogState {
   logger: Logger;
   logged: LoggedRequest;
+  /** Fields a handler added for every line of this request (tagRequestLog), e.g. the BFF's `site`. */
+  tags?: Record<string, string>;
   child?: Logger;
+}
+
+/**
+ * Adds `fields` to every line this request logs from now on: its request line
+ * and req.log's (the BFF's `site`, known only once its router has read the
+ * path). Nothing when the request has no request logger.
+ */
+export function tagRequestLog(req: IncomingMessage, fields: Record<string, string>): void {
+  const state = STATES.get(req);
+  if (!state) return;
+  state.tags = { ...state.tags, ...fields };
+  state.child = undefined;
 }
 
 /** Each request's state, beside it rather than on it: a property added to every request costs more. */
@@ -120,7 +139,7 @@ function defineLogGetter(prototype: object): void {
     get(this: IncomingMessage): Logger | undefined {
       const state = STATES.get(this);
       if (!state) return undefined;
-      return (state.child ??= state.logger.child({ req: state.logged }));
+      return (state.child ??= state.logger.child({ ...state.tags, req: state.logged }));
     },
   });
 }
@@ -160,7 +179,7 @@ export function requestLogger(logger: Logger): RequestHandler {
     const onEnd = (err?: unknown) => {
       if (done) return;
       done = true;
-      logAnswer(accessLog, req, res, logged, Date.now() - started, err);
+      logAnswer(accessLog, req, res, logged, Date.now() - started, err, STATES.get(req)?.tags);
     };
     // 'close' follows 'finish' on every answer, and comes alone when the client
     // went away first; 'error' also keeps a write error from crashing the process.
@@ -177,6 +196,7 @@ function logAnswer(
   logged: LoggedRequest,
   responseTime: number,
   err: unknown,
+  tags: Record<string, string> | undefined,
 ): void {
   const chosen = err === undefined ? CHOSEN_LEVELS.get(res) : undefined;
   const level = chosen ?? levelFor(req, res.statusCode, err);
@@ -185,9 +205,9 @@ function logAnswer(
   const failure = err ?? res.err;
   if (chosen === undefined && (failure || res.statusCode >= 500)) {
     const error = serialiseError(failure ?? new Error(`failed with status code ${res.statusCode}`));
-    logger[level]({ req: logged, res: answer, err: error, responseTime }, 'request errored');
+    logger[level]({ ...tags, req: logged, res: answer, err: error, responseTime }, 'request errored');
     return;
   }
   const completed = !req.readableAborted && res.writableEnded;
-  logger[level]({ req: logged, res: answer, responseTime }, completed ? 'request completed' : 'request aborted');
+  logger[level]({ ...tags, req: logged, res: answer, responseTime }, completed ? 'request completed' : 'request aborted');
 }

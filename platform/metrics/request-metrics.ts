@@ -16,8 +16,8 @@ export interface RequestMetricsOptions {
    * besides UNMATCHED_ROUTE.
    */
   routes: readonly string[];
-  /** The template of the booking operation (`POST` only), whose answers `bookings_total` counts. */
-  bookingRoute?: string;
+  /** The template(s) of the booking operation (`POST` only), whose answers `bookings_total` counts. */
+  bookingRoute?: string | readonly string[];
 }
 
 /**
@@ -29,6 +29,7 @@ export interface RequestMetricsOptions {
  * A booking's answer also counts in `bookings_total{outcome}`.
  */
 export function requestMetrics(metrics: ServiceMetrics, { routes, bookingRoute }: RequestMetricsOptions): RequestHandler {
+  const bookingRoutes = new Set(typeof bookingRoute === 'string' ? [bookingRoute] : (bookingRoute ?? []));
   const table = new RouteTable(routes.map((route) => [route, route] as const));
   const routeOf = (req: IncomingMessage & { originalUrl?: string }) => {
     const url = req.originalUrl ?? req.url ?? '/';
@@ -40,7 +41,7 @@ export function requestMetrics(metrics: ServiceMetrics, { routes, bookingRoute }
     const method = METHODS.has(req.method ?? '') ? req.method! : 'other';
     const route = routeOf(req);
     metrics.requestDuration.observe({ method, route, status: String(res.statusCode) }, seconds);
-    if (route === bookingRoute && method === 'POST') {
+    if (method === 'POST' && bookingRoutes.has(route)) {
       metrics.bookings.inc({ outcome: ServiceMetrics.bookingOutcome(res.statusCode, res.getHeader('idempotent-replayed') === 'true') });
     }
   };

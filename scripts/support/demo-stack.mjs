@@ -35,6 +35,19 @@ export function serviceSettings({ envFile, allowedOrigins }, env = process.env) 
   return { ...settings, ALLOWED_ORIGINS: [...origins].join(',') };
 }
 
+/**
+ * The BFF's share of `serviceSettings`: everything but DATABASE_URL, which
+ * names the reference server's database (the clinic system's). The BFF has a
+ * database of its own (its sites, docs/sites.md) and must never open the
+ * server's: a deployer who wants one other than `data/bff.db` names it
+ * BFF_DATABASE_URL here, and the BFF gets it as its DATABASE_URL.
+ */
+export function bffSettings(shared) {
+  const { BFF_DATABASE_URL, ...rest } = shared;
+  delete rest.DATABASE_URL;
+  return BFF_DATABASE_URL ? { ...rest, DATABASE_URL: BFF_DATABASE_URL } : rest;
+}
+
 /** Reads KEY=value lines; the BFF reads the same file itself. */
 function readEnvFile(file) {
   if (!existsSync(file)) return {};

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createBff, type Bff } from '../../../bff/app.js';
+import { createBff, type Bff, type BffDeps } from '../../../bff/app.js';
 import { parseBffConfig, type BffConfig } from '../../../bff/config.js';
 import { readReference } from '../../../bff/booking/booking-reference.js';
 import type { Clock } from '../../../platform/clock.js';
@@ -69,6 +69,8 @@ export async function startBff(
   clock: Clock = new FakeClock(TEST_NOW),
   redis?: RedisLink,
   metrics?: BffMetrics,
+  /** The sites of a BFF database (test/bff/sites), served at /s/{site_id} beside the clinic above. */
+  sites?: BffDeps['sites'],
 ): Promise<RunningBff> {
   const { lines: logs, sink } = collectLogLines();
   // The schema's defaults, with the settings these tests run under, then each test's own.
@@ -93,7 +95,7 @@ export async function startBff(
     }),
     ...overrides,
   };
-  const bff = createBff({ config, logger: createLogger('info', sink), clock, redis, metrics });
+  const bff = createBff({ config, logger: createLogger('info', sink), clock, redis, metrics, sites });
   const server = createHttpServer(bff.app);
   const baseUrl = await listen(server);
   const close = once(() => closeServer(server));

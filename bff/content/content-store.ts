@@ -1,0 +1,74 @@
+import { LRUCache } from 'lru-cache';
+import { systemClock, type Clock } from '../../platform/clock.js';
+import type { CachedAnswer } from './cached-answer.js';
+
+/** What a miss runs: the ContentCache that asked loads its own site's resource. */
+export interface FetchContext {
+  load: () => Promise<CachedAnswer>;
+}
+
+export interface ContentStoreOptions {
+  ttlMs: number;
+  /** CACHE_MAX_BYTES: the bound of every site's content together. */
+  maxBytes: number;
+  clock?: Clock;
+}
+
+/**
+ * The one LRU every site's ContentCache keeps its answers in (issue 24, item
+ * 5): one byte bound for the whole BFF, so a thousand sites take no more
+ * memory than one, and a busy site's answers push out the least-read ones of
+ * any site. Keys start with the site's id (siteKey), and every answer carries
+ * it too: ContentCache checks it on each read, so a key built wrongly can
+ * never hand one clinic's content to another.
+ */
+export class ContentStore {
+  readonly lru: LRUCache<string, CachedAnswer, FetchContext>;
+
+  constructor({ ttlMs, maxBytes, clock = systemClock }: ContentStoreOptions) {
+    // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, so an entry read
+    // just before the clock moves (by hand in tests, or an NTP step) would still count as fresh after it.
+    this.lru = new LRUCache<string, CachedAnswer, FetchContext>({
+      maxSize: maxBytes,
+      sizeCalculation: (answer, key) => answerSize(answer) + key.length,
+      ttl: ttlMs,
+      ttlResolution: 0,
+      allowStale: true,
+      noDeleteOnFetchRejection: true,
+      perf: { now: () => clock.now().getTime() },
+      fetchMethod: (_key, _stale, { context }) => context.load(),
+    });
+  }
+
+  /** Forgets every answer of one site (it changed, or is gone): its next request loads afresh. */
+  dropSite(siteId: string): number {
+    const prefix = siteKey(siteId, '');
+    const keys = [...this.lru.keys()].filter((key) => key.startsWith(prefix));
+    for (const key of keys) this.lru.delete(key);
+    return keys.length;
+  }
+
+  /** How many answers one site holds (tests, and the change log line). */
+  countOf(siteId: string): number {
+    const prefix = siteKey(siteId, '');
+    let count = 0;
+    for (const key of this.lru.keys()) if (key.startsWith(prefix)) count++;
+    return count;
+  }
+}
+
+/** A site's key for a path: its id, then a character no site id or path holds. */
+export const siteKey = (siteId: string, path: string): string => `${siteId}\n${path}`;
+
+/**
+ * Bytes an answer holds in the cache: its bodies (plain and compressed), its
+ * value counted as long as its JSON (the plain body; the objects take more,
+ * so this is a floor), its items', and a rough overhead for each.
+ */
+function answerSize(answer: CachedAnswer): number {
+  const bytes = (one: CachedAnswer) =>
+    one.body.length * (one.value === undefined ? 1 : 2) + (one.encoded.br?.length ?? 0) + (one.encoded.gzip?.length ?? 0) + 100;
+  let size = bytes(answer);
+  for (const item of answer.items?.values() ?? []) size += bytes(item);
+  return size;
+}

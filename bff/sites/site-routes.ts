@@ -1,0 +1,69 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { ApiError, notFound } from '../../contract/errors.js';
+import { notFoundHandler } from '../../platform/error-handler.js';
+import { tagRequestLog } from '../../platform/fast-http/request-logger.js';
+import { apiSecurityHeaders, widgetSecurityHeaders } from '../http/security-headers.js';
+import type { SiteOfAnswer } from '../http/rate-limits.js';
+import { isSiteId } from './site-id.js';
+import type { SiteRegistry } from './site-registry.js';
+import type { SiteSettings } from './site-settings.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      /** The site a /s/{site_id} request is for, once found: what its limiters read. */
+      site?: SiteSettings;
+    }
+  }
+}
+
+/** A site runtime as these routes use it: its /api router. */
+export interface RoutedSite {
+  router: RequestHandler;
+}
+
+/** What the shared per-site limiters read from an answer (perSiteRateLimit): the site these routes found. */
+export const siteOfAnswer: SiteOfAnswer = {
+  siteOf: (res: Response) => res.locals.site!.siteId,
+  limitOf: (res: Response, kind) => res.locals.site!.limits[kind].limit,
+};
+
+export const SITE_SUSPENDED_MESSAGE = 'Online booking is unavailable for this clinic; please call the clinic';
+
+/**
+ * /s/{site_id}/api/* (the site's whole API) and /s/{site_id}/widget/* (the
+ * same widget files as /widget: the widget finds its API at `../api` from its
+ * own URL, so a site's embed is the two lines of one clinic's with the
+ * site's path). Mounted at `/s/:siteId`.
+ *
+ * A malformed or unknown site id is 404 in the error body; a suspended site's
+ * API is 403 `site_suspended`, while its widget still loads, so that it can
+ * say booking is unavailable. Each found site's id is on every log line of
+ * its requests (`site`).
+ */
+export function siteRoutes<Runtime extends RoutedSite>(registry: SiteRegistry<Runtime>, widget: RequestHandler): Router {
+  const sites = Router({ mergeParams: true });
+  /** The site of the path, tagged on the request's log lines; throws the 404 of a malformed or unknown id. */
+  const siteOf = async (req: Request<{ siteId: string }>) => {
+    const { siteId } = req.params;
+    const found = isSiteId(siteId) ? await registry.find(siteId) : undefined;
+    if (!found) throw notFound('Site');
+    tagRequestLog(req, { site: siteId });
+    return found;
+  };
+  const api: RequestHandler<{ siteId: string }> = async (req, res, next) => {
+    const found = await siteOf(req);
+    if (found.status === 'suspended') throw new ApiError('site_suspended', SITE_SUSPENDED_MESSAGE);
+    res.locals.site = found.settings;
+    found.runtime.router(req, res, next);
+  };
+  const widgetOfSite: RequestHandler<{ siteId: string }> = async (req, _res, next) => {
+    await siteOf(req);
+    next();
+  };
+  sites.use('/api', apiSecurityHeaders, api);
+  sites.use('/widget', widgetSecurityHeaders, widgetOfSite, widget, notFoundHandler);
+  sites.use(notFoundHandler);
+  return sites;
+}

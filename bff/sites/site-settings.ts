@@ -1,0 +1,92 @@
+import { createHash, hkdfSync } from 'node:crypto';
+import type { BookingRules } from '../../contract/rules/booking-rules.js';
+import type { RateWindow } from '../../platform/config.js';
+import type { BffConfig } from '../config.js';
+import type { SiteKeyPair, SiteRecord } from './site.js';
+
+/** The site of the env settings (APP_KEY and the rest), served at /api and /widget as before sites. */
+export const DEFAULT_SITE = 'default';
+
+/**
+ * Everything one site's API is built from (bff/site-api.ts): the env clinic
+ * (defaultSiteSettings) and each site of the database (siteSettingsOf) alike.
+ * The BFF-wide settings (timeouts, cache TTL, body sizes) stay in BffConfig.
+ */
+export interface SiteSettings {
+  /** DEFAULT_SITE, or a site's public id: on every log line of its requests. */
+  siteId: string;
+  upstreamUrl: string;
+  appKey: string;
+  appSecretKey: string;
+  /** Exact origins and `https://*.example` wildcards (bff/http/origin-matcher.ts). */
+  allowedOrigins: readonly string[];
+  /** PUBLIC_ORIGIN, the BFF's own origin, allowed beside them. */
+  publicOrigin?: string;
+  timeZone: string;
+  bookingRules: BookingRules;
+  limits: Record<'api' | 'booking' | 'status', RateWindow>;
+  /** The key new booking references are made with: the site's own, so no other site reads them. */
+  referenceKey: Buffer;
+  previousReferenceKeys: readonly Buffer[];
+  /** Its part of the Redis key space (after `${REDIS_KEY_PREFIX}bff:`): taken slots, "any dentist" keys, the default site's limits. */
+  redisScope: string;
+}
+
+/** The env clinic, exactly as the BFF served it before sites: its references and Redis keys are unchanged. */
+export function defaultSiteSettings(config: BffConfig): SiteSettings {
+  return {
+    siteId: DEFAULT_SITE,
+    upstreamUrl: config.upstreamUrl,
+    appKey: config.appKey,
+    appSecretKey: config.appSecretKey,
+    allowedOrigins: config.allowedOrigins,
+    publicOrigin: config.publicOrigin,
+    timeZone: config.clinicTimeZone,
+    bookingRules: config.bookingRules,
+    limits: { api: config.apiRateLimit, booking: config.bookingRateLimit, status: config.statusRateLimit },
+    referenceKey: config.referenceKey,
+    previousReferenceKeys: config.previousReferenceKeys,
+    // The app key enters only as a hash, so no key names a credential (as before sites).
+    redisScope: createHash('sha256').update(config.appKey).digest('hex').slice(0, 16),
+  };
+}
+
+/** A site of the database with its opened key pair; per-IP limits it does not override are the BFF's settings. */
+export function siteSettingsOf(site: SiteRecord, credentials: SiteKeyPair, config: BffConfig): SiteSettings {
+  const override = (window: { limit: number; window_ms: number } | undefined, fallback: RateWindow): RateWindow =>
+    window ? { limit: window.limit, windowMs: window.window_ms } : fallback;
+  return {
+    siteId: site.site_id,
+    upstreamUrl: site.upstream_url,
+    appKey: credentials.app_key,
+    appSecretKey: credentials.app_secret_key,
+    allowedOrigins: site.allowed_origins,
+    publicOrigin: config.publicOrigin,
+    timeZone: site.time_zone,
+    bookingRules: {
+      minNoticeMinutes: site.booking_rules.min_notice_minutes,
+      horizonDays: site.booking_rules.horizon_days,
+      defaultDurationMinutes: site.booking_rules.default_duration_minutes,
+    },
+    limits: {
+      api: override(site.limits?.api, config.apiRateLimit),
+      booking: override(site.limits?.booking, config.bookingRateLimit),
+      status: override(site.limits?.status, config.statusRateLimit),
+    },
+    referenceKey: siteReferenceKey(config.referenceKey, site.site_id),
+    previousReferenceKeys: config.previousReferenceKeys.map((key) => siteReferenceKey(key, site.site_id)),
+    redisScope: `site:${site.site_id}`,
+  };
+}
+
+/**
+ * A site's reference key, derived from the BFF's (BOOKING_REF_SECRET) with
+ * the site id bound in: a reference's MAC made for one site fails on every
+ * other, so it is 404 there, and no site can read or forge another's. One
+ * secret for all sites; its rotation (BOOKING_REF_SECRET_PREVIOUS) works for
+ * each. The default site keeps the BFF's key itself, so references patients
+ * hold from before sites stay valid.
+ */
+export function siteReferenceKey(bffKey: Buffer, siteId: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', bffKey, siteId, 'booking-reference-site-v1', 64));
+}
