@@ -74,7 +74,9 @@ export async function runInterleaved(
     const merged = autocannon.aggregateResult(runs[index], { ...options, title });
     const answered = runs[index].reduce((sum, run) => sum + run.totalCompletedRequests, 0);
     const seconds = runs[index].reduce((sum, run) => sum + run.duration, 0);
-    return summarise(title, { ...merged, requests: { average: answered / seconds, total: answered } });
+    const phase = summarise(title, { ...merged, requests: { average: answered / seconds, total: answered } });
+    // Each turn's own throughput, so a comparison can show how far the turns spread.
+    return { ...phase, turnsPerSecond: runs[index].map((run) => run.totalCompletedRequests / run.duration) };
   });
 }
 
