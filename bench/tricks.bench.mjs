@@ -7,16 +7,17 @@
 // For each benchmark phase of the services (the BFF's cached GET /api/treatments, the server's
 // authenticated GET /api/v1/treatments, durable bookings on SQLite and on PostgreSQL), one compiled
 // service with every trick on and, beside it, one per trick with that trick replaced by the library's
-// plain way (bench/support/trick-service.mjs says how each is switched off). All of a phase's services
-// are measured in turns (a 2 s warm-up each, then five 2 s turns each, round-robin; BENCH_TURNS more), so a busy spell
-// of the machine weighs on all of them alike. Before the load, each variant's answer is compared with
-// the one of the service with every trick on (status, body, header names): a variant that answers
-// differently measures something else, and is reported so.
+// plain way (bench/support/trick-service.mjs says how each is switched off). All of a phase's
+// services are measured in turns: a 2 s warm-up each, then five 2 s turns each (BENCH_TURNS more),
+// round-robin, each turn starting one variant later, so a busy spell of the machine weighs on all of
+// them alike. Before the load, each variant's answer is compared with the one of the service with
+// every trick on (status, body, header names): a variant that answers differently measures something
+// else, and is reported so.
 //
 // Per trick: requests/s with it and without it, the gain (with / without - 1), the median and spread
-// of that gain over the turns (each turn's with against the same turn's without), and the verdict: keep (a gain of 3 % or more) or remove. The verdict is
-// only as good as the machine is quiet: the load average is printed before and after, and a busy
-// machine is warned of.
+// of that gain over the turns (each turn's with against the same turn's without), and the verdict:
+// keep (a gain of 3 % or more) or remove. The verdict is only as good as the machine is quiet: the
+// load average is printed before and after, and a busy machine is warned of.
 //
 // Tricks this benchmark does not switch (they sit inside the handlers, with no plain variant to build
 // from public pieces) are listed at the end, with why.
@@ -93,15 +94,19 @@ function difference(on, off) {
   return undefined;
 }
 
-/** Every variant of a GET phase, its base URL and whether it answers as the one with every trick on does. */
-async function startGetVariants(phase, envFor, path, headers, { readyPath, cwd }) {
+/**
+ * Every variant of a GET phase: its base URL, the headers its requests carry (`headersFor`, e.g. a
+ * token of its own) and whether it answers as the one with every trick on does.
+ */
+async function startGetVariants(phase, envFor, path, { readyPath, cwd, headersFor = async () => ({}) }) {
   const variants = [];
   for (const trick of ['none', ...phase.tricks]) {
     const port = await findFreePort();
-    variants.push({ trick, base: await startVariant(phase.service, trick, envFor(port), readyPath, cwd) });
+    const base = await startVariant(phase.service, trick, envFor(port), readyPath, cwd);
+    variants.push({ trick, base, headers: await headersFor(base) });
   }
-  const on = await answerOf(`${variants[0].base}${path}`, headers);
-  for (const variant of variants.slice(1)) variant.differs = difference(on, await answerOf(`${variant.base}${path}`, headers));
+  const on = await answerOf(`${variants[0].base}${path}`, variants[0].headers);
+  for (const variant of variants.slice(1)) variant.differs = difference(on, await answerOf(`${variant.base}${path}`, variant.headers));
   return variants;
 }
 
@@ -115,7 +120,7 @@ async function measure(phase, variants, optionsFor) {
   const phases = await runInterleaved(variants.map((variant) => ({
     title: `${phase.name}, ${variant.trick === 'none' ? 'every trick on' : `${variant.trick} off`}`,
     options: optionsFor(variant),
-  })), { slices: TURNS, durationSeconds: 2 * TURNS });
+  })), { slices: TURNS, durationSeconds: 2 * TURNS, rotate: true });
   printResultsTable(phases);
   const [on, ...offs] = phases;
   return offs.map((off, index) => {
@@ -192,18 +197,13 @@ async function runBenchmark() {
       await startApiServer(serverEnvironment(shared.url, apiPort));
       const upstreamUrl = `http://${HOST}:${apiPort}/api/v1`;
       const envFor = (port) => bffEnvironment({ upstreamUrl, keys: shared.keys, port, cacheTtlMs: 600_000, cacheMaxBytes: 262_144 });
-      const variants = await startGetVariants(current, envFor, '/api/treatments', {}, { readyPath: '/readyz', cwd: tempDir });
+      const variants = await startGetVariants(current, envFor, '/api/treatments', { readyPath: '/readyz', cwd: tempDir });
       results.push(...await measure(current, variants, (variant) => loadOptions(`${variant.base}/api/treatments`)));
     } else if (!phase.bookings) {
       // Every server variant on the same SQLite file, each with a token of its own.
-      const variants = [];
-      for (const trick of ['none', ...tricks]) {
-        const port = await findFreePort();
-        const base = await startVariant('server', trick, serverEnvironment(shared.url, port), '/healthz');
-        variants.push({ trick, base, headers: await authHeadersFor(base, shared.keys) });
-      }
-      const on = await answerOf(`${variants[0].base}/api/v1/treatments`, variants[0].headers);
-      for (const variant of variants.slice(1)) variant.differs = difference(on, await answerOf(`${variant.base}/api/v1/treatments`, variant.headers));
+      const envFor = (port) => serverEnvironment(shared.url, port);
+      const headersFor = (base) => authHeadersFor(base, shared.keys);
+      const variants = await startGetVariants(current, envFor, '/api/v1/treatments', { readyPath: '/healthz', headersFor });
       results.push(...await measure(current, variants, (variant) => loadOptions(`${variant.base}/api/v1/treatments`, { headers: variant.headers })));
     } else {
       // Bookings: each variant on a database of its own, so one's growing tables and WAL never weigh on another.
