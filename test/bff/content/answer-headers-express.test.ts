@@ -15,7 +15,7 @@ import { createHttpServer } from '../../../platform/fast-http/http-server.js';
  */
 const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=30, stale-if-error=600';
 const body = Buffer.from(JSON.stringify({ success: true, data: [{ id: 1, name: 'Zahnreinigung – “Plus”' }] }));
-const answer: CachedAnswer = { status: 200, body, encoded: { br: brotliCompressSync(body) }, etag: '"abc123"', fetchedAt: 0 };
+const answer: CachedAnswer = { site: 'default', status: 200, body, encoded: { br: brotliCompressSync(body) }, etag: '"abc123"', fetchedAt: 0 };
 const headers = new AnswerHeaders(CACHE_CONTROL);
 
 let base: string;
