@@ -12,7 +12,6 @@ import {
   startStack,
   startStubUpstream,
   type RunningBff,
-  type Stack,
   type StubHandler,
   type StubUpstream,
 } from '../support/bff-harness.js';
@@ -31,14 +30,7 @@ const REFERENCE_SHAPE = REFERENCE_PATTERN;
 /** Status lookups here are many; the per-IP status limit has its own test (status-lookup.test.ts). */
 const UNLIMITED_STATUS = { statusRateLimit: { limit: 100_000, windowMs: 60_000 } };
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack({ bff: UNLIMITED_STATUS });
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack({ bff: UNLIMITED_STATUS });
 
 const book = (body: unknown, headers: Record<string, string> = {}, bff: RunningBff = stack.bff) =>
   fetch(`${bff.api}/appointments/book`, {

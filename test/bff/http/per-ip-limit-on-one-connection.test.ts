@@ -1,6 +1,6 @@
 import { Agent, get } from 'node:http';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startBff, startStack } from '../support/bff-harness.js';
 
 // The per-IP limit's key is remembered per connection (platform/client-ip-key.ts).
 // These requests all travel over one kept-alive connection, as a load balancer's
@@ -8,28 +8,18 @@ import { startBff, startStack, type RunningBff, type Stack } from '../support/bf
 
 const LIMIT = { limit: 2, windowMs: 60_000 };
 
-let stack: Stack;
-/** Behind a trusted proxy: the client is X-Forwarded-For's. */
-let behindProxy: RunningBff;
-/** No trusted proxy: the client is the connection's peer, whatever X-Forwarded-For says. */
-let direct: RunningBff;
 /** One connection at a time, kept alive: every request of a test on the same socket. */
 let agent: Agent;
 
-beforeAll(async () => {
-  stack = await startStack();
-  behindProxy = await startBff(stack.upstream.api, stack.clinic, { trustProxy: true, apiRateLimit: LIMIT });
-  direct = await startBff(stack.upstream.api, stack.clinic, { trustProxy: false, apiRateLimit: LIMIT });
-});
+const stack = await startStack();
+/** Behind a trusted proxy: the client is X-Forwarded-For's. */
+const behindProxy = await startBff(stack.upstream.api, stack.clinic, { trustProxy: true, apiRateLimit: LIMIT });
+/** No trusted proxy: the client is the connection's peer, whatever X-Forwarded-For says. */
+const direct = await startBff(stack.upstream.api, stack.clinic, { trustProxy: false, apiRateLimit: LIMIT });
 beforeEach(() => {
   agent = new Agent({ keepAlive: true, maxSockets: 1 });
 });
 afterEach(() => agent.destroy());
-afterAll(async () => {
-  await behindProxy.close();
-  await direct.close();
-  await stack.close();
-});
 
 /** One GET over the test's single connection: its status, and whether it reused the connection. */
 function getOverOneConnection(url: string, forwardedFor: string): Promise<{ status: number; reusedConnection: boolean }> {
