@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BffErrorBody, BffStatusResponse } from '../../../contract/bff.js';
 import { createReference } from '../../../bff/booking/booking-reference.js';
@@ -13,7 +13,6 @@ import {
   startStubUpstream,
   type RunningBff,
   type StubHandler,
-  type StubUpstream,
 } from '../support/bff-harness.js';
 import { expectError } from '../../support/expect-error.js';
 
@@ -260,9 +259,7 @@ describe('a booking the BFF refuses before forwarding', () => {
   });
 });
 
-describe('what reaches the upstream (recording stub)', () => {
-  let stub: StubUpstream;
-  let bff: RunningBff;
+describe('what reaches the upstream (recording stub)', async () => {
   const answer: StubHandler = (req, res) => {
     res.setHeader('content-type', 'application/json');
     if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify({ access_token: 'stub-token-booking-0123456789', expires_in: 3600 }));
@@ -270,14 +267,8 @@ describe('what reaches the upstream (recording stub)', () => {
   };
   const forwardedBookings = () => stub.requests.filter((r) => r.url === '/api/v1/appointments/book');
 
-  beforeAll(async () => {
-    stub = await startStubUpstream(answer);
-    bff = await startBff(stub.api, { appKey: 'ck_booking_stub', secret: 'booking-stub-secret-0123456789' });
-  });
-  afterAll(async () => {
-    await bff.close();
-    await stub.close();
-  });
+  const stub = await startStubUpstream(answer);
+  const bff = await startBff(stub.api, { appKey: 'ck_booking_stub', secret: 'booking-stub-secret-0123456789' });
 
   it('forwards the booking without the empty honeypot field', async () => {
     const booking = validBooking({ note: 'Honeypot left empty' });
