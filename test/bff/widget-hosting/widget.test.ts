@@ -3,9 +3,9 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chooseEncoding } from '../../../bff/widget-hosting/precompressed.js';
-import { startBff, startStubUpstream, type RunningBff } from '../support/bff-harness.js';
+import { startBff, startStubUpstream } from '../support/bff-harness.js';
 
 const CREDENTIALS = { appKey: 'ck_widget', secret: 'widget-test-app-secret-0123456789' };
 const HASHED = 'clinic-booking-Ab3_x-9Z.js';
@@ -48,17 +48,12 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ st
 }
 
 const widgetDir = widgetFolder();
-let emptyDir: string;
-let bffWithoutWidget: RunningBff;
+const emptyDir = mkdtempSync(join(tmpdir(), 'clinic-widget-empty-'));
 
 const stub = await startStubUpstream();
 const bff = await startBff(stub.api, CREDENTIALS, { widgetDir });
-beforeAll(async () => {
-  emptyDir = mkdtempSync(join(tmpdir(), 'clinic-widget-empty-'));
-  bffWithoutWidget = await startBff(stub.api, CREDENTIALS, { widgetDir: emptyDir });
-});
-afterAll(async () => {
-  await bffWithoutWidget.close();
+const bffWithoutWidget = await startBff(stub.api, CREDENTIALS, { widgetDir: emptyDir });
+afterAll(() => {
   rmSync(widgetDir, { recursive: true, force: true });
   rmSync(emptyDir, { recursive: true, force: true });
 });
