@@ -3,9 +3,9 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chooseEncoding } from '../../../bff/widget-hosting/precompressed.js';
-import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStubUpstream } from '../support/bff-harness.js';
 
 const CREDENTIALS = { appKey: 'ck_widget', secret: 'widget-test-app-secret-0123456789' };
 const HASHED = 'clinic-booking-Ab3_x-9Z.js';
@@ -48,21 +48,12 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ st
 }
 
 const widgetDir = widgetFolder();
-let stub: StubUpstream;
-let bff: RunningBff;
-let emptyDir: string;
-let bffWithoutWidget: RunningBff;
+const emptyDir = mkdtempSync(join(tmpdir(), 'clinic-widget-empty-'));
 
-beforeAll(async () => {
-  stub = await startStubUpstream();
-  bff = await startBff(stub.api, CREDENTIALS, { widgetDir });
-  emptyDir = mkdtempSync(join(tmpdir(), 'clinic-widget-empty-'));
-  bffWithoutWidget = await startBff(stub.api, CREDENTIALS, { widgetDir: emptyDir });
-});
-afterAll(async () => {
-  await bff.close();
-  await bffWithoutWidget.close();
-  await stub.close();
+const stub = await startStubUpstream();
+const bff = await startBff(stub.api, CREDENTIALS, { widgetDir });
+const bffWithoutWidget = await startBff(stub.api, CREDENTIALS, { widgetDir: emptyDir });
+afterAll(() => {
   rmSync(widgetDir, { recursive: true, force: true });
   rmSync(emptyDir, { recursive: true, force: true });
 });
