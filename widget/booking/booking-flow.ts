@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { Task, TaskStatus } from '@lit/task';
+import { COMPLETE, LoadTask } from '../load-task.js';
 import type { Dentist, Treatment, WebsiteSite } from '../../contract/index.js';
 import type { BookingResult } from '../../contract/bff.js';
 import { clinicLocalTime } from '../../contract/rules/clinic-time.js';
@@ -86,21 +86,21 @@ export class BookingFlow implements ReactiveController {
    * The chosen day's slots as the BFF knows them, fetched on the day step;
    * before a day is chosen, while the clinic's zone is unknown, today's, to learn it.
    */
-  readonly slots: Task<readonly [string, string, string, string], Availability | undefined>;
+  readonly slots: LoadTask<readonly [string, string, string, string], Availability | undefined>;
 
   /**
    * The shown month's open starts per day (GET /availability/days), so that a day with none is muted
    * before the patient opens it. A BFF without the route (404) or any failure leaves the calendar to
    * the opening hours alone, as before the route existed.
    */
-  readonly days: Task<readonly [string, string, string, string], Map<string, number> | undefined>;
+  readonly days: LoadTask<readonly [string, string, string, string], Map<string, number> | undefined>;
 
   readonly host: BookingFlowHost;
 
   constructor(host: BookingFlowHost) {
     this.host = host;
     host.addController(this);
-    this.slots = new Task(host, {
+    this.slots = new LoadTask(host, {
       task: async ([apiBase, date, doctor, treatment], { signal }) => (date ? availability(apiBase, date, doctor, treatment, signal) : undefined),
       args: () => {
         const date = this.step !== 'day' ? '' : this.draft.appointment_date || (this.zone ? '' : localToday());
@@ -110,7 +110,7 @@ export class BookingFlow implements ReactiveController {
         if (found) this.zone = found.time_zone;
       },
     });
-    this.days = new Task(host, {
+    this.days = new LoadTask(host, {
       task: async ([apiBase, month, doctor, treatment], { signal }) => (month ? availabilityDays(apiBase, month, doctor, treatment, signal) : undefined),
       args: () => {
         const month = this.step === 'day' ? (this.cursor || this.draft.appointment_date || this.now().date).slice(0, 7) : '';
@@ -121,7 +121,7 @@ export class BookingFlow implements ReactiveController {
 
   /** Open starts per day of the shown month as the BFF counted them, or undefined when it could not say. */
   dayCounts(): Map<string, number> | undefined {
-    return this.days.status === TaskStatus.COMPLETE ? this.days.value : undefined;
+    return this.days.status === COMPLETE ? this.days.value : undefined;
   }
 
   private get apiBase(): string {
@@ -261,7 +261,7 @@ export class BookingFlow implements ReactiveController {
   /** Whether the BFF knows this start to be taken on the chosen day for the chosen dentist. */
   isTaken(time: string): boolean {
     const { appointment_date: date, doctor_id: doctor } = this.draft;
-    const known = this.slots.status === TaskStatus.COMPLETE ? this.slots.value : undefined;
+    const known = this.slots.status === COMPLETE ? this.slots.value : undefined;
     return this.lost.includes(`${date} ${doctor} ${time}`) || !!known?.slots.some((slot) => slot.time === time && slot.status === 'taken');
   }
 

@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { TaskStatus } from '@lit/task';
+import { COMPLETE, PENDING } from '../../load-task.js';
 import { minutesOf } from '../../../contract/rules/clinic-time.js';
 import { timeFormatter } from '../../format.js';
 import type { BookingFlow } from '../booking-flow.js';
@@ -21,7 +21,7 @@ export function renderTimes(flow: BookingFlow): TemplateResult | typeof nothing 
   // Nothing until a day is chosen (its name is then in the summary above, and its button announces it).
   if (!flow.draft.appointment_date) return nothing;
   const heading = html`<h4>${t.time}</h4>`;
-  if (flow.slots.status === TaskStatus.PENDING) return html`<div class="times">${heading}<p role="status">${t.loading}</p></div>`;
+  if (flow.slots.status === PENDING) return html`<div class="times">${heading}<p role="status">${t.loading}</p></div>`;
   const starts = flow.dayStarts();
   const free = starts.filter((time) => !flow.isTaken(time));
   const chosen = flow.draft.appointment_time;
@@ -60,7 +60,7 @@ function slotButton(flow: BookingFlow, time: string, label: string, tabindex?: n
 
 /** After a 409, in the failure message: the three open starts nearest the one refused, one click each. */
 export function renderNearest(flow: BookingFlow): TemplateResult | typeof nothing {
-  if (!flow.lostTime || flow.slots.status !== TaskStatus.COMPLETE) return nothing;
+  if (!flow.lostTime || flow.slots.status !== COMPLETE) return nothing;
   const target = minutesOf(flow.lostTime);
   const format = timeFormatter(flow.lang);
   const nearest = flow
