@@ -12,7 +12,7 @@ import type { Translation } from '../i18n/translation.js';
 import type { WidgetContext } from '../widget-context.js';
 import { icsFile } from './appointment-view.js';
 import type { Choices } from './choices-summary.js';
-import { stepAfter, stepBefore, storedStep, type Step } from './booking-steps.js';
+import { STEPS, stepAfter, stepBefore, storedStep, type Step } from './booking-steps.js';
 import { bookingBody, EMPTY_DRAFT, validateDraft, type BookingDraft, type DraftField, type FieldErrors } from './booking-rules.js';
 import { draftStorage, type StoredDraft } from './draft-storage.js';
 import { failureText } from './failure-text.js';
@@ -76,6 +76,12 @@ export class BookingFlow implements ReactiveController {
   /** The booking reference has been copied. */
   readonly copied: boolean = false;
 
+  /**
+   * The furthest step this booking has reached (its index in STEPS): a step before it was passed, so its
+   * choice was made, "Not sure yet" and "Any dentist" included. Before that, those equal the empty draft
+   * and yet nobody chose them.
+   */
+  private reached = 0;
   /** The clinic's IANA time zone, once an availability answer has named it. */
   private zone?: string;
   /** Slots this form was refused (409) since they were last fetched: `date doctor time`. */
@@ -138,6 +144,7 @@ export class BookingFlow implements ReactiveController {
 
   private set(state: Partial<FlowState>): void {
     Object.assign(this, state);
+    this.reached = Math.max(this.reached, STEPS.indexOf(this.step));
     this.host.requestUpdate();
   }
 
@@ -156,6 +163,11 @@ export class BookingFlow implements ReactiveController {
         patient_phone: draft.patient_phone || this.host.prefillPhone || '',
       },
     });
+  }
+
+  /** Whether `value` is the treatment or dentist chosen: the draft's, and made, not only the empty draft's default. */
+  isChosen(field: ChoiceField, value: string): boolean {
+    return this.draft[field] === value && (value !== '' || this.reached > STEPS.indexOf(CHOICE_STEP[field]));
   }
 
   /** A treatment or dentist given by the page: chosen, and its step skipped if the form is on it. */
@@ -361,7 +373,9 @@ export class BookingFlow implements ReactiveController {
   /** From the confirmation: an empty form (but for the page's prefill), at the first step. */
   bookAnother(): void {
     URL.revokeObjectURL(this.booked?.ics ?? '');
-    this.set({ booked: undefined, draft: { ...EMPTY_DRAFT, patient_name: this.host.prefillName ?? '', patient_phone: this.host.prefillPhone ?? '' } });
+    // A new booking: nothing is chosen yet, "Not sure yet" and "Any dentist" not either.
+    this.reached = 0;
+    this.set({ booked: undefined, step: 'treatment', draft: { ...EMPTY_DRAFT, patient_name: this.host.prefillName ?? '', patient_phone: this.host.prefillPhone ?? '' } });
     void this.go('treatment');
   }
 
