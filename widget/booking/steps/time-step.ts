@@ -2,6 +2,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { COMPLETE, PENDING } from '../../load-task.js';
 import { minutesOf } from '../../../contract/rules/clinic-time.js';
 import { timeFormatter } from '../../format.js';
+import { forwardOf } from '../calendar.js';
 import type { BookingFlow } from '../booking-flow.js';
 
 /** Where the afternoon and the evening begin, in minutes of the day (12:00, 17:00). */
@@ -12,7 +13,8 @@ const periodOf = (time: string) => PERIOD_STARTS.filter((start) => minutesOf(tim
  * The chosen day's times, beside the calendar: grouped into morning,
  * afternoon and evening under a small heading each, those the BFF knows to
  * be taken disabled. All the groups are one tab stop (roving tabindex):
- * arrows move to the previous or next free time, Home and End to the first
+ * arrows move to the previous or next free time (left and right flipped
+ * right to left, as the times are laid out), Home and End to the first
  * and last; Enter or Space chooses, which moves on to the details. Arrows
  * move focus only, not the choice, since choosing leaves the step.
  */
@@ -29,7 +31,8 @@ export function renderTimes(flow: BookingFlow): TemplateResult | typeof nothing 
   const last = free.length - 1;
   const onKey = (event: KeyboardEvent) => {
     const from = free.indexOf((event.target as HTMLElement).dataset.time ?? '');
-    const to = ({ ArrowRight: from + 1, ArrowDown: from + 1, ArrowLeft: from - 1, ArrowUp: from - 1, Home: 0, End: last } as Record<string, number>)[event.key];
+    const forward = forwardOf(event);
+    const to = ({ ArrowRight: from + forward, ArrowDown: from + 1, ArrowLeft: from - forward, ArrowUp: from - 1, Home: 0, End: last } as Record<string, number>)[event.key];
     if (to === undefined || from < 0) return;
     event.preventDefault();
     flow.moveTime(free[Math.min(Math.max(to, 0), last)]!);
