@@ -168,6 +168,11 @@ export const bookingFormStyles = css`
     justify-content: space-between;
     gap: 0.5rem;
   }
+  /* Square month arrows (the touch size, no wider), so "Dezember 2026" keeps one line at 320 px. */
+  .month .button {
+    min-width: 2.75rem;
+    padding-inline: 0;
+  }
   table {
     width: 100%;
     border-collapse: collapse;
@@ -244,8 +249,15 @@ export const bookingFormStyles = css`
     border-radius: var(--_radius);
     background: var(--_surface);
   }
+  /* On a line of its own, under its label: beside it, the reference broke across lines even at 390 px. */
   .reference {
+    display: block;
     font-family: ui-monospace, monospace;
+  }
+  /* "Step 3 of 5" above the step's name, not beside it: at 320 px the two ran into one crowded line. */
+  #step-heading .muted {
+    display: block;
+    font-size: 0.875rem;
   }
   .reference span {
     white-space: nowrap;
