@@ -1,5 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { COMPLETE, LoadTask } from './load-task.js';
+import { COMPLETE, ERROR, LoadTask } from './load-task.js';
 import { dayNameOf } from '../contract/rules/opening-hours.js';
 import { parsePositiveId } from '../contract/rules/patterns.js';
 import { loadContent, suspensions, type ClinicContent, type Resource } from './api.js';
@@ -319,13 +319,10 @@ export class ClinicBooking extends LitElement {
   }
 
   override render(): TemplateResult {
-    if (this.suspended) return this.renderError();
-    return this.content.render({
-      initial: () => this.renderSkeleton(),
-      pending: () => (this.content.value ? this.renderContent(this.content.value) : this.renderSkeleton()),
-      complete: (content) => this.renderContent(content),
-      error: () => this.renderError(),
-    }) as TemplateResult;
+    // The content once it has come, kept while it loads again; until then the skeleton, and after a
+    // failure too while "Try again" loads (a failed load leaves no value).
+    const { status, value } = this.content;
+    return this.suspended || status === ERROR ? this.renderError() : value ? this.renderContent(value) : this.renderSkeleton();
   }
 
   private renderSkeleton(): TemplateResult {
