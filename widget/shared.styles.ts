@@ -83,10 +83,11 @@ export const sharedStyles = css`
     opacity: 0.6;
     cursor: progress;
   }
-  /* A phone number reads left to right in every language: in Arabic its groups were reordered (0958 7946 20 +44). */
+  /* A phone number reads left to right in every language, unbroken: in Arabic its groups were reordered (0958 7946 20 +44). */
   [href^='tel:'] {
     direction: ltr;
     unicode-bidi: isolate;
+    white-space: nowrap;
   }
   :focus-visible {
     outline: 3px solid var(--_secondary);

@@ -249,10 +249,19 @@ export const bookingFormStyles = css`
     border-radius: var(--_radius);
     background: var(--_surface);
   }
-  /* On a line of its own, under its label: beside it, the reference broke across lines even at 390 px. */
+  /* The status card opens with its list, whose margin left an empty band above "Status". */
+  .result > :first-child {
+    margin-block-start: 0;
+  }
   .reference {
-    display: block;
     font-family: ui-monospace, monospace;
+  }
+  /*
+   * A line of the widget's words with a phone or reference in it takes the widget's direction, not
+   * each line's own (plaintext): in Arabic a wrapped phone or reference stood left, away from its words.
+   */
+  .widget-direction {
+    unicode-bidi: isolate;
   }
   /* "Step 3 of 5" above the step's name, not beside it: at 320 px the two ran into one crowded line. */
   #step-heading .muted {
