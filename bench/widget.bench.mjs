@@ -32,6 +32,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { computeMedianRun, filterToValidRuns } from 'lighthouse/core/lib/median-run.js';
 import { join } from 'node:path';
+import { bffEnvironment } from './support/bff-environment.mjs';
 import { seedDemoClinic, serverEnvironment, startApiServer } from './support/demo-clinic.mjs';
 import { hostPage, startHostSite } from './support/host-site.mjs';
 import { warnIfMachineIsBusy } from './support/load.mjs';
@@ -69,21 +70,17 @@ const TARGETS = { performance: 95, accessibility: 100, bestPractices: 100, seo: 
  * loads `.env` from its working directory, and a local demo's .env must not change what is measured.
  */
 async function startBff({ upstreamUrl, keys, port, cwd, allowedOrigins }) {
-  const env = {
-    PATH: process.env.PATH ?? '',
-    UPSTREAM_URL: upstreamUrl,
-    APP_KEY: keys.app_key,
-    APP_SECRET_KEY: keys.app_secret_key,
-    BOOKING_REF_SECRET: 'benchmark-booking-reference-secret-0123456789',
-    PORT: String(port),
-    HOST,
-    ALLOWED_ORIGINS: allowedOrigins.join(','),
-    API_RATE_LIMIT: '100000', // per client IP: every page load comes from one IP
-    CACHE_TTL_MS: String(30 * 60_000), // the whole run: every page load finds the content cached
-    LOG_LEVEL: 'warn',
-    WIDGET_DIR: join(ROOT, 'widget/dist'),
-    DEMO_PAGE: 'true', // one of the pages measured
-  };
+  const env = bffEnvironment({
+    upstreamUrl,
+    keys,
+    port,
+    cacheTtlMs: 30 * 60_000, // the whole run: every page load finds the content cached
+    extraEnv: {
+      ALLOWED_ORIGINS: allowedOrigins.join(','),
+      LOG_LEVEL: 'warn',
+      DEMO_PAGE: 'true', // one of the pages measured
+    },
+  });
   const child = spawnNode('BFF', [BFF_ENTRY], env, { cwd });
   await waitUntilReady(child, `http://${HOST}:${port}/readyz`);
   return child;

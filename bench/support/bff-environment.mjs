@@ -18,7 +18,7 @@ export function bffEnvironment({ upstreamUrl, keys, port, cacheTtlMs, cacheMaxBy
     HOST,
     API_RATE_LIMIT: '100000000',
     CACHE_TTL_MS: String(cacheTtlMs),
-    CACHE_MAX_BYTES: String(cacheMaxBytes),
+    ...(cacheMaxBytes === undefined ? {} : { CACHE_MAX_BYTES: String(cacheMaxBytes) }),
     LOG_LEVEL: 'info',
     WIDGET_DIR: join(ROOT, 'widget/dist'),
     ...(redis ? { REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix } : {}),
