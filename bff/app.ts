@@ -95,7 +95,7 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
   app.use('/widget', widgetSecurityHeaders, tagDefaultSite, widgetDevProxy?.middleware ?? widget, notFoundHandler);
   const siteRegistry = sites && servedSites(sites, config, logger, redis, contentStore, build);
   // The built widget only: Vite's dev server (WIDGET_DEV_URL) knows nothing of /s/{site_id}.
-  if (siteRegistry) app.use('/s/:siteId', siteRoutes(siteRegistry, widget));
+  if (siteRegistry) app.use('/s/:siteId', siteRoutes(siteRegistry, widget, config.publicOrigin));
   const demo = config.demoPage ? demoPage() : undefined;
   app.use(widgetDevProxy ? devPageSecurityHeaders : pageSecurityHeaders(demo ? [demo.styleHash] : []));
 
