@@ -76,7 +76,9 @@ export class MemoryTakenSlots implements TakenSlots {
     this.now = () => clock.now().getTime();
     // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, across a clock moved by hand.
     this.slots = new LRUCache<string, TakenInterval>({
-      max: options.maxSlots,
+      // maxSize counting entries, not max: lru-cache preallocates `max` slots, megabytes for each of a thousand sites.
+      maxSize: options.maxSlots,
+      sizeCalculation: () => 1,
       ttlResolution: 0,
       perf: { now: this.now },
       dispose: (_interval, key) => this.unindex(key),

@@ -103,7 +103,9 @@ export class BookingService {
   constructor(private readonly options: BookingServiceOptions) {
     // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, across a clock moved by hand.
     this.bookedDetails = new LRUCache<number, BookedDetails>({
-      max: BOOKINGS_REMEMBERED,
+      // maxSize counting entries, not max: lru-cache preallocates `max` slots, for each of a thousand sites.
+      maxSize: BOOKINGS_REMEMBERED,
+      sizeCalculation: () => 1,
       ttlResolution: 0,
       perf: { now: () => options.clock.now().getTime() },
     });

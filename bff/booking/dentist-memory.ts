@@ -31,7 +31,9 @@ export class MemoryDentistMemory implements DentistMemory {
   constructor(clock: Clock = systemClock) {
     // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, across a clock moved by hand.
     this.dentists = new LRUCache<string, number>({
-      max: KEYS_REMEMBERED,
+      // maxSize counting entries, not max: lru-cache preallocates `max` slots, for each of a thousand sites.
+      maxSize: KEYS_REMEMBERED,
+      sizeCalculation: () => 1,
       ttl: KEY_MEMORY_TTL_MS,
       ttlResolution: 0,
       perf: { now: () => clock.now().getTime() },

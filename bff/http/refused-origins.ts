@@ -22,7 +22,7 @@ export class RefusedOrigins {
     private readonly logger: Logger,
     clock: Clock,
   ) {
-    this.warned = new LRUCache({ max: MAX_ORIGINS, ttl: ONE_HOUR_MS, perf: { now: () => clock.now().getTime() } });
+    this.warned = new LRUCache({ maxSize: MAX_ORIGINS, sizeCalculation: () => 1, ttl: ONE_HOUR_MS, perf: { now: () => clock.now().getTime() } });
   }
 
   /** Notes a request from `origin` that got no CORS headers. */
