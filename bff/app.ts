@@ -67,8 +67,20 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
   const contentStore = new ContentStore({ ttlMs: config.cache.ttlMs, maxBytes: config.cache.maxBytes, clock });
   // One gate for every site's token exchanges (TOKEN_EXCHANGES_MAX_IN_FLIGHT), the default site's included.
   const exchangeGate = new ConcurrencyGate(config.tokenExchangesMaxInFlight);
+  const openApiDocument = {};
   const build = (site: SiteSettings, limiters: SiteLimiters) =>
-    createSiteApi({ config, site, logger: logger.child({ site: site.siteId }), clock, redis, metrics, contentStore, limiters, exchangeGate });
+    createSiteApi({
+      config,
+      site,
+      logger: logger.child({ site: site.siteId }),
+      clock,
+      redis,
+      metrics,
+      contentStore,
+      limiters,
+      exchangeGate,
+      openApiDocument,
+    });
 
   // The env clinic: its limiters count per IP under its own Redis scope, as before sites.
   const defaultSite = defaultSiteSettings(config);

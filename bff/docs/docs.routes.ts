@@ -6,9 +6,9 @@ import { buildBffOpenApiDocument } from './openapi.js';
 
 /**
  * GET /api/openapi.json: the BFF's own OpenAPI document, of `operations` and
- * of itself, generated once at start-up.
+ * of itself, generated once (for all sites, when `shared` is given).
  */
-export function docsOperation(operations: readonly AnyOperation[]): AnyOperation {
+export function docsOperation(operations: readonly AnyOperation[], shared: SharedDocument = {}): AnyOperation {
   let document = '';
   const getOpenApiDocument = operation({
     id: 'getOpenApiDocument',
@@ -30,6 +30,16 @@ export function docsOperation(operations: readonly AnyOperation[]): AnyOperation
       res.type('application/json').set('Cache-Control', 'public, max-age=300').send(document);
     },
   });
-  document = JSON.stringify(buildBffOpenApiDocument([...operations, getOpenApiDocument]));
+  document = shared.text ??= JSON.stringify(buildBffOpenApiDocument([...operations, getOpenApiDocument]));
   return getOpenApiDocument;
+}
+
+/**
+ * The document every site's API serves: each site has the same operations,
+ * so the first site built generates it and every other reuses its text
+ * (a site built on its first request does no generating, and a thousand
+ * sites hold one copy).
+ */
+export interface SharedDocument {
+  text?: string;
 }
