@@ -42,6 +42,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { captureResponse, startBareServer, startExpressServer } from './support/bare-server.mjs';
 import { benchRedis } from './support/redis-service.mjs';
+import { bffEnvironment } from './support/bff-environment.mjs';
 import { seedDemoClinic, serverEnvironment, startApiServer } from './support/demo-clinic.mjs';
 import {
   LOAD,
@@ -164,22 +165,7 @@ async function settled(read) {
  * (keys, ALLOWED_ORIGINS) must not change what is measured. Only what the benchmark decides is set.
  */
 async function startBff({ upstreamUrl, keys, port, cwd, redis, extraEnv = {} }) {
-  const env = {
-    PATH: process.env.PATH ?? '',
-    UPSTREAM_URL: upstreamUrl,
-    APP_KEY: keys.app_key,
-    APP_SECRET_KEY: keys.app_secret_key,
-    BOOKING_REF_SECRET: 'benchmark-booking-reference-secret-0123456789',
-    PORT: String(port),
-    HOST,
-    API_RATE_LIMIT: '100000000', // per client IP: every benchmark request comes from one IP
-    CACHE_TTL_MS: String(CACHE_TTL_MS),
-    CACHE_MAX_BYTES: String(CACHE_MAX_BYTES),
-    LOG_LEVEL: 'info',
-    WIDGET_DIR: join(ROOT, 'widget/dist'),
-    ...(redis ? { REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix } : {}),
-    ...extraEnv,
-  };
+  const env = bffEnvironment({ upstreamUrl, keys, port, cacheTtlMs: CACHE_TTL_MS, cacheMaxBytes: CACHE_MAX_BYTES, redis, extraEnv });
   const child = spawnNode('BFF', [BFF_ENTRY], env, { cwd });
   await waitUntilReady(child, `http://${HOST}:${port}/readyz`);
   return child;

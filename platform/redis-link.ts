@@ -151,6 +151,39 @@ export class RedisLink {
     return this.send<T>(args).catch(() => fallback);
   }
 
+  /**
+   * Listens on a pub/sub channel (under this link's key prefix: pass the whole
+   * name) through a connection of its own, as Redis requires of a subscriber.
+   * Best effort: while Redis is down nothing arrives, and the connection
+   * resubscribes by itself when Redis is back, so a caller that must not miss a
+   * change also polls. Resolves once the first attempt settled; the function
+   * it returns closes the subscription.
+   */
+  async subscribe(channel: string, onMessage: (message: string) => void): Promise<() => Promise<void>> {
+    const subscriber = this.client.duplicate();
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    // Its outages are the main link's to report; an unhandled 'error' would end the process.
+    subscriber.on('error', () => settle());
+    // Subscribed once on the first connection; node-redis subscribes again after each reconnection itself.
+    let subscribed = false;
+    subscriber.on('ready', () => {
+      if (subscribed) return;
+      subscribed = true;
+      subscriber.subscribe(channel, (message) => onMessage(message)).then(settle, () => {
+        subscribed = false;
+        settle();
+      });
+    });
+    // connect() settles only once connected, or when closed; the events above say what happens meanwhile.
+    subscriber.connect().catch(() => undefined);
+    await settled;
+    return async () => {
+      if (subscriber.isReady) await answerWithin(subscriber.close()).catch(() => subscriber.destroy());
+      else subscriber.destroy();
+    };
+  }
+
   /** Closes the connection (on shutdown, after the last request). */
   async close(): Promise<void> {
     this.closed = true;

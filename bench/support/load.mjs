@@ -51,11 +51,12 @@ export async function runPhase(
  * machine (a test run that starts or ends) then weighs on every phase alike, so their shares of one
  * another mean what they say; one after the other, a phase that happened to run during a busy spell
  * came out a quarter lower. Latency percentiles are over all the slices of a phase (autocannon's
- * histograms, merged); throughput is its answers over its measured seconds.
+ * histograms, merged); throughput is its answers over its measured seconds. `rotate` starts each
+ * turn one phase later, so that no phase always follows the same one.
  */
 export async function runInterleaved(
   phases,
-  { warmupSeconds = LOAD.warmupSeconds, durationSeconds = LOAD.durationSeconds, slices = 5 } = {},
+  { warmupSeconds = LOAD.warmupSeconds, durationSeconds = LOAD.durationSeconds, slices = 5, rotate = false } = {},
 ) {
   const sliceSeconds = durationSeconds / slices;
   process.stdout.write(`  ${phases.map(({ title }) => title).join(', ')}: warm-up ${warmupSeconds} s each, ` +
@@ -64,8 +65,10 @@ export async function runInterleaved(
   for (const { options } of phases) await autocannon({ ...options, duration: warmupSeconds });
   const runs = phases.map(() => []);
   for (let slice = 0; slice < slices; slice++) {
-    for (const [index, { options }] of phases.entries()) {
-      runs[index].push(await autocannon({ ...options, duration: sliceSeconds, skipAggregateResult: true }));
+    // With `rotate`, each turn starts one phase later (A B C, B C A, ...), so none is always first.
+    const order = phases.map((_, position) => (rotate ? (position + slice) % phases.length : position));
+    for (const index of order) {
+      runs[index].push(await autocannon({ ...phases[index].options, duration: sliceSeconds, skipAggregateResult: true }));
       assertAllRunning();
     }
   }
@@ -74,7 +77,9 @@ export async function runInterleaved(
     const merged = autocannon.aggregateResult(runs[index], { ...options, title });
     const answered = runs[index].reduce((sum, run) => sum + run.totalCompletedRequests, 0);
     const seconds = runs[index].reduce((sum, run) => sum + run.duration, 0);
-    return summarise(title, { ...merged, requests: { average: answered / seconds, total: answered } });
+    const phase = summarise(title, { ...merged, requests: { average: answered / seconds, total: answered } });
+    // Each turn's own throughput, so a comparison can show how far the turns spread.
+    return { ...phase, turnsPerSecond: runs[index].map((run) => run.totalCompletedRequests / run.duration) };
   });
 }
 

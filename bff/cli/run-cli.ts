@@ -4,6 +4,7 @@ import { SiteStore } from '../sites/site.store.js';
 import { loadSitesConfig } from '../sites/sites-config.js';
 import { openSitesDatabase } from '../sites/sites-database.js';
 import { CliError, parseSitesCommand } from './sites-commands.js';
+import { changeAnnouncer } from './change-announcer.js';
 
 /** Where the CLI reads its settings and input and writes its output: the process's own in main.ts, captured ones in tests. */
 export interface SitesCliIo {
@@ -43,16 +44,19 @@ async function runCommand(argv: string[], io: SitesCliIo): Promise<number> {
   }
   const secrets = config.secretsKey ? new SiteSecrets(config.secretsKey, config.previousSecretsKey) : undefined;
   const database = await openSitesDatabase(config.databaseUrl);
+  const announcer = config.redisUrl ? changeAnnouncer(config.redisUrl, config.redisKeyPrefix, io.stderr) : undefined;
   try {
     const result = await command({
       store: new SiteStore(database.db, secrets),
       clock: systemClock,
       readInput: io.readInput,
       audit: ({ event, ...entry }) => io.stderr(`${JSON.stringify({ audit: event, ...entry })}\n`),
+      announce: announcer?.announce,
     });
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } finally {
+    await announcer?.close();
     await database.close();
   }
 }

@@ -13,6 +13,12 @@ export interface SitesCliDeps {
   readInput: () => Promise<string>;
   /** One audit line per change: what, which site, when; never a secret. */
   audit: (entry: { event: string; site_id?: string; at: string; [detail: string]: unknown }) => void;
+  /**
+   * Tells the running BFFs at once that a site changed (REDIS_URL set). Never
+   * fails a command: a change not announced is still seen by every BFF's
+   * polling of the table within seconds.
+   */
+  announce?: (siteId: string) => Promise<void>;
 }
 
 /** A mistake in how the command was called or what it names: one line, exit code 2. */
@@ -48,7 +54,7 @@ export function parseSitesCommand(argv: string[]): (deps: SitesCliDeps) => Promi
 }
 
 const COMMANDS: Record<string, Command> = {
-  create: async ({ file }, { store, clock, audit }) => {
+  create: async ({ file }, { store, clock, audit, announce }) => {
     const path = required(file, '--file');
     let text: string;
     try {
@@ -60,37 +66,42 @@ const COMMANDS: Record<string, Command> = {
     const now = clock.now();
     const siteId = await store.create(site, now);
     audit({ event: 'site.created', site_id: siteId, at: now.toISOString() });
+    await announce?.(siteId);
     return { site_id: siteId };
   },
   list: async (_options, { store }) => (await store.list()).map(viewOf),
   show: async ({ site }, { store }) => viewOf(known(await store.get(required(site, '--site')), site)),
-  'set-origins': async ({ site, origins }, { store, clock, audit }) => {
+  'set-origins': async ({ site, origins }, { store, clock, audit, announce }) => {
     const siteId = required(site, '--site');
     const entries = required(origins, '--origins').split(',').map((entry) => entry.trim()).filter(Boolean);
     const canonical = entries.map((entry) => parsed(SiteOrigin, entry, '--origins'));
     const now = clock.now();
     const updated = known(await store.setOrigins(siteId, canonical, now), siteId);
     audit({ event: 'site.origins_set', site_id: siteId, at: now.toISOString(), origins: updated.allowed_origins });
+    await announce?.(siteId);
     return viewOf(updated);
   },
-  'rotate-secret': async ({ site }, { store, clock, readInput, audit }) => {
+  'rotate-secret': async ({ site }, { store, clock, readInput, audit, announce }) => {
     const siteId = required(site, '--site');
     known(await store.get(siteId), siteId);
     const pair = parsed(SiteKeyPair, parseJson(await readInput(), 'standard input'), 'invalid key pair on standard input');
     const now = clock.now();
     const updated = known(await store.rotateSecret(siteId, pair, now), siteId);
     audit({ event: 'site.secret_rotated', site_id: siteId, at: now.toISOString() });
+    await announce?.(siteId);
     return viewOf(updated);
   },
   suspend: (options, deps) => setStatus(options, deps, 'suspended'),
   resume: (options, deps) => setStatus(options, deps, 'active'),
-  delete: async ({ site }, { store, clock, audit }) => {
+  delete: async ({ site }, { store, clock, audit, announce }) => {
     const siteId = required(site, '--site');
     if (!(await store.delete(siteId))) throw unknownSite(siteId);
     const now = clock.now();
     audit({ event: 'site.deleted', site_id: siteId, at: now.toISOString() });
+    await announce?.(siteId);
     return { site_id: siteId, deleted: true };
   },
+  // Not announced: the secrets are the same, only sealed anew; the BFFs' polling sees the new updated_at.
   reencrypt: async (_options, { store, clock, audit }) => {
     const now = clock.now();
     const count = await store.reencryptAll(now);
@@ -99,11 +110,12 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
-async function setStatus({ site }: Options, { store, clock, audit }: SitesCliDeps, status: 'active' | 'suspended') {
+async function setStatus({ site }: Options, { store, clock, audit, announce }: SitesCliDeps, status: 'active' | 'suspended') {
   const siteId = required(site, '--site');
   const now = clock.now();
   const updated = known(await store.setStatus(siteId, status, now), siteId);
   audit({ event: status === 'active' ? 'site.resumed' : 'site.suspended', site_id: siteId, at: now.toISOString() });
+  await announce?.(siteId);
   return viewOf(updated);
 }
 

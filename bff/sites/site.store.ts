@@ -52,6 +52,16 @@ export class SiteStore {
     return rows.map(recordOf);
   }
 
+  /**
+   * Each site's id and when it last changed, nothing else: what an instance
+   * compares with its last look to learn which sites changed or went away
+   * (site-changes.ts), cheap enough to ask every few seconds.
+   */
+  async versions(): Promise<Map<string, string>> {
+    const rows = await this.db.selectFrom('sites').select(['site_id', 'updated_at']).execute();
+    return new Map(rows.map((row) => [row.site_id, row.updated_at]));
+  }
+
   async get(siteId: string): Promise<SiteRecord | undefined> {
     const row = await this.db.selectFrom('sites').selectAll().where('site_id', '=', siteId).executeTakeFirst();
     return row && recordOf(row);

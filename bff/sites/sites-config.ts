@@ -10,14 +10,29 @@ export type { SitesConfig };
  * `sites` CLI runs without a clinic's APP_KEY or BOOKING_REF_SECRET, so it
  * parses only these from the BFF's own schema (one schema, one settings table).
  */
-const SitesSchema = BffConfigSchema.pick({ DATABASE_URL: true, SITE_SECRETS_KEY: true, SITE_SECRETS_KEY_PREVIOUS: true });
+const SitesSchema = BffConfigSchema.pick({
+  DATABASE_URL: true,
+  SITE_SECRETS_KEY: true,
+  SITE_SECRETS_KEY_PREVIOUS: true,
+  REDIS_URL: true,
+  REDIS_KEY_PREFIX: true,
+});
+
+/** What the `sites` CLI needs beside the sites' database and keys: where to announce its changes. */
+export interface SitesCliConfig extends SitesConfig {
+  /** REDIS_URL: where the CLI announces its changes to the running BFFs (site-changes.ts). */
+  redisUrl?: string;
+  redisKeyPrefix: string;
+}
 
 /** Parses the sites' settings, after `.env` when there is one; one Error naming each bad variable, never its value. */
-export function loadSitesConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.env'): SitesConfig {
+export function loadSitesConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.env'): SitesCliConfig {
   if (env === process.env && existsSync(envFile)) process.loadEnvFile(envFile);
   const e = parseSettings(SitesSchema, env, 'BFF');
   return {
     databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     ...(e.SITE_SECRETS_KEY === undefined ? {} : { secretsKey: decodeSecretsKey(e.SITE_SECRETS_KEY) }),
     ...(e.SITE_SECRETS_KEY_PREVIOUS === undefined ? {} : { previousSecretsKey: decodeSecretsKey(e.SITE_SECRETS_KEY_PREVIOUS) }),
   };

@@ -13,6 +13,13 @@ export const LOG_BATCH_CHARS = 65_536;
 export const LOG_FLUSH_INTERVAL_MS = 100;
 
 /**
+ * The sonic-boom that writes each batch: asynchronous, and with minLength 1,
+ * not 0, because sonic-boom's flush(cb) waits for writes in flight only when
+ * there is a minLength (test/server/http/buffered-stdout.test.ts guards it).
+ */
+export const STDOUT_WRITER = { dest: 1, sync: false, minLength: 1 } as const;
+
+/**
  * stdout without blocking the request path: lines are gathered into batches
  * (LOG_BATCH_CHARS, or every LOG_FLUSH_INTERVAL_MS) and each batch is written
  * by sonic-boom (pino.destination) asynchronously, through the thread pool. A
@@ -31,8 +38,7 @@ export const LOG_FLUSH_INTERVAL_MS = 100;
 export class BufferedStdout implements DestinationStream {
   private lines: string[] = [];
   private chars = 0;
-  // minLength 1, not 0: sonic-boom's flush(cb) waits for writes in flight only when there is a minLength.
-  private readonly writer = pino.destination({ dest: 1, sync: false, minLength: 1 });
+  private readonly writer = pino.destination(STDOUT_WRITER);
 
   constructor() {
     setInterval(() => this.handOn(), LOG_FLUSH_INTERVAL_MS).unref();

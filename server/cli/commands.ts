@@ -19,6 +19,7 @@ import { ClinicFile } from '../clinics/clinic-file.js';
 import { ClinicStore } from '../clinics/clinic.store.js';
 import { describeIssues } from '../../platform/validation.js';
 import { demoClinic } from '../demo/demo-clinic.js';
+import { secondDemoClinic } from '../demo/second-demo-clinic.js';
 
 export interface CliDeps {
   /** The open database: its Kysely, its engine for the stores that lock on PostgreSQL, and SQLite's backup. */
@@ -50,9 +51,10 @@ export const USAGE = `usage: clinic <command>
   patients export --clinic N --phone P    every appointment of that phone, as JSON (writes an audit line)
   patients erase --clinic N --phone P     anonymise them now; prints how many (writes an audit line)
   backup --to FILE                        SQLite: a consistent copy while the server runs (PostgreSQL: pg_dump)
-  seed-demo [--public-url URL]            create the demo clinic and a key pair`;
+  seed-demo [--public-url URL] [--second] create the demo clinic and a key pair (--second: the other
+                                          demo clinic, for npm run demo:sites)`;
 
-type Options = Record<string, string | undefined>;
+type Options = Record<string, string | undefined> & { second?: boolean };
 
 /** What each command runs with: the deps, and the database's Kysely as `db`. */
 type CommandDeps = CliDeps & { db: Db };
@@ -82,6 +84,7 @@ export function parseCommand(argv: string[]): ParsedCommand {
       phone: { type: 'string' },
       to: { type: 'string' },
       'public-url': { type: 'string' },
+      second: { type: 'boolean' },
       'min-notice-minutes': { type: 'string' },
       'horizon-days': { type: 'string' },
       'default-duration-minutes': { type: 'string' },
@@ -210,7 +213,8 @@ const COMMANDS: Record<string, (options: Options, deps: CommandDeps) => Promise<
    * there (secrets are shown only once, so the old one cannot be printed again).
    */
   'seed-demo': async (options, deps) => {
-    const file = ClinicFile.parse(demoClinic(options['public-url'] ?? deps.publicUrl));
+    const clinic = options.second ? secondDemoClinic : demoClinic;
+    const file = ClinicFile.parse(clinic(options['public-url'] ?? deps.publicUrl));
     const clinics = new ClinicStore(deps.db);
     const existing = await clinics.findByName(file.organization.name);
     if (existing !== undefined) {

@@ -4,6 +4,7 @@ import { engineOfUrl } from './engine.js';
 import { migrateToLatest } from './migrate.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite, sqlitePathFromUrl } from './sqlite.js';
+import { ALL_TRICKS_ON, type PerformanceSwitches } from './performance/switches.js';
 
 /** DATABASE_* and SQLITE_SYNCHRONOUS, complete: server/config.ts holds their defaults. */
 export interface DatabaseSettings {
@@ -27,15 +28,20 @@ export interface DatabaseUse {
    * server, whose durable writes all go through group commit; not the CLI.
    */
   syncInBackground: boolean;
+  /** The database's hot-path tricks; absent, all on. Only the benchmark of their gains switches one off. */
+  performance?: PerformanceSwitches;
 }
 
 /** Opens (creating the SQLite file if needed) the database DATABASE_URL names and runs the migrations. */
 export async function openDatabase(settings: DatabaseSettings, use: DatabaseUse): Promise<Database> {
   const engine = engineOfUrl(settings.url);
-  if (engine === 'postgres') return openPostgresDatabase(settings);
+  const performance = use.performance ?? ALL_TRICKS_ON;
+  if (engine === 'postgres') return openPostgresDatabase(settings, performance);
   const { db, afterCommit, changes, backup } = openSqlite(sqlitePathFromUrl(settings.url), {
     synchronous: settings.sqliteSynchronous,
-    syncInBackground: use.syncInBackground,
+    syncInBackground: use.syncInBackground && performance.walSync,
+    statementCache: performance.statementCache,
+    noteWrites: performance.unchangedReads,
   });
   try {
     await migrateToLatest(db as Kysely<unknown>, engine);
@@ -43,7 +49,8 @@ export async function openDatabase(settings: DatabaseSettings, use: DatabaseUse)
     await db.destroy();
     throw error;
   }
-  return { kysely: db, engine, connections: 1, ...(afterCommit ? { afterCommit } : {}), changes, backup };
+  // Without `changes` the stores query on every read (Stores.of).
+  return { kysely: db, engine, connections: 1, ...(afterCommit ? { afterCommit } : {}), ...(performance.unchangedReads ? { changes } : {}), backup };
 }
 
 /**
@@ -51,12 +58,15 @@ export async function openDatabase(settings: DatabaseSettings, use: DatabaseUse)
  * statement timeout (an index built on a large table may take longer than any
  * request should), then the pool the process serves from is opened.
  */
-async function openPostgresDatabase({ url, poolSize, connectTimeoutMs, statementTimeoutMs }: DatabaseSettings): Promise<Database> {
+async function openPostgresDatabase(
+  { url, poolSize, connectTimeoutMs, statementTimeoutMs }: DatabaseSettings,
+  { preparedStatements }: PerformanceSwitches,
+): Promise<Database> {
   const migrations = openPostgres(url, { poolSize: 1, connectTimeoutMs });
   try {
     await migrateToLatest(migrations as Kysely<unknown>, 'postgres');
   } finally {
     await migrations.destroy();
   }
-  return { kysely: openPostgres(url, { poolSize, connectTimeoutMs, statementTimeoutMs }), engine: 'postgres', connections: poolSize };
+  return { kysely: openPostgres(url, { poolSize, connectTimeoutMs, statementTimeoutMs, preparedStatements }), engine: 'postgres', connections: poolSize };
 }

@@ -12,6 +12,8 @@ export interface PostgresOptions {
   connectTimeoutMs?: number;
   /** How long one statement may run before PostgreSQL cancels it; unset, as long as it takes (the migrations). */
   statementTimeoutMs?: number;
+  /** Each query's text named, so each connection prepares it once (withPreparedStatements); absent, on. */
+  preparedStatements?: boolean;
 }
 
 /**
@@ -82,7 +84,7 @@ export function openPostgres(databaseUrl: string, options: PostgresOptions): Kys
   pool.on('error', alreadyHandled);
   pool.on('connect', (client) => client.on('error', alreadyHandled));
   return new Kysely<Tables>({
-    dialect: new PostgresDialect({ pool: discardingLostConnections(withPreparedStatements(pool)) }),
+    dialect: new PostgresDialect({ pool: discardingLostConnections(options.preparedStatements === false ? pool : withPreparedStatements(pool)) }),
     ...querySpans('postgres'),
   });
 }

@@ -5,7 +5,7 @@ import { Kysely } from 'kysely';
 import type { Tables } from './schema.js';
 import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import { querySpans } from './query-spans.js';
-import { withStatementCache } from './performance/statement-cache.js';
+import { withStatementCache, withWriteNotes } from './performance/statement-cache.js';
 import { DatabaseChanges } from './performance/unchanged-reads.js';
 import { WalSyncer } from './performance/wal-sync.js';
 
@@ -19,6 +19,10 @@ export interface SqliteOptions {
    * writes all go through it; the CLI keeps SQLite's own FULL.
    */
   syncInBackground: boolean;
+  /** Statements kept by their text (withStatementCache); absent, on. */
+  statementCache?: boolean;
+  /** Every write told to `changes` before it runs, which UnchangedReads needs; absent, on. */
+  noteWrites?: boolean;
 }
 
 export interface OpenedSqlite {
@@ -56,7 +60,8 @@ export function openSqlite(path: string, options: SqliteOptions): OpenedSqlite {
   // Erased patient data (retention, erasure) is overwritten with zeros, not left in free space (docs/privacy.md).
   sqlite.pragma('secure_delete = ON');
   const changes = new DatabaseChanges(sqlite.prepare<[], number>('PRAGMA data_version').pluck());
-  const statements = withStatementCache(sqlite, { onWrite: () => changes.noteWrite() });
+  const onWrite = options.noteWrites === false ? undefined : () => changes.noteWrite();
+  const statements = options.statementCache === false ? withWriteNotes(sqlite, onWrite) : withStatementCache(sqlite, { onWrite });
   const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: statements }), ...querySpans('sqlite') });
   // better-sqlite3 copies the pages a step at a time and starts again if another connection writes meanwhile.
   const backup = async (destination: string) => void (await sqlite.backup(destination));

@@ -35,6 +35,14 @@ const PICTURES: Record<string, Picture> = {
   'signature-amara.svg': { label: 'A. Okafor', background: '#ffffff', foreground: '#1e293b', width: 300, height: 100 },
   'signature-james.svg': { label: 'J. Chen', background: '#ffffff', foreground: '#1e293b', width: 300, height: 100 },
   'signature-sofia.svg': { label: 'S. Rossi', background: '#ffffff', foreground: '#1e293b', width: 300, height: 100 },
+  // The second demo clinic's (second-demo-clinic.ts, `npm run demo:sites`): its own logo, hero and people.
+  'harbour-logo.svg': { label: 'HF', background: '#1d4ed8', foreground: '#ffffff', width: 160, height: 160 },
+  'harbour-hero.svg': { label: '', background: '#1e3a8a', foreground: '#dbeafe', width: 1600, height: 700 },
+  'harbour-about.svg': { label: 'Our practice', background: '#1d4ed8', foreground: '#eff6ff', width: 800, height: 600 },
+  'team-morag.svg': { label: 'MC', background: '#1e40af', foreground: '#ffffff', width: 300, height: 300 },
+  'team-tomasz.svg': { label: 'TN', background: '#1d4ed8', foreground: '#ffffff', width: 300, height: 300 },
+  'signature-morag.svg': { label: 'M. Campbell', background: '#ffffff', foreground: '#1e293b', width: 300, height: 100 },
+  'signature-tomasz.svg': { label: 'T. Nowak', background: '#ffffff', foreground: '#1e293b', width: 300, height: 100 },
 };
 
 /** The SVG for a demo picture name, or undefined. */

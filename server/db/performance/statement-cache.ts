@@ -29,6 +29,16 @@ export function withStatementCache(sqlite: SqliteHandle, { max = 512, onWrite }:
   };
 }
 
+/**
+ * Kysely's plain way, every query prepared afresh, with writes still told to
+ * `onWrite`: the statement cache switched off (PerformanceSwitches), while
+ * kept reads still learn of every write.
+ */
+export function withWriteNotes(sqlite: SqliteHandle, onWrite: (() => void) | undefined): SqliteDatabase {
+  if (!onWrite) return sqlite;
+  return { close: () => sqlite.close(), prepare: (sql: string) => noteWrites(sqlite.prepare(sql), onWrite) };
+}
+
 /** A writing statement as Kysely's driver uses it (`reader`, then `all`, `run` or `iterate`), telling `onWrite` first. */
 function noteWrites(statement: Statement, onWrite: (() => void) | undefined): Statement {
   if (!onWrite || statement.readonly) return statement;

@@ -411,6 +411,18 @@ describe('seed-demo', () => {
     expect((await fresh.get('/organization')).status).toBe(200);
   });
 
+  it('with --second, creates the other demo clinic beside the first, with its own name and key pair', async () => {
+    const second = await cli(['seed-demo', '--second'], { PUBLIC_URL: ctx.server.baseUrl });
+
+    expect(second.code).toBe(0);
+    const printedSecond = printed<{ care_id: number; app_key: string; app_secret_key: string }>(second);
+    expect(printedSecond.care_id).not.toBe(demo.care_id);
+    const other = await authenticatedCaller(ctx.server, { careId: printedSecond.care_id, appKey: printedSecond.app_key, secret: printedSecond.app_secret_key });
+    const { site } = WebsiteResponse.parse(await (await other.get('/website')).json());
+    expect(site.clinic_name).toBe('Harbour Family Dental');
+    expect((await website()).clinic_name).toBe('Bright Smile Dental');
+  });
+
   it('creates a website in which every string is non-empty', async () => {
     const site = await website();
     const empty: string[] = [];

@@ -1,4 +1,5 @@
-import { Agent, IncomingMessage, request, ServerResponse, type Server } from 'node:http';
+import { Agent, createServer, IncomingMessage, OutgoingMessage, request, ServerResponse, type Server } from 'node:http';
+import { Readable, Stream, Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,5 +96,47 @@ describe('createHttpServer', () => {
     const head = await send('HEAD', '/echo');
     expect(head.status).toBe(203);
     expect(head.text).toBe('');
+  });
+});
+
+/**
+ * Guard of a hot-path trick (docs/performance.md): what createHttpServer relies
+ * on, checked on the libraries themselves, so an upgrade that changes it fails
+ * here rather than every request throwing, or the gain going quietly.
+ */
+describe('what createHttpServer relies on', () => {
+  it('Express 5 gives each request and response the app’s own prototypes itself (app.request, app.response)', async () => {
+    const plain = express();
+    const seen: { request?: object | null; response?: object | null } = {};
+    plain.get('/', (req, res) => {
+      seen.request = Object.getPrototypeOf(req) as object;
+      seen.response = Object.getPrototypeOf(res) as object;
+      res.end();
+    });
+    const listening = createServer(plain).listen(0, '127.0.0.1');
+    await new Promise((resolve) => listening.once('listening', resolve));
+    try {
+      await (await fetch(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/`)).text();
+    } finally {
+      listening.closeAllConnections();
+      await new Promise((resolve) => listening.close(resolve));
+    }
+
+    // Compared by identity only: printing a request prototype would run its getters.
+    expect(seen.request === plain.request).toBe(true);
+    expect(seen.response === plain.response).toBe(true);
+    expect(plain.request instanceof IncomingMessage).toBe(true);
+    expect(plain.response instanceof ServerResponse).toBe(true);
+  });
+
+  it.each([
+    ['IncomingMessage', IncomingMessage],
+    ['ServerResponse', ServerResponse],
+    ['OutgoingMessage', OutgoingMessage],
+    ['Readable', Readable],
+    ['Writable', Writable],
+    ['Stream', Stream],
+  ])('Node’s %s is a plain function, callable on an object made with another prototype (not a class)', (_name, constructor) => {
+    expect(Function.prototype.toString.call(constructor)).not.toMatch(/^class\b/);
   });
 });

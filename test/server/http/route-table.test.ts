@@ -1,5 +1,16 @@
+import { Router, type Request } from 'express';
 import { describe, expect, it } from 'vitest';
 import { RouteTable } from '../../../platform/fast-http/route-table.js';
+
+/** The route an Express 5 router (default options, as both services make theirs) picks for a GET of `url`, and its params. */
+function expressMatch(routes: readonly (readonly [string, string])[], url: string): Promise<{ value: string; params: Record<string, unknown> } | undefined> {
+  return new Promise((resolve) => {
+    const router = Router();
+    for (const [path, value] of routes) router.get(path, (req: Request) => resolve({ value, params: { ...req.params } }));
+    const req = { method: 'GET', url, headers: {} };
+    router(req as never, {} as never, () => resolve(undefined));
+  });
+}
 
 describe('RouteTable', () => {
   const table = new RouteTable([
@@ -36,5 +47,43 @@ describe('RouteTable', () => {
   it('refuses a path with a pattern it cannot match as the router does', () => {
     expect(() => new RouteTable([['/files/*rest', 1]])).toThrow(/only the router can match/);
     expect(() => new RouteTable([['/items{/:id}', 1]])).toThrow(/only the router can match/);
+  });
+});
+
+/**
+ * Guard of a hot-path trick (docs/performance.md): the table answers paths
+ * instead of Express's router, so it must match as that router does (letter
+ * case, one trailing slash, `:name` segments, decoding). An upgrade that
+ * changes the router's matching fails here, path by path.
+ */
+describe('RouteTable against Express 5’s own router', () => {
+  const routes = [
+    ['/api/treatments', 'list'],
+    ['/api/treatments/:id', 'item'],
+    ['/api/v1.0/items/:id/parts/:part', 'part'],
+    ['/api/pictures/:name', 'picture'],
+  ] as const;
+  const table = new RouteTable(routes);
+
+  it.each([
+    '/api/treatments',
+    '/API/Treatments',
+    '/api/treatments/',
+    '/api/treatments//',
+    '/api/treatments/7',
+    '/api/treatments/7/',
+    '/api/treatments/a%20b',
+    '/api/treatments/%C3%A9',
+    '/api/treatments/7/8',
+    '/api/treatment',
+    '/api/treatmentsx',
+    '/api/v1.0/items/3/parts/x',
+    '/api/v1x0/items/3/parts/x',
+    '/api/pictures/team-1.jpg',
+    '/api/pictures/.hidden',
+    '/api/pictures/a.b.c',
+    '/api//treatments',
+  ])('picks the route Express picks for %s, with the same params', async (path) => {
+    expect(table.find(path) ?? undefined, path).toEqual(await expressMatch(routes, path));
   });
 });

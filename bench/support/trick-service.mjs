@@ -1,0 +1,176 @@
+// One compiled service (dist/server or dist/bff) with every hot-path trick on, or with one of them
+// replaced by the library's plain way, for bench/tricks.bench.mjs:
+//
+//   node bench/support/trick-service.mjs server|bff [trick]
+//
+// It reads the same environment as dist/server/main.js or dist/bff/main.js and builds the app the
+// same way (createApp, createBff), without tracing, metrics, Redis or a drain: SIGTERM ends it.
+//
+// How a trick is switched off, without a switch in the services' code:
+//   - the database's tricks through the one option the database layer has for it
+//     (`performance`, server/db/performance/switches.ts);
+//   - every other trick is built here from public pieces: the server listens through
+//     http.createServer instead of createHttpServer, the logger writes to pino's own destination,
+//     and a middleware of the built app is put back to the library's own (helmet instead of its
+//     recorded headers, express-rate-limit's own headers and keys, an Express router instead of the
+//     route table, pino-http's steps instead of the request logger). Such a middleware is found in the
+//     app's router stacks by what it is (the module's own export, or a line of its source); exactly
+//     one must match, or the service refuses to start, so a change of the app cannot silently leave a
+//     trick in place.
+
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import { Router } from 'express';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import helmet from 'helmet';
+import { pino } from 'pino';
+
+const [service, trick = 'none'] = process.argv.slice(2);
+const dist = (path) => import(new URL(`../../dist/${path}`, import.meta.url).href);
+
+/** Every trick this script can switch off, per service. */
+const SWITCHABLE = {
+  server: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'unchanged-reads', 'statement-cache', 'wal-sync', 'prepared-statements'],
+  bff: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'client-ip-key', 'route-table'],
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Finding a middleware in the built app
+// ---------------------------------------------------------------------------------------------------
+
+const sourceOf = (fn) => Function.prototype.toString.call(fn);
+
+/** Every layer of the app's routers (not of single routes), the app's own first. */
+function routerLayers(router, found = []) {
+  for (const layer of router.stack) {
+    found.push(layer);
+    if (!layer.route && Array.isArray(layer.handle?.stack)) routerLayers(layer.handle, found);
+  }
+  return found;
+}
+
+/** Puts `handle` in place of the one middleware `matches` picks; anything but one match is an error. */
+function replaceMiddleware(app, what, matches, handle) {
+  const found = routerLayers(app.router).filter((layer) => typeof layer.handle === 'function' && matches(layer.handle));
+  if (found.length !== 1) throw new Error(`switching off ${what}: ${found.length} middleware matched, not 1`);
+  found[0].handle = handle;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The plain ways
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * What pino-http does per request, written out (pino-http itself is not a dependency): a request id,
+ * a child logger carrying the serialised request, and one line with the serialised response when the
+ * answer is finished. It sets the same X-Request-Id header the request logger does.
+ */
+function pinoHttpSteps(logger) {
+  return (req, res, next) => {
+    const started = Date.now();
+    const id = randomUUID();
+    res.setHeader('X-Request-Id', id);
+    const log = logger.child({ req: { id, ...pino.stdSerializers.req(req) } });
+    req.log = log;
+    res.on('finish', () => log.info({ res: pino.stdSerializers.res(res), responseTime: Date.now() - started }, 'request completed'));
+    next();
+  };
+}
+
+/** express-rate-limit on its own: its draft-8 headers, and its own key unless one is given. */
+async function plainRateLimit(window, keyGenerator) {
+  const { sendError } = await dist('platform/error-body.js');
+  return rateLimit({
+    identifier: 'api',
+    limit: window.limit,
+    windowMs: window.windowMs,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    ...(keyGenerator ? { keyGenerator } : {}),
+    handler: (_req, res) => sendError(res, 'rate_limited', 'Too many requests'),
+  });
+}
+
+const isRecordedHeaders = (fn) => sourceOf(fn).includes('res.removeHeader(name)');
+const isRequestLogger = (fn) => sourceOf(fn).includes("req.headers['x-request-id']");
+const isSpecRateLimit = (fn) => sourceOf(fn).includes('const earlier = countOf(req)');
+
+// ---------------------------------------------------------------------------------------------------
+// The services
+// ---------------------------------------------------------------------------------------------------
+
+function createLoggerFor(createLogger, level) {
+  // pino's own destination (SonicBoom on fd 1, each line written as it comes) instead of BufferedStdout.
+  return trick === 'buffered-stdout' ? createLogger(level, pino.destination(1)) : createLogger(level);
+}
+
+async function buildServer() {
+  const { loadServerConfig } = await dist('server/config.js');
+  const { createLogger } = await dist('platform/logger.js');
+  const { openDatabase } = await dist('server/db/connection.js');
+  const { ALL_TRICKS_ON } = await dist('server/db/performance/switches.js');
+  const { createApp } = await dist('server/app.js');
+  const { systemClock } = await dist('platform/clock.js');
+  const config = loadServerConfig();
+  const logger = createLoggerFor(createLogger, config.logLevel);
+  const performance = {
+    ...ALL_TRICKS_ON,
+    ...(trick === 'unchanged-reads' ? { unchangedReads: false } : {}),
+    ...(trick === 'statement-cache' ? { statementCache: false } : {}),
+    ...(trick === 'wal-sync' ? { walSync: false } : {}),
+    ...(trick === 'prepared-statements' ? { preparedStatements: false } : {}),
+  };
+  const database = await openDatabase(config.database, { syncInBackground: true, performance });
+  const app = createApp({ database, clock: systemClock, config, logger });
+  if (trick === 'request-logger') replaceMiddleware(app, trick, isRequestLogger, pinoHttpSteps(logger));
+  // The same helmet options as server/app.ts; the benchmark compares the answers' headers.
+  if (trick === 'fixed-headers') replaceMiddleware(app, trick, isRecordedHeaders, helmet({ crossOriginResourcePolicy: { policy: 'same-site' } }));
+  if (trick === 'rate-limit-headers') {
+    const { authenticatedClinic } = await dist('server/auth/authenticated-clinic.js');
+    replaceMiddleware(app, trick, isSpecRateLimit, await plainRateLimit(config.apiRateLimit, (_req, res) => authenticatedClinic(res).appKey));
+  }
+  return { app, config };
+}
+
+async function buildBff() {
+  const { loadBffConfig } = await dist('bff/config.js');
+  const { createLogger } = await dist('platform/logger.js');
+  const { createBff } = await dist('bff/app.js');
+  const { apiSecurityHeaders } = await dist('bff/http/security-headers.js');
+  const config = loadBffConfig();
+  const logger = createLoggerFor(createLogger, config.logLevel);
+  const { app } = createBff({ config, logger });
+  if (trick === 'request-logger') replaceMiddleware(app, trick, isRequestLogger, pinoHttpSteps(logger));
+  // The same helmet options as bff/http/security-headers.ts; the benchmark compares the answers' headers.
+  if (trick === 'fixed-headers') {
+    replaceMiddleware(app, trick, (fn) => fn === apiSecurityHeaders, helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }));
+  }
+  if (trick === 'rate-limit-headers') {
+    const { clientIpKey } = await dist('platform/fast-http/client-ip-key.js');
+    replaceMiddleware(app, trick, isSpecRateLimit, await plainRateLimit(config.apiRateLimit, clientIpKey));
+  }
+  if (trick === 'client-ip-key') {
+    // The same limiter and headers; the key worked out per request, as express-rate-limit's default does.
+    const { specRateLimit } = await dist('platform/rate-limits.js');
+    replaceMiddleware(app, trick, isSpecRateLimit, specRateLimit('api', 'Too many requests', config.apiRateLimit, (req) => ipKeyGenerator(req.ip ?? '')));
+  }
+  if (trick === 'route-table') {
+    // The content operations on an Express router of their own, one route each.
+    const { addOperations } = await dist('platform/operation.js');
+    const router = Router();
+    let table;
+    replaceMiddleware(app, trick, (fn) => Array.isArray(fn.operations) && (table = fn), (req, res, next) => router(req, res, next));
+    addOperations(router, table.operations);
+  }
+  return { app, config };
+}
+
+if (!SWITCHABLE[service] || (trick !== 'none' && !SWITCHABLE[service].includes(trick))) {
+  console.error(`usage: trick-service.mjs server|bff [${[...new Set(Object.values(SWITCHABLE).flat())].join('|')}]`);
+  process.exit(2);
+}
+const { app, config } = service === 'server' ? await buildServer() : await buildBff();
+const { createHttpServer } = await dist('platform/fast-http/http-server.js');
+const server = trick === 'http-server' ? createServer(app) : createHttpServer(app);
+server.listen(config.port, config.host);
+process.on('SIGTERM', () => process.exit(0));
