@@ -24,6 +24,7 @@ import { demoPage, demoRoutes } from './demo/demo-page.js';
 import { createSiteApi, type SiteApi, type SiteLimiters } from './site-api.js';
 import { DEFAULT_SITE, defaultSiteSettings, siteSettingsOf, type SiteSettings } from './sites/site-settings.js';
 import { SiteRegistry } from './sites/site-registry.js';
+import { watchSiteChanges, type SiteChangesOptions } from './sites/site-changes.js';
 import { siteOfAnswer, siteRoutes } from './sites/site-routes.js';
 import type { SiteStore } from './sites/site.store.js';
 
@@ -127,6 +128,22 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
     contentStore,
     siteRegistry,
   };
+}
+
+/**
+ * Issue 24, item 7: a site changed by any instance or the CLI (created,
+ * deleted, suspended, resumed, its origins or secret changed) is dropped
+ * here, with its cached content, within SITE_POLL_MS (at once when the CLI
+ * announces it on REDIS_URL); its next request builds it afresh from the
+ * database. Nothing to follow when the BFF serves no sites.
+ */
+export function followSiteChanges(
+  bff: Pick<Bff, 'siteRegistry'>,
+  options: SiteChangesOptions,
+): { close(): Promise<void> } {
+  const registry = bff.siteRegistry;
+  if (!registry) return { close: async () => undefined };
+  return watchSiteChanges(options, (siteId) => registry.drop(siteId));
 }
 
 /** The default site's requests: `site` on their log lines too. */
