@@ -117,11 +117,13 @@ let passed = 0;
 let failed = 0;
 for (const step of chosen) {
   console.log(`\n== ${step.name}`);
+  const stepStarted = Date.now();
   step.before?.();
   const counts = step.commands ? runChecks(step.commands) : runCounted(step);
   passed += counts.passed;
   failed += counts.failed;
-  console.log(`== ${step.name}: ${counts.passed} passed, ${counts.failed} failed`);
+  // Each step's own time too, so a slow lane shows which it is.
+  console.log(`== ${step.name}: ${counts.passed} passed, ${counts.failed} failed (${elapsed(Date.now() - stepStarted)})`);
 }
 
 // The summary line that CI and test/e2e/npm-test.test.ts read; the time in brackets after it.

@@ -1,5 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { Task, TaskStatus } from '@lit/task';
+import { COMPLETE, ERROR, LoadTask } from './load-task.js';
 import { dayNameOf } from '../contract/rules/opening-hours.js';
 import { parsePositiveId } from '../contract/rules/patterns.js';
 import { loadContent, suspensions, type ClinicContent, type Resource } from './api.js';
@@ -219,7 +219,7 @@ export class ClinicBooking extends LitElement {
     return root;
   }
 
-  private readonly content = new Task(this, {
+  private readonly content = new LoadTask(this, {
     // What the sections attribute names whatever the mode (without one: everything), so that a change of
     // mode, which changes what shows by default, needs no new load.
     task: ([apiBase, sections]) => loadContent(apiBase, resourcesFor(parseSections(sections, 'inline'))),
@@ -299,33 +299,30 @@ export class ClinicBooking extends LitElement {
     if (changed.has('doctor')) this.chosenDoctor = parsePositiveId(this.doctor);
     if (changed.has('successUrl')) this.successLink = pageLink(this.successUrl, 'success-url');
     if (changed.has('privacyUrl')) this.privacyLink = pageLink(this.privacyUrl, 'privacy-url');
-    if (this.content.status === TaskStatus.COMPLETE && !this.stage) this.stage = stageAfter(undefined, this.shownSections);
+    if (this.content.status === COMPLETE && !this.stage) this.stage = stageAfter(undefined, this.shownSections);
   }
 
   protected override updated(): void {
     // schema.org JSON-LD in the page's <head>, once per page, unless no-structured-data (seo/json-ld.ts).
-    if (this.content.status === TaskStatus.COMPLETE) publishJsonLd(this, this.content.value);
+    if (this.content.status === COMPLETE) publishJsonLd(this, this.content.value);
     this.nameSections();
-    if (this.content.status === TaskStatus.COMPLETE && this.stage !== LAST_STAGE) {
+    if (this.content.status === COMPLETE && this.stage !== LAST_STAGE) {
       this.nextStage ??= setTimeout(() => {
         this.nextStage = undefined;
         this.stage = stageAfter(this.stage, this.shownSections);
       });
     }
-    if (this.content.status === TaskStatus.COMPLETE && this.stage === LAST_STAGE && !this.announcedReady) {
+    if (this.content.status === COMPLETE && this.stage === LAST_STAGE && !this.announcedReady) {
       this.announcedReady = true;
       emit(this, 'clinic-booking:ready', { sections: this.shownSections });
     }
   }
 
   override render(): TemplateResult {
-    if (this.suspended) return this.renderError();
-    return this.content.render({
-      initial: () => this.renderSkeleton(),
-      pending: () => (this.content.value ? this.renderContent(this.content.value) : this.renderSkeleton()),
-      complete: (content) => this.renderContent(content),
-      error: () => this.renderError(),
-    }) as TemplateResult;
+    // The content once it has come, kept while it loads again; until then the skeleton, and after a
+    // failure too while "Try again" loads (a failed load leaves no value).
+    const { status, value } = this.content;
+    return this.suspended || status === ERROR ? this.renderError() : value ? this.renderContent(value) : this.renderSkeleton();
   }
 
   private renderSkeleton(): TemplateResult {

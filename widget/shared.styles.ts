@@ -70,6 +70,8 @@ export const sharedStyles = css`
     color: var(--_on-primary);
     font: inherit;
     font-weight: 600;
+    /* A link drawn as a button centres a wrapped label as a button element does ("Zum Kalender hinzufügen"). */
+    text-align: center;
     cursor: pointer;
     text-decoration: none;
   }
@@ -80,6 +82,12 @@ export const sharedStyles = css`
   .button[disabled] {
     opacity: 0.6;
     cursor: progress;
+  }
+  /* A phone number reads left to right in every language, unbroken: in Arabic its groups were reordered (0958 7946 20 +44). */
+  [href^='tel:'] {
+    direction: ltr;
+    unicode-bidi: isolate;
+    white-space: nowrap;
   }
   :focus-visible {
     outline: 3px solid var(--_secondary);

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { instantOf } from './zoned-time.js';
+import { entriesAtMost } from '../../platform/entries-at-most.js';
 
 /**
  * A time a dentist is known to be held on one date: from `start` up to `end`
@@ -76,9 +77,7 @@ export class MemoryTakenSlots implements TakenSlots {
     this.now = () => clock.now().getTime();
     // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, across a clock moved by hand.
     this.slots = new LRUCache<string, TakenInterval>({
-      // maxSize counting entries, not max: lru-cache preallocates `max` slots, megabytes for each of a thousand sites.
-      maxSize: options.maxSlots,
-      sizeCalculation: () => 1,
+      ...entriesAtMost(options.maxSlots),
       ttlResolution: 0,
       perf: { now: this.now },
       dispose: (_interval, key) => this.unindex(key),

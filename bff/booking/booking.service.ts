@@ -27,6 +27,7 @@ import type { BookingFacts } from './booking-facts.js';
 import { BookingRefused, outsideOpeningHours } from './booking-refused.js';
 import type { DentistMemory } from './dentist-memory.js';
 import { msUntilForgotten } from './forget-after-visit.js';
+import { entriesAtMost } from '../../platform/entries-at-most.js';
 
 /** A booking as the browser sent it. */
 export interface BookingRequest {
@@ -103,9 +104,7 @@ export class BookingService {
   constructor(private readonly options: BookingServiceOptions) {
     // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, across a clock moved by hand.
     this.bookedDetails = new LRUCache<number, BookedDetails>({
-      // maxSize counting entries, not max: lru-cache preallocates `max` slots, for each of a thousand sites.
-      maxSize: BOOKINGS_REMEMBERED,
-      sizeCalculation: () => 1,
+      ...entriesAtMost(BOOKINGS_REMEMBERED),
       ttlResolution: 0,
       perf: { now: () => options.clock.now().getTime() },
     });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import type { RedisLink } from '../../platform/redis-link.js';
+import { entriesAtMost } from '../../platform/entries-at-most.js';
 
 /** How long (upstream's replay window) and how many patient keys of "any dentist" bookings are remembered with their dentist. */
 export const KEY_MEMORY_TTL_MS = 24 * 3600_000;
@@ -31,9 +32,7 @@ export class MemoryDentistMemory implements DentistMemory {
   constructor(clock: Clock = systemClock) {
     // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, across a clock moved by hand.
     this.dentists = new LRUCache<string, number>({
-      // maxSize counting entries, not max: lru-cache preallocates `max` slots, for each of a thousand sites.
-      maxSize: KEYS_REMEMBERED,
-      sizeCalculation: () => 1,
+      ...entriesAtMost(KEYS_REMEMBERED),
       ttl: KEY_MEMORY_TTL_MS,
       ttlResolution: 0,
       perf: { now: () => clock.now().getTime() },

@@ -6,10 +6,13 @@ import { buildBffOpenApiDocument } from './openapi.js';
 
 /**
  * GET /api/openapi.json: the BFF's own OpenAPI document, of `operations` and
- * of itself, generated once (for all sites, when `shared` is given).
+ * of itself, generated once, when first asked for. Not at start-up: every
+ * site has this operation, and building the document took about 15 ms and
+ * holds its text, which a BFF of 1,000 sites, whose documents are rarely
+ * read, should not pay for each site before it serves (bench/sites.bench.mjs).
  */
 export function docsOperation(operations: readonly AnyOperation[], shared: SharedDocument = {}): AnyOperation {
-  let document = '';
+  let document: string | undefined;
   const getOpenApiDocument = operation({
     id: 'getOpenApiDocument',
     method: 'get',
@@ -17,7 +20,7 @@ export function docsOperation(operations: readonly AnyOperation[], shared: Share
     docs: {
       ...tagged('Documentation'),
       summary: 'This OpenAPI document',
-      description: 'Generated at start-up from the operations this BFF serves; cached for five minutes.',
+      description: 'Generated from the operations this BFF serves; cached for five minutes.',
     },
     responses: {
       '200': { description: 'The document.', ...json(OpenApiDocument) },
@@ -27,18 +30,17 @@ export function docsOperation(operations: readonly AnyOperation[], shared: Share
     handle(_input, _req, res) {
       // Public, as the content is: counted by the /api limit, but carrying no client's own limit state.
       removePerClientHeaders(res);
+      document ??= shared.text ??= JSON.stringify(buildBffOpenApiDocument([...operations, getOpenApiDocument]));
       res.type('application/json').set('Cache-Control', 'public, max-age=300').send(document);
     },
   });
-  document = shared.text ??= JSON.stringify(buildBffOpenApiDocument([...operations, getOpenApiDocument]));
   return getOpenApiDocument;
 }
 
 /**
  * The document every site's API serves: each site has the same operations,
- * so the first site built generates it and every other reuses its text
- * (a site built on its first request does no generating, and a thousand
- * sites hold one copy).
+ * so the first site asked generates its text and every other reuses it (a
+ * thousand sites hold one copy, and generate it once).
  */
 export interface SharedDocument {
   text?: string;

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../platform/clock.js';
+import { entriesAtMost } from '../../platform/entries-at-most.js';
 
 const ONE_HOUR_MS = 60 * 60 * 1000;
 /** Origins remembered at once: a flood of invented origins costs at most this many entries (each cut to MAX_ORIGIN_CHARS). */
@@ -22,7 +23,7 @@ export class RefusedOrigins {
     private readonly logger: Logger,
     clock: Clock,
   ) {
-    this.warned = new LRUCache({ maxSize: MAX_ORIGINS, sizeCalculation: () => 1, ttl: ONE_HOUR_MS, perf: { now: () => clock.now().getTime() } });
+    this.warned = new LRUCache({ ...entriesAtMost(MAX_ORIGINS), ttl: ONE_HOUR_MS, perf: { now: () => clock.now().getTime() } });
   }
 
   /** Notes a request from `origin` that got no CORS headers. */

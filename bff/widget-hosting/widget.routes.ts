@@ -15,9 +15,29 @@ const LANGUAGE_PACK = /^i18n-[a-z]{2,3}-[A-Za-z0-9_-]+\.js$/;
 /** What the loader imports: `export * from './clinic-booking-<hash>.js';`. */
 const LOADER_IMPORT = /from\s*['"]\.\/(clinic-booking-[A-Za-z0-9_-]+\.js)['"]/;
 
-/** A release reaches every site within minutes; past that, a stale loader may serve a day while it is revalidated. */
-const LOADER_CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=86400';
-const JAVASCRIPT = 'text/javascript; charset=utf-8';
+/**
+ * A release reaches every site within minutes; past that, a stale loader may serve a day while it is
+ * revalidated. No `public`: an answer with a max-age and no Authorization is shared-cacheable already.
+ */
+const LOADER_CACHE_CONTROL = 'max-age=300, stale-while-revalidate=86400';
+/** The module, its packs: named by their content, so never revalidated (no Last-Modified, no ETag). */
+const IMMUTABLE_CACHE_CONTROL = 'max-age=31536000, immutable';
+/**
+ * No charset: both files are module scripts, which browsers always decode as UTF-8 whatever the
+ * header says. Set with setHeader, which Express's res.type and res.set would give one.
+ */
+const JAVASCRIPT = 'text/javascript';
+
+/**
+ * The widget's files go out with only the headers that govern a script, since Lighthouse counts each
+ * header byte in the widget's 25 KiB (docs/performance.md). The request logger's X-Request-Id names a
+ * log line for someone reporting a failed call; a script that loaded has nothing to report, and its
+ * log line keeps the id. Failures (404, redirects) keep the header.
+ */
+function asScript(res: Response): Response {
+  res.removeHeader('X-Request-Id');
+  return res.setHeader('Content-Type', JAVASCRIPT);
+}
 
 /**
  * /widget: the loader at the stable name, and the hashed module it imports.
@@ -52,11 +72,12 @@ export function widgetRoutes(widgetDir: string): Router {
     const loader = await readLoader();
     openToEveryOrigin(res);
     res.set({ 'Cache-Control': LOADER_CACHE_CONTROL, ETag: contentEtag(loader) });
+    asScript(res);
     if (req.fresh) {
       res.status(304).end();
       return;
     }
-    res.type(JAVASCRIPT).send(loader);
+    res.send(loader);
   });
 
   router.get('/:file', async (req: Request<{ file: string }>, res, next) => {
@@ -76,9 +97,10 @@ export function widgetRoutes(widgetDir: string): Router {
     const coding = chooseEncoding(req.get('accept-encoding'));
     const variant = ENCODINGS.find((encoding) => encoding.coding === coding && existsSync(path + encoding.suffix));
     // send() keeps a Content-Type already set, rather than guessing one from .br or .gz.
-    res.type(JAVASCRIPT);
+    asScript(res).setHeader('Cache-Control', IMMUTABLE_CACHE_CONTROL);
     if (variant) res.set('Content-Encoding', variant.coding);
-    res.sendFile(variant ? path + variant.suffix : path, { maxAge: '365d', immutable: true });
+    // Byte ranges of a compressed copy serve no browser's script load: no Accept-Ranges either.
+    res.sendFile(variant ? path + variant.suffix : path, { cacheControl: false, lastModified: false, acceptRanges: false });
   });
   return router;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { RateLimitInfo } from 'express-rate-limit';
 import { LRUCache } from 'lru-cache';
+import { entriesAtMost } from '../entries-at-most.js';
 
 /** Partition keys remembered per limiter: clients (IPs, app keys) seen lately; the least recent are hashed again. */
 const REMEMBERED_KEYS = 10_000;
@@ -32,7 +33,7 @@ export function removePerClientHeaders(res: ServerResponse): void {
  * requests.
  */
 export class RateLimitHeaders {
-  readonly #partitionKeys = new LRUCache<string, string>({ max: REMEMBERED_KEYS });
+  readonly #partitionKeys = new LRUCache<string, string>(entriesAtMost(REMEMBERED_KEYS));
   readonly #windowSeconds: number;
 
   constructor(

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AvailabilityResponse } from '../../contract/bff.js';
 import { validBooking } from '../server/support/test-server.js';
-import { startBff, startStack, type RunningBff, type Stack } from './support/bff-harness.js';
+import { startBff, startStack, type RunningBff } from './support/bff-harness.js';
 
 /**
  * Each BFF app keeps its caches and what it learns to itself (issue 21): two
@@ -9,17 +9,8 @@ import { startBff, startStack, type RunningBff, type Stack } from './support/bff
  * state, as two processes would not.
  */
 
-let stack: Stack;
-let other: RunningBff;
-
-beforeAll(async () => {
-  stack = await startStack();
-  other = await startBff(stack.upstream.api, stack.clinic, {}, stack.upstream.clock);
-});
-afterAll(async () => {
-  await other.close();
-  await stack.close();
-});
+const stack = await startStack();
+const other = await startBff(stack.upstream.api, stack.clinic, {}, stack.upstream.clock);
 
 const slotAt = async (bff: RunningBff, time: string) =>
   AvailabilityResponse.parse(await (await fetch(`${bff.api}/availability?date=2026-11-24&doctor_id=1`)).json()).data.slots.find((slot) => slot.time === time)

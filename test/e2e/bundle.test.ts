@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { startBff, startStubUpstream } from '../bff/support/bff-harness.js';
 import { builtWidget, ensureWidgetBuilt, WIDGET_DIR } from './support/stack.js';
 
 /**
@@ -11,6 +13,27 @@ import { builtWidget, ensureWidgetBuilt, WIDGET_DIR } from './support/stack.js';
  * the same code and reported, not held to the budget.
  */
 const BUDGET_BROTLI_BYTES = 25 * 1024;
+/**
+ * Lighthouse (bench:widget) counts a script as transferred: its response headers with its body. The same
+ * 25 KiB holds for both responses so counted, as the BFF sends them over HTTP/1.1 to a page elsewhere.
+ */
+const BUDGET_TRANSFERRED_BYTES = 25 * 1024;
+
+/** GET as a page on another origin loads a module script: the status line and header block's bytes, and the body's. */
+function transferred(url: string): Promise<{ headerBytes: number; bodyBytes: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd', origin: 'https://clinic.example' } }, (res) => {
+      let lines = `HTTP/${res.httpVersion} ${res.statusCode} ${res.statusMessage}\r\n`;
+      for (let i = 0; i < res.rawHeaders.length; i += 2) lines += `${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}\r\n`;
+      let bodyBytes = 0;
+      res.on('data', (chunk: Buffer) => (bodyBytes += chunk.length));
+      res.on('end', () => resolve({ headerBytes: Buffer.byteLength(`${lines}\r\n`), bodyBytes }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 /** A language pack is the one extra request of a first render in that language: small, each on its own. */
 const PACK_BUDGET_BROTLI_BYTES = 3 * 1024;
 const PACK_LANGUAGES = ['ar', 'de', 'es', 'fr', 'nl'];
@@ -49,7 +72,18 @@ describe('the built widget', () => {
     );
   });
 
-  it('has one small language pack for each language but English, each with brotli and gzip copies of its code', () => {
+  it('is within 25 KiB as Lighthouse counts it, response headers included, as the BFF serves it', async () => {
+    const { moduleName } = builtWidget();
+    const stub = await startStubUpstream();
+    const bff = await startBff(stub.api, { appKey: 'ck_bundle', secret: 'sk_bundle' }, { widgetDir: WIDGET_DIR });
+    const loader = await transferred(`${bff.baseUrl}/widget/clinic-booking.js`);
+    const module = await transferred(`${bff.baseUrl}/widget/${moduleName}`);
+    const total = loader.headerBytes + loader.bodyBytes + module.headerBytes + module.bodyBytes;
+    console.log(`widget as transferred: loader ${loader.headerBytes} + ${loader.bodyBytes} B, module ${module.headerBytes} + ${module.bodyBytes} B (headers + body), ${total} B in all`);
+    expect(total).toBeLessThanOrEqual(BUDGET_TRANSFERRED_BYTES);
+  });
+
+    it('has one small language pack for each language but English, each with brotli and gzip copies of its code', () => {
     expect(packs().map((name) => PACK_NAME.exec(name)?.[1]).sort()).toEqual(PACK_LANGUAGES);
     for (const pack of packs()) {
       const code = readFileSync(join(WIDGET_DIR, pack));

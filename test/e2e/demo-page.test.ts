@@ -153,7 +153,7 @@ describe('the demo page', () => {
     expect(scripts.get('/widget/clinic-booking.js')).toMatchObject({ 'cache-control': expect.stringMatching(/max-age=300\b/), etag: expect.any(String) });
     expect(scripts.get(hashed!)).toMatchObject({
       'content-encoding': 'br',
-      'cache-control': 'public, max-age=31536000, immutable',
+      'cache-control': 'max-age=31536000, immutable',
       vary: expect.stringMatching(/Accept-Encoding/i),
     });
   });

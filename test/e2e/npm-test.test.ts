@@ -37,6 +37,10 @@ describe('npm test (scripts/test.mjs)', () => {
     expect(output).toContain('== check (node ×3): 2 passed, 1 failed');
   });
 
+  it('prints the time each step took after its counts', () => {
+    expect(output).toMatch(/^== check \(node ×3\): 2 passed, 1 failed \((?:\d+ min )?\d+ s\)$/m);
+  });
+
   it('never reports a check step of 0 passed, 0 failed', () => {
     expect(output).not.toMatch(/check[^\n]*: 0 passed, 0 failed/);
   });

@@ -65,6 +65,28 @@ describe('<clinic-booking>', () => {
       expect(look($(form, '.choices [data-value=""]'))).to.deep.equal(other);
     });
 
+    it('shows "Not sure yet" and "Any dentist" as chosen only once the patient has chosen them', async () => {
+      freshBff();
+      const { form } = await render(800);
+      const back = 'form > .row > button[type="button"]';
+      const notSure = () => $(form, '.choices [data-value=""]');
+      // The empty draft equals them, yet nobody chose them: they look like every other card.
+      const before = look(notSure());
+      expect(before).to.deep.equal(look($(form, '.choices [data-value="1"]')));
+      expect(notSure().getAttribute('aria-pressed')).to.equal('false');
+      await clickIn(form, '[data-value=""]'); // Not sure yet
+      const anyBefore = look(notSure());
+      expect(anyBefore).to.deep.equal(before);
+      await clickIn(form, '[data-value=""]'); // Any dentist
+      await clickIn(form, back);
+      const anyAfter = look(notSure());
+      expect(anyAfter).not.to.deep.equal(anyBefore);
+      expect(anyAfter.mark).to.equal('1');
+      await clickIn(form, back);
+      expect(look(notSure())).not.to.deep.equal(before);
+      expect(notSure().getAttribute('aria-pressed')).to.equal('true');
+    });
+
     it('fills and marks the chosen day and time', async () => {
       freshBff();
       const { form } = await render(800);

@@ -15,7 +15,7 @@ export type Detail = [label: string, value: string | TemplateResult | undefined]
 export function renderAppointment(details: Detail[], site: WebsiteSite | undefined, t: Translation, changeable = true): TemplateResult {
   const phone = site?.contact_phone;
   return html`${detailList([...details, [t.address, site?.contact_address]])}${
-    phone && changeable ? html`<p>${t.changeByPhone} ${telLink(phone)}</p>` : nothing}`;
+    phone && changeable ? html`<p class="widget-direction">${t.changeByPhone} ${telLink(phone)}</p>` : nothing}`;
 }
 
 /** A phone number as a tel: link (digits and + only in the href). */

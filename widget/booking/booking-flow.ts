@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { Task, TaskStatus } from '@lit/task';
+import { COMPLETE, LoadTask } from '../load-task.js';
 import type { Dentist, Treatment, WebsiteSite } from '../../contract/index.js';
 import type { BookingResult } from '../../contract/bff.js';
 import { clinicLocalTime } from '../../contract/rules/clinic-time.js';
@@ -12,7 +12,7 @@ import type { Translation } from '../i18n/translation.js';
 import type { WidgetContext } from '../widget-context.js';
 import { icsFile } from './appointment-view.js';
 import type { Choices } from './choices-summary.js';
-import { stepAfter, stepBefore, storedStep, type Step } from './booking-steps.js';
+import { STEPS, stepAfter, stepBefore, storedStep, type Step } from './booking-steps.js';
 import { bookingBody, EMPTY_DRAFT, validateDraft, type BookingDraft, type DraftField, type FieldErrors } from './booking-rules.js';
 import { draftStorage, type StoredDraft } from './draft-storage.js';
 import { failureText } from './failure-text.js';
@@ -76,6 +76,12 @@ export class BookingFlow implements ReactiveController {
   /** The booking reference has been copied. */
   readonly copied: boolean = false;
 
+  /**
+   * The furthest step this booking has reached (its index in STEPS): a step before it was passed, so its
+   * choice was made, "Not sure yet" and "Any dentist" included. Before that, those equal the empty draft
+   * and yet nobody chose them.
+   */
+  private reached = 0;
   /** The clinic's IANA time zone, once an availability answer has named it. */
   private zone?: string;
   /** Slots this form was refused (409) since they were last fetched: `date doctor time`. */
@@ -86,21 +92,21 @@ export class BookingFlow implements ReactiveController {
    * The chosen day's slots as the BFF knows them, fetched on the day step;
    * before a day is chosen, while the clinic's zone is unknown, today's, to learn it.
    */
-  readonly slots: Task<readonly [string, string, string, string], Availability | undefined>;
+  readonly slots: LoadTask<readonly [string, string, string, string], Availability | undefined>;
 
   /**
    * The shown month's open starts per day (GET /availability/days), so that a day with none is muted
    * before the patient opens it. A BFF without the route (404) or any failure leaves the calendar to
    * the opening hours alone, as before the route existed.
    */
-  readonly days: Task<readonly [string, string, string, string], Map<string, number> | undefined>;
+  readonly days: LoadTask<readonly [string, string, string, string], Map<string, number> | undefined>;
 
   readonly host: BookingFlowHost;
 
   constructor(host: BookingFlowHost) {
     this.host = host;
     host.addController(this);
-    this.slots = new Task(host, {
+    this.slots = new LoadTask(host, {
       task: async ([apiBase, date, doctor, treatment], { signal }) => (date ? availability(apiBase, date, doctor, treatment, signal) : undefined),
       args: () => {
         const date = this.step !== 'day' ? '' : this.draft.appointment_date || (this.zone ? '' : localToday());
@@ -110,7 +116,7 @@ export class BookingFlow implements ReactiveController {
         if (found) this.zone = found.time_zone;
       },
     });
-    this.days = new Task(host, {
+    this.days = new LoadTask(host, {
       task: async ([apiBase, month, doctor, treatment], { signal }) => (month ? availabilityDays(apiBase, month, doctor, treatment, signal) : undefined),
       args: () => {
         const month = this.step === 'day' ? (this.cursor || this.draft.appointment_date || this.now().date).slice(0, 7) : '';
@@ -121,7 +127,7 @@ export class BookingFlow implements ReactiveController {
 
   /** Open starts per day of the shown month as the BFF counted them, or undefined when it could not say. */
   dayCounts(): Map<string, number> | undefined {
-    return this.days.status === TaskStatus.COMPLETE ? this.days.value : undefined;
+    return this.days.status === COMPLETE ? this.days.value : undefined;
   }
 
   private get apiBase(): string {
@@ -138,6 +144,7 @@ export class BookingFlow implements ReactiveController {
 
   private set(state: Partial<FlowState>): void {
     Object.assign(this, state);
+    this.reached = Math.max(this.reached, STEPS.indexOf(this.step));
     this.host.requestUpdate();
   }
 
@@ -156,6 +163,11 @@ export class BookingFlow implements ReactiveController {
         patient_phone: draft.patient_phone || this.host.prefillPhone || '',
       },
     });
+  }
+
+  /** Whether `value` is the treatment or dentist chosen: the draft's, and made, not only the empty draft's default. */
+  isChosen(field: ChoiceField, value: string): boolean {
+    return this.draft[field] === value && (value !== '' || this.reached > STEPS.indexOf(CHOICE_STEP[field]));
   }
 
   /** A treatment or dentist given by the page: chosen, and its step skipped if the form is on it. */
@@ -261,7 +273,7 @@ export class BookingFlow implements ReactiveController {
   /** Whether the BFF knows this start to be taken on the chosen day for the chosen dentist. */
   isTaken(time: string): boolean {
     const { appointment_date: date, doctor_id: doctor } = this.draft;
-    const known = this.slots.status === TaskStatus.COMPLETE ? this.slots.value : undefined;
+    const known = this.slots.status === COMPLETE ? this.slots.value : undefined;
     return this.lost.includes(`${date} ${doctor} ${time}`) || !!known?.slots.some((slot) => slot.time === time && slot.status === 'taken');
   }
 
@@ -361,7 +373,9 @@ export class BookingFlow implements ReactiveController {
   /** From the confirmation: an empty form (but for the page's prefill), at the first step. */
   bookAnother(): void {
     URL.revokeObjectURL(this.booked?.ics ?? '');
-    this.set({ booked: undefined, draft: { ...EMPTY_DRAFT, patient_name: this.host.prefillName ?? '', patient_phone: this.host.prefillPhone ?? '' } });
+    // A new booking: nothing is chosen yet, "Not sure yet" and "Any dentist" not either.
+    this.reached = 0;
+    this.set({ booked: undefined, step: 'treatment', draft: { ...EMPTY_DRAFT, patient_name: this.host.prefillName ?? '', patient_phone: this.host.prefillPhone ?? '' } });
     void this.go('treatment');
   }
 

@@ -168,6 +168,11 @@ export const bookingFormStyles = css`
     justify-content: space-between;
     gap: 0.5rem;
   }
+  /* Square month arrows (the touch size, no wider), so "Dezember 2026" keeps one line at 320 px. */
+  .month .button {
+    min-width: 2.75rem;
+    padding-inline: 0;
+  }
   table {
     width: 100%;
     border-collapse: collapse;
@@ -244,8 +249,24 @@ export const bookingFormStyles = css`
     border-radius: var(--_radius);
     background: var(--_surface);
   }
+  /* The status card opens with its list, whose margin left an empty band above "Status". */
+  .result > :first-child {
+    margin-block-start: 0;
+  }
   .reference {
     font-family: ui-monospace, monospace;
+  }
+  /*
+   * A line of the widget's words with a phone or reference in it takes the widget's direction, not
+   * each line's own (plaintext): in Arabic a wrapped phone or reference stood left, away from its words.
+   */
+  .widget-direction {
+    unicode-bidi: isolate;
+  }
+  /* "Step 3 of 5" above the step's name, not beside it: at 320 px the two ran into one crowded line. */
+  #step-heading .muted {
+    display: block;
+    font-size: 0.875rem;
   }
   .reference span {
     white-space: nowrap;

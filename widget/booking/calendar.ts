@@ -56,8 +56,15 @@ export function weekStart(lang: string): number {
 }
 
 /**
+ * Which way the arrow that points along the writing goes: 1 when ArrowRight is the next day or time
+ * (left to right), -1 when ArrowLeft is (Arabic's right to left), as the grid is laid out where the key
+ * was pressed, whichever of the widget's lang or the page's dir made it so.
+ */
+export const forwardOf = (event: KeyboardEvent): number => (getComputedStyle(event.currentTarget as Element).direction === 'rtl' ? -1 : 1);
+
+/**
  * The ARIA grid pattern as a month table: a button per day in a gridcell,
- * one tab stop (roving tabindex), arrows by day and week, Home and End to the
+ * one tab stop (roving tabindex), arrows by day (flipped right to left) and week, Home and End to the
  * week's start and end, Page Up and Page Down by month. Days that cannot be
  * chosen are muted but stay focusable (aria-disabled) and carry their reason as
  * the accessible description; the others are marked bookable (class `open`).
@@ -78,9 +85,9 @@ export function renderCalendar(o: CalendarOptions): TemplateResult {
   const shortNames = weekdays.map((d) => formatDate(d, lang, { weekday: 'short' }));
   const weekdayNames = shortNames.some((name) => name.length > 4) ? weekdays.map((d) => formatDate(d, lang, { weekday: 'narrow' })) : shortNames;
   const clamp = (date: string) => (date < o.first ? o.first : date > o.last ? o.last : date);
-  const keys: Record<string, () => string> = {
-    ArrowLeft: () => addDays(cursor, -1),
-    ArrowRight: () => addDays(cursor, 1),
+  const keys: Record<string, (forward: number) => string> = {
+    ArrowLeft: (forward) => addDays(cursor, -forward),
+    ArrowRight: (forward) => addDays(cursor, forward),
     ArrowUp: () => addDays(cursor, -7),
     ArrowDown: () => addDays(cursor, 7),
     Home: () => addDays(cursor, -column(cursor)),
@@ -92,7 +99,7 @@ export function renderCalendar(o: CalendarOptions): TemplateResult {
     const next = keys[event.key];
     if (!next) return;
     event.preventDefault();
-    o.move(clamp(next()), true);
+    o.move(clamp(next(forwardOf(event))), true);
   };
   const monthButton = (label: string, months: number, disabled: boolean, text: string) =>
     html`<button class="button secondary" type="button" aria-label=${label} ?disabled=${disabled}

@@ -25,12 +25,12 @@ export const treatmentFacts = (treatment: Treatment, { t, lang, currency }: Summ
 
 /**
  * The choices as label and value pairs: the treatment with its length and fee ("Not sure yet"
- * without one), the dentist ("Any dentist"), then the day and the time once chosen.
+ * without one; the facts isolated, so that Arabic's keep their order beside a Latin name), the dentist ("Any dentist"), then the day and the time once chosen.
  */
 export function choiceDetails(c: Choices, context: SummaryContext): Detail[] {
   const { t, lang } = context;
   return [
-    [t.treatment, c.treatment ? html`${c.treatment.treatment_name} <span class="muted">(${treatmentFacts(c.treatment, context)})</span>` : t.noTreatment],
+    [t.treatment, c.treatment ? html`${c.treatment.treatment_name} <bdi class="muted">(${treatmentFacts(c.treatment, context)})</bdi>` : t.noTreatment],
     [t.dentist, c.dentist?.doctor_name ?? t.anyDentist],
     [t.date, c.date && formatDate(c.date, lang)],
     [t.time, c.time && formatTime(c.time, lang)],

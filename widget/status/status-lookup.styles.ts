@@ -4,6 +4,8 @@ import { css } from 'lit';
 export const statusLookupStyles = css`
   input {
     flex: 1 1 14rem;
+    /* A reference is Latin: right to left, a phone's field showed its end and hid its start. */
+    direction: ltr;
   }
   .result {
     margin-block-start: var(--_gap);

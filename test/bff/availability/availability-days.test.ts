@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AvailabilityDaysResponse, AvailabilityResponse, BffErrorBody } from '../../../contract/bff.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { startBff, fixtureIds, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { startBff, fixtureIds, startStack, type RunningBff } from '../support/bff-harness.js';
 
 /**
  * GET /api/availability/days: each day of a month with its number of open
@@ -13,19 +13,15 @@ import { startBff, fixtureIds, startStack, type RunningBff, type Stack } from '.
  * TEST_NOW, Monday 23 November 2026 09:00, and the notice is 120 minutes.
  */
 
-let stack: Stack;
 let first: number;
 let second: number;
 let whitening: number;
 
+const stack = await startStack({ clock: new FakeClock(TEST_NOW) });
 beforeAll(async () => {
-  stack = await startStack({ clock: new FakeClock(TEST_NOW) });
   const ids = await fixtureIds(stack.bff);
   [first, second] = ids.dentists;
   whitening = ids.treatmentLasting(90);
-});
-afterAll(async () => {
-  await stack.close();
 });
 
 const daysOf = (query: string, bff: RunningBff = stack.bff) => fetch(`${bff.api}/availability/days?${query}`);

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AvailabilityResponse, BffBookingResponse } from '../../../contract/bff.js';
 import { MemoryTakenSlots } from '../../../bff/availability/taken-slots.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { appointmentIdOf, heldAt, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { appointmentIdOf, heldAt, startBff, startStack, type RunningBff } from '../support/bff-harness.js';
 import { expectError } from '../../support/expect-error.js';
 
 /**
@@ -16,17 +16,13 @@ import { expectError } from '../../support/expect-error.js';
 const TUESDAY = '2026-11-24';
 /** A day no other test of this file books: every dentist has as many bookings known (none). */
 const WEDNESDAY = '2026-11-25';
-let stack: Stack;
 let dentists: number[];
 let treatments: { treatment_id: number; duration_minutes: number }[];
 
+const stack = await startStack({ clock: new FakeClock(TEST_NOW) });
 beforeAll(async () => {
-  stack = await startStack({ clock: new FakeClock(TEST_NOW) });
   dentists = ((await (await fetch(`${stack.bff.api}/dentists`)).json()) as { data: { doctor_id: number }[] }).data.map((d) => d.doctor_id);
   treatments = ((await (await fetch(`${stack.bff.api}/treatments`)).json()) as { data: typeof treatments }).data;
-});
-afterAll(async () => {
-  await stack.close();
 });
 
 const availability = (query: string, bff: RunningBff = stack.bff) => fetch(`${bff.api}/availability?${query}`);

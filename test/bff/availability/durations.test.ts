@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AvailabilityResponse } from '../../../contract/bff.js';
 import { DEFAULT_BOOKING_RULES } from '../../../contract/rules/booking-rules.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { grantToken, validBooking } from '../../server/support/test-server.js';
-import { heldAt, startBff, fixtureIds, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { heldAt, startBff, fixtureIds, startStack, type RunningBff } from '../support/bff-harness.js';
 
 /**
  * Availability that knows durations: a start is open only when the whole
@@ -15,21 +15,17 @@ import { heldAt, startBff, fixtureIds, startStack, type RunningBff, type Stack }
  */
 
 const THURSDAY = '2026-11-26';
-let stack: Stack;
 let first: number;
 let second: number;
 let checkUp: number;
 let whitening: number;
 
+const stack = await startStack({ clock: new FakeClock(TEST_NOW) });
 beforeAll(async () => {
-  stack = await startStack({ clock: new FakeClock(TEST_NOW) });
   const ids = await fixtureIds(stack.bff);
   [first, second] = ids.dentists;
   checkUp = ids.treatmentLasting(30);
   whitening = ids.treatmentLasting(90);
-});
-afterAll(async () => {
-  await stack.close();
 });
 
 async function slotsOf(query: string, bff: RunningBff = stack.bff): Promise<Record<string, string>> {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BffBookingResponse } from '../../../contract/bff.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { fixtureIds, startStack, type Stack } from '../support/bff-harness.js';
+import { fixtureIds, startStack } from '../support/bff-harness.js';
 
 /**
  * "Any dentist" spreads the work: among the dentists free for the whole
@@ -12,19 +12,15 @@ import { fixtureIds, startStack, type Stack } from '../support/bff-harness.js';
  * treatment lasts 15 minutes; the clock stands at Monday 23 November 2026 09:00.
  */
 
-let stack: Stack;
 let first: number;
 let second: number;
 let whitening: number;
 
+const stack = await startStack({ clock: new FakeClock(TEST_NOW) });
 beforeAll(async () => {
-  stack = await startStack({ clock: new FakeClock(TEST_NOW) });
   const ids = await fixtureIds(stack.bff);
   [first, second] = ids.dentists;
   whitening = ids.treatmentLasting(90);
-});
-afterAll(async () => {
-  await stack.close();
 });
 
 /** Books and answers the dentist booked. */

@@ -4,7 +4,7 @@ import { BffBookingResponse, BffErrorBody } from '../../../contract/bff.js';
 import { ErrorBody } from '../../../contract/index.js';
 import { validBooking } from '../../server/support/test-server.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
-import { startBff, startStack, startStubUpstream, type RecordedRequest, type RunningBff, type Stack, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStack, startStubUpstream, type RecordedRequest, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
 
 /**
  * The checks the BFF makes before a booking goes upstream (issues 21 and 22):
@@ -18,11 +18,10 @@ import { startBff, startStack, startStubUpstream, type RecordedRequest, type Run
  */
 
 const TUESDAY = '2026-11-24';
-let stack: Stack;
 let treatments: { active: number[]; inactive: number; whitening: number };
 
+const stack = await startStack();
 beforeAll(async () => {
-  stack = await startStack();
   const rows = await stack.upstream.db
     .selectFrom('treatments')
     .select(['treatment_id', 'treatment_name', 'active'])
@@ -34,9 +33,6 @@ beforeAll(async () => {
     // 90 minutes.
     whitening: rows.find((row) => row.treatment_name === 'Whitening')!.treatment_id,
   };
-});
-afterAll(async () => {
-  await stack.close();
 });
 
 const book = (body: Record<string, unknown>, bff: RunningBff = stack.bff) =>

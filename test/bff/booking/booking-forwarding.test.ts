@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { startBff, startStubUpstream, type RecordedRequest, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStubUpstream, type RecordedRequest, type RunningBff } from '../support/bff-harness.js';
 import { expectError } from '../../support/expect-error.js';
 
 /**
@@ -26,7 +26,6 @@ interface Upstream {
 }
 
 let upstream: Upstream;
-let stub: StubUpstream;
 let bff: RunningBff;
 let time: FakeClock;
 let nextId = 900;
@@ -67,12 +66,7 @@ async function answer(req: RecordedRequest, res: import('node:http').ServerRespo
   json(res, 200, { success: true, message: 'Appointment booked successfully', data: { appointment_id: id } }, replayed ? { 'idempotent-replayed': 'true' } : {});
 }
 
-beforeAll(async () => {
-  stub = await startStubUpstream(answer);
-});
-afterAll(async () => {
-  await stub.close();
-});
+const stub = await startStubUpstream(answer);
 beforeEach(async () => {
   upstream = { dentists: [1, 2], busy: [] };
   stub.requests.length = 0;

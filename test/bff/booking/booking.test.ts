@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BffErrorBody, BffStatusResponse } from '../../../contract/bff.js';
 import { createReference } from '../../../bff/booking/booking-reference.js';
@@ -12,9 +12,7 @@ import {
   startStack,
   startStubUpstream,
   type RunningBff,
-  type Stack,
   type StubHandler,
-  type StubUpstream,
 } from '../support/bff-harness.js';
 import { expectError } from '../../support/expect-error.js';
 
@@ -31,14 +29,7 @@ const REFERENCE_SHAPE = REFERENCE_PATTERN;
 /** Status lookups here are many; the per-IP status limit has its own test (status-lookup.test.ts). */
 const UNLIMITED_STATUS = { statusRateLimit: { limit: 100_000, windowMs: 60_000 } };
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack({ bff: UNLIMITED_STATUS });
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack({ bff: UNLIMITED_STATUS });
 
 const book = (body: unknown, headers: Record<string, string> = {}, bff: RunningBff = stack.bff) =>
   fetch(`${bff.api}/appointments/book`, {
@@ -268,9 +259,7 @@ describe('a booking the BFF refuses before forwarding', () => {
   });
 });
 
-describe('what reaches the upstream (recording stub)', () => {
-  let stub: StubUpstream;
-  let bff: RunningBff;
+describe('what reaches the upstream (recording stub)', async () => {
   const answer: StubHandler = (req, res) => {
     res.setHeader('content-type', 'application/json');
     if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify({ access_token: 'stub-token-booking-0123456789', expires_in: 3600 }));
@@ -278,14 +267,8 @@ describe('what reaches the upstream (recording stub)', () => {
   };
   const forwardedBookings = () => stub.requests.filter((r) => r.url === '/api/v1/appointments/book');
 
-  beforeAll(async () => {
-    stub = await startStubUpstream(answer);
-    bff = await startBff(stub.api, { appKey: 'ck_booking_stub', secret: 'booking-stub-secret-0123456789' });
-  });
-  afterAll(async () => {
-    await bff.close();
-    await stub.close();
-  });
+  const stub = await startStubUpstream(answer);
+  const bff = await startBff(stub.api, { appKey: 'ck_booking_stub', secret: 'booking-stub-secret-0123456789' });
 
   it('forwards the booking without the empty honeypot field', async () => {
     const booking = validBooking({ note: 'Honeypot left empty' });

@@ -7,7 +7,7 @@ import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking } from '../../server/support/test-server.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
-import { startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { startBff, startStack, type RunningBff } from '../support/bff-harness.js';
 
 /**
  * What the BFF remembers about a booking (its dentist and treatment for
@@ -17,15 +17,9 @@ import { startBff, startStack, type RunningBff, type Stack } from '../support/bf
  */
 
 const clock = new FakeClock(TEST_NOW);
-let stack: Stack;
 const APPOINTMENT = { appointment_date: '2026-11-24', appointment_time: '10:00' };
 
-beforeAll(async () => {
-  stack = await startStack({ clock, server: { clock } });
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack({ clock, server: { clock } });
 
 const book = async (bff: RunningBff, overrides: Record<string, unknown>, headers: Record<string, string> = {}) => {
   const res = await fetch(`${bff.api}/appointments/book`, {

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { startStack } from '../support/bff-harness.js';
 
-let stack: Stack;
-
-beforeAll(async () => {
-  stack = await startStack();
-});
-afterAll(async () => {
-  await stack.close();
-});
+const stack = await startStack();
 
 const book = (body: unknown) =>
   fetch(`${stack.bff.api}/appointments/book`, {

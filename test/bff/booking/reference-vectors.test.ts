@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js';
 import { validBooking } from '../../server/support/test-server.js';
 import { deriveReferenceKey, loadBffConfig } from '../../../bff/config.js';
-import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStubUpstream, type RunningBff } from '../support/bff-harness.js';
 
 /**
  * References already in patients' hands must keep naming the same booking
@@ -29,26 +29,18 @@ const LEGACY_VECTORS = [
   [4_294_967_301, 'Y_bkznhyZsaFkrbHgi3oNMRQpxFezsX4r_BonC1a1pOw2J07mCPGVQ'],
 ] as const;
 
-let stub: StubUpstream;
-let bff: RunningBff;
 let bookedId: number;
 
-beforeAll(async () => {
-  stub = await startStubUpstream((req, res) => {
-    res.setHeader('content-type', 'application/json');
-    if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify({ access_token: 'stub-token-vectors-0123456789', expires_in: 3600 }));
-    if (req.url === '/api/v1/appointments/book') {
-      return void res.end(JSON.stringify({ success: true, message: 'Appointment booked successfully', data: { appointment_id: bookedId } }));
-    }
-    const id = /^\/api\/v1\/appointments\/status\/(\d+)$/.exec(req.url)?.[1];
-    res.end(JSON.stringify({ success: true, message: 'ok', data: { status: 'Scheduled', name: `Patient ${id}`, date: '2026-11-24', time: '10:00' } }));
-  });
-  bff = await startBff(stub.api, { appKey: 'ck_vectors', secret: SECRET }, { referenceKey: deriveReferenceKey(SECRET) });
+const stub = await startStubUpstream((req, res) => {
+  res.setHeader('content-type', 'application/json');
+  if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify({ access_token: 'stub-token-vectors-0123456789', expires_in: 3600 }));
+  if (req.url === '/api/v1/appointments/book') {
+    return void res.end(JSON.stringify({ success: true, message: 'Appointment booked successfully', data: { appointment_id: bookedId } }));
+  }
+  const id = /^\/api\/v1\/appointments\/status\/(\d+)$/.exec(req.url)?.[1];
+  res.end(JSON.stringify({ success: true, message: 'ok', data: { status: 'Scheduled', name: `Patient ${id}`, date: '2026-11-24', time: '10:00' } }));
 });
-afterAll(async () => {
-  await bff.close();
-  await stub.close();
-});
+const bff = await startBff(stub.api, { appKey: 'ck_vectors', secret: SECRET }, { referenceKey: deriveReferenceKey(SECRET) });
 beforeEach(() => {
   stub.requests.length = 0;
 });

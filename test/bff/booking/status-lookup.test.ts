@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
 import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js';
 import { createLegacyReference, createReference, readReference } from '../../../bff/booking/booking-reference.js';
 import { formatReference, normaliseReference, REFERENCE_ALPHABET, REFERENCE_PATTERN } from '../../../contract/rules/bff-api.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { appointmentIdOf, startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { appointmentIdOf, startBff, startStack, type RunningBff } from '../support/bff-harness.js';
 
 /**
  * References a patient can read out on the phone, and the status lookup that
@@ -14,12 +14,11 @@ import { appointmentIdOf, startBff, startStack, type RunningBff, type Stack } fr
  * GET deprecated, and a per-IP limit on lookups.
  */
 
-let stack: Stack;
 let reference: string;
 let appointmentId: number;
 
+const stack = await startStack({ bff: { statusRateLimit: { limit: 100_000, windowMs: 60_000 } } });
 beforeAll(async () => {
-  stack = await startStack({ bff: { statusRateLimit: { limit: 100_000, windowMs: 60_000 } } });
   const res = await fetch(`${stack.bff.api}/appointments/book`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -27,9 +26,6 @@ beforeAll(async () => {
   });
   ({ reference } = BffBookingResponse.parse(await res.json()).data);
   appointmentId = appointmentIdOf(stack.bff, reference);
-});
-afterAll(async () => {
-  await stack.close();
 });
 
 const lookUp = (body: unknown, bff: RunningBff = stack.bff) =>

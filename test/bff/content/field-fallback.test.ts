@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   DentistListResponse,
   ErrorBody,
@@ -8,7 +8,7 @@ import {
   WebsiteResponse,
 } from '../../../contract/index.js';
 import { DEFAULT_THEME, LIMITS } from '../../../contract/rules/index.js';
-import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStubUpstream, type RunningBff } from '../support/bff-harness.js';
 import { validUpstreamBodies, type Json } from '../support/upstream-bodies.js';
 
 /**
@@ -17,25 +17,17 @@ import { validUpstreamBodies, type Json } from '../support/upstream-bodies.js';
  * of the resource is served. Only an answer that cannot be repaired is a 502.
  */
 
-let stub: StubUpstream;
 let bff: RunningBff;
 let bodies: Record<string, Json>;
 let credentialsCounter = 0;
 
-beforeAll(async () => {
-  stub = await startStubUpstream((req, res) => {
-    res.setHeader('content-type', 'application/json');
-    if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify({ access_token: 'stub-token-fallback-0123456789', expires_in: 3600 }));
-    res.end(JSON.stringify(bodies[req.url]));
-  });
+const stub = await startStubUpstream((req, res) => {
+  res.setHeader('content-type', 'application/json');
+  if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify({ access_token: 'stub-token-fallback-0123456789', expires_in: 3600 }));
+  res.end(JSON.stringify(bodies[req.url]));
 });
-afterAll(async () => {
-  await bff?.close();
-  await stub.close();
-});
-// A fresh BFF (and so an empty cache) for each test.
+// A fresh BFF (and so an empty cache) for each test, closed when that test ends.
 beforeEach(async () => {
-  await bff?.close();
   bodies = validUpstreamBodies('Fallback Dental');
   bff = await startBff(stub.api, { appKey: `ck_fallback_${credentialsCounter++}`, secret: 'fallback-secret-0123456789' });
 });

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorBody, TreatmentListResponse, WebsiteResponse } from '../../../contract/index.js';
 import { DEFAULT_THEME, LIMITS } from '../../../contract/rules/index.js';
-import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStubUpstream, type RunningBff } from '../support/bff-harness.js';
 import { validUpstreamBodies, type Json } from '../support/upstream-bodies.js';
 
 /**
@@ -10,24 +10,18 @@ import { validUpstreamBodies, type Json } from '../support/upstream-bodies.js';
  * is refused whole. field-fallback.test.ts has the everyday cases.
  */
 
-let stub: StubUpstream;
 let bodies: Record<string, Json>;
 let bff: RunningBff | undefined;
 let bffCount = 0;
 
-beforeAll(async () => {
-  stub = await startStubUpstream((req, res) => {
-    res.setHeader('content-type', 'application/json');
-    if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify({ access_token: 'stub-token-repairs-0123456789', expires_in: 3600 }));
-    res.end(JSON.stringify(bodies[req.url]));
-  });
+const stub = await startStubUpstream((req, res) => {
+  res.setHeader('content-type', 'application/json');
+  if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify({ access_token: 'stub-token-repairs-0123456789', expires_in: 3600 }));
+  res.end(JSON.stringify(bodies[req.url]));
 });
 afterEach(async () => {
   await bff?.close();
   bff = undefined;
-});
-afterAll(async () => {
-  await stub.close();
 });
 
 /** A fresh BFF (so an empty cache) over the upstream bodies as `spoil` leaves them. */

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WebsiteResponse } from '../../../contract/index.js';
 import { clinicFixture } from '../../server/support/clinic-fixture.js';
-import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStubUpstream } from '../support/bff-harness.js';
 
 /**
  * Links in a clinic's HTML fields, as GET /api/website serves them: what a
@@ -13,26 +13,19 @@ const HERO_SUBTITLE = [
   '<a href="mailto:hello@clinic.example">Write to us</a>',
 ].join(' ');
 
-let stub: StubUpstream;
-let bff: RunningBff;
+const site = { care_id: 1, ...clinicFixture('Link Dental').website, hero_subtitle: HERO_SUBTITLE };
+const stub = await startStubUpstream((req, res) => {
+  res.setHeader('content-type', 'application/json');
+  if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify({ access_token: 'stub-token-links-0123456789', expires_in: 3600 }));
+  res.end(JSON.stringify({ success: true, site }));
+});
+const bff = await startBff(stub.api, { appKey: 'ck_links', secret: 'links-secret-0123456789' });
 let links: string[];
 
 beforeAll(async () => {
-  const clinic = clinicFixture('Link Dental');
-  const site = { care_id: 1, ...clinic.website, hero_subtitle: HERO_SUBTITLE };
-  stub = await startStubUpstream((req, res) => {
-    res.setHeader('content-type', 'application/json');
-    if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify({ access_token: 'stub-token-links-0123456789', expires_in: 3600 }));
-    res.end(JSON.stringify({ success: true, site }));
-  });
-  bff = await startBff(stub.api, { appKey: 'ck_links', secret: 'links-secret-0123456789' });
   const res = await fetch(`${bff.api}/website`);
   expect(res.status).toBe(200);
   links = WebsiteResponse.parse(await res.json()).site.hero_subtitle.match(/<a\b[^>]*>[^<]*<\/a>/g) ?? [];
-});
-afterAll(async () => {
-  await bff.close();
-  await stub.close();
 });
 
 describe('links in an HTML field', () => {

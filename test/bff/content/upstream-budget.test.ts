@@ -30,15 +30,9 @@ async function pooled<T>(count: number, concurrency: number, task: (i: number) =
   return results;
 }
 
-describe('GET /api/treatments/:id answered from the cached treatments list', () => {
-  let stack: Stack;
+describe('GET /api/treatments/:id answered from the cached treatments list', async () => {
 
-  beforeAll(async () => {
-    stack = await startStack({ bff: { trustProxy: true, apiRateLimit: BFF_PER_IP_LIMIT }, server: { apiRateLimit: UPSTREAM_KEY_LIMIT } });
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
+  const stack = await startStack({ bff: { trustProxy: true, apiRateLimit: BFF_PER_IP_LIMIT }, server: { apiRateLimit: UPSTREAM_KEY_LIMIT } });
 
   it('answers each listed treatment as the spec\'s {success, data} with the list\'s copy of it, and makes no upstream call per id', async () => {
     const list = TreatmentListResponse.parse(await (await fetch(`${stack.bff.api}/treatments`)).json());

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliDecompressSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cspHashOf, PAGE_CSS } from '../../../bff/demo/demo-page.js';
 import { loadBffConfig } from '../../../bff/config.js';
 import { REPO_ROOT } from '../../server/support/server-process.js';
 import { rawGet } from '../content/raw-get.js';
-import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStubUpstream } from '../support/bff-harness.js';
 
 /**
  * The demo page at GET /: served only when DEMO_PAGE is on (npm start and npm
@@ -19,20 +19,9 @@ import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from 
 const CREDENTIALS = { appKey: 'ck_demo_page', secret: 'demo-page-app-secret-0123456789' };
 const SETTINGS = { APP_KEY: CREDENTIALS.appKey, APP_SECRET_KEY: CREDENTIALS.secret, BOOKING_REF_SECRET: 'demo-page-booking-reference-secret-0123456789' };
 
-let stub: StubUpstream;
-let bff: RunningBff;
-let bffWithoutDemo: RunningBff;
-
-beforeAll(async () => {
-  stub = await startStubUpstream();
-  bff = await startBff(stub.api, CREDENTIALS, { demoPage: true });
-  bffWithoutDemo = await startBff(stub.api, CREDENTIALS);
-});
-afterAll(async () => {
-  await bff.close();
-  await bffWithoutDemo.close();
-  await stub.close();
-});
+const stub = await startStubUpstream();
+const bff = await startBff(stub.api, CREDENTIALS, { demoPage: true });
+const bffWithoutDemo = await startBff(stub.api, CREDENTIALS);
 
 describe('GET / (the demo page)', () => {
   it('answers HTML with the <clinic-booking> element and the widget script tag', async () => {

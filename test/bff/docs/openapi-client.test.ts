@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { startStack } from '../support/bff-harness.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { generateClient, missingCalls, type GeneratedClient } from '../../server/docs/openapi-tools.js';
 
@@ -103,17 +103,15 @@ export async function callEveryOperation(baseUrl: string) {
 }
 `;
 
-let stack: Stack;
+// The BFF's clock at the server's TEST_NOW, so 2026-11-24 stays a day ahead for availability.
+const stack = await startStack({ clock: new FakeClock(TEST_NOW) });
 let client: GeneratedClient;
 
 beforeAll(async () => {
-  // The BFF's clock at the server's TEST_NOW, so 2026-11-24 stays a day ahead for availability.
-  stack = await startStack({ clock: new FakeClock(TEST_NOW) });
   client = await generateClient('bff', `${stack.bff.api}/openapi.json`, CLIENT);
 });
 afterAll(async () => {
   await client?.remove();
-  await stack.close();
 });
 
 describe('a client generated from GET /api/openapi.json', () => {

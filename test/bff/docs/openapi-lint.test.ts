@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { describe, expect, it } from 'vitest';
+import { startBff, startStubUpstream } from '../support/bff-harness.js';
 import { describeProblem, redoclyLint } from '../../server/docs/openapi-tools.js';
 
-let upstream: StubUpstream;
-let bff: RunningBff;
-
-beforeAll(async () => {
-  upstream = await startStubUpstream();
-  bff = await startBff(upstream.api, { appKey: 'stub-key', secret: 'stub-secret-0123456789abcdef' });
-});
-afterAll(async () => {
-  await bff.close();
-  await upstream.close();
-});
+const upstream = await startStubUpstream();
+const bff = await startBff(upstream.api, { appKey: 'stub-key', secret: 'stub-secret-0123456789abcdef' });
 
 describe('redocly lint (recommended rules) of GET /api/openapi.json', () => {
   it('reports no error and no warning', async () => {

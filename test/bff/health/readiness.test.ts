@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readiness } from '../../../bff/health/readiness.js';
 import { UpstreamBusy } from '../../../bff/upstream/errors.js';
 import { removeDb, startTestServer, type TestServer } from '../../server/support/test-server.js';
-import { startBff, startStack, startStubUpstream, type RunningBff, type Stack, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStack, startStubUpstream, type Stack } from '../support/bff-harness.js';
 import { FakeClock } from '../../support/fake-clock.js';
 
 const WINDOW_MS = 30_000;
@@ -162,20 +162,12 @@ describe('GET /readyz while the upstream stops and comes back', () => {
   });
 });
 
-describe('GET /readyz after ordinary BFF calls', () => {
+describe('GET /readyz after ordinary BFF calls', async () => {
   const time = new FakeClock(Date.now());
-  let stub: StubUpstream;
-  let bff: RunningBff;
   const probes = () => stub.requests.filter((req) => req.url === '/api/v1/organization').length;
 
-  beforeAll(async () => {
-    stub = await startStubUpstream();
-    bff = await startBff(stub.api, { appKey: 'ck_ready', secret: 'ready-secret-0123456789' }, {}, time);
-  });
-  afterAll(async () => {
-    await bff.close();
-    await stub.close();
-  });
+  const stub = await startStubUpstream();
+  const bff = await startBff(stub.api, { appKey: 'ck_ready', secret: 'ready-secret-0123456789' }, {}, time);
 
   it('counts an upstream answer to an ordinary call as the upstream answering: no probe within the window', async () => {
     expect((await fetch(`${bff.api}/treatments`)).status).toBe(200);

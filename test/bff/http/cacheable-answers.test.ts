@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { validBooking } from '../../server/support/test-server.js';
 import { rawGet, type RawAnswer } from '../content/raw-get.js';
-import { startBff, startStack, type RunningBff } from '../support/bff-harness.js';
+import { startBff, startStack } from '../support/bff-harness.js';
 
 /**
  * An answer a CDN may keep (`Cache-Control: public`) is handed to everyone
@@ -55,14 +55,8 @@ describe('answers nobody keeps', () => {
   });
 });
 
-describe('the /api limit, on content answers that do not show it', () => {
-  let bff: RunningBff;
-  beforeAll(async () => {
-    bff = await startBff(stack.upstream.api, stack.clinic, { apiRateLimit: { limit: 3, windowMs: 60_000 } });
-  });
-  afterAll(async () => {
-    await bff.close();
-  });
+describe('the /api limit, on content answers that do not show it', async () => {
+  const bff = await startBff(stack.upstream.api, stack.clinic, { apiRateLimit: { limit: 3, windowMs: 60_000 } });
 
   it('still counts every content request: the fourth is 429, with its headers', async () => {
     for (const path of ['/treatments', '/content', '/dentists']) {

@@ -1,9 +1,9 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ErrorBody } from '../../../contract/index.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { startBff, startStubUpstream, type RunningBff, type StubHandler, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStubUpstream, type StubHandler } from '../support/bff-harness.js';
 
 const STUB_TOKEN = 'stub-token-closed-paths-0123456789';
 const CREDENTIALS = { appKey: 'ck_closed_paths', secret: 'closed-paths-app-secret-0123456789' };
@@ -60,17 +60,8 @@ function raw(baseUrl: string, method: string, path: string, headers: Record<stri
   });
 }
 
-let stub: StubUpstream;
-let bff: RunningBff;
-
-beforeAll(async () => {
-  stub = await startStubUpstream(contractStub);
-  bff = await startBff(stub.api, CREDENTIALS);
-});
-afterAll(async () => {
-  await bff.close();
-  await stub.close();
-});
+const stub = await startStubUpstream(contractStub);
+const bff = await startBff(stub.api, CREDENTIALS);
 
 const upstreamLines = () => stub.requests.map((r) => `${r.method} ${r.url}`);
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { startStack } from '../support/bff-harness.js';
 
 const COMPRESS: Record<string, (body: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
 
@@ -19,15 +19,9 @@ interface LogLine {
   level: number;
 }
 
-describe('POST /api/appointments/book with a Content-Encoding', () => {
-  let stack: Stack;
+describe('POST /api/appointments/book with a Content-Encoding', async () => {
 
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
+  const stack = await startStack();
 
   const send = (encoding: string, body: Buffer, requestId = randomUUID()) =>
     fetch(`${stack.bff.api}/appointments/book`, {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rawGet } from '../content/raw-get.js';
-import { startBff, startStack, type RunningBff } from '../support/bff-harness.js';
+import { startBff, startStack } from '../support/bff-harness.js';
 
 const ALLOWED = 'https://clinic.example';
 const EVIL = 'https://evil.example';
@@ -97,15 +97,9 @@ describe('CORS on /api', () => {
   });
 });
 
-describe('CORS with PUBLIC_ORIGIN, the BFF’s own origin as browsers reach it', () => {
+describe('CORS with PUBLIC_ORIGIN, the BFF’s own origin as browsers reach it', async () => {
   const PUBLIC = 'https://book.clinic.example';
-  let bff: RunningBff;
-  beforeAll(async () => {
-    bff = await startBff(stack.upstream.api, stack.clinic, { publicOrigin: PUBLIC });
-  });
-  afterAll(async () => {
-    await bff.close();
-  });
+  const bff = await startBff(stack.upstream.api, stack.clinic, { publicOrigin: PUBLIC });
 
   it('allows it beside ALLOWED_ORIGINS, whatever Host the request names', async () => {
     for (const origin of [PUBLIC, ALLOWED]) {

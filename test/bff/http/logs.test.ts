@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { validBooking } from '../../server/support/test-server.js';
-import { appointmentIdOf, startStack, type Stack } from '../support/bff-harness.js';
+import { appointmentIdOf, startStack } from '../support/bff-harness.js';
 
 const PATIENT_NAME = 'Ottoline Wrenfield';
 const BffBooked = z.object({ data: z.object({ reference: z.string() }) });
@@ -11,7 +11,6 @@ interface LogLine {
   res?: { statusCode?: number };
 }
 
-let stack: Stack;
 let appointmentId: number;
 let reference: string;
 
@@ -24,8 +23,8 @@ async function logged(logs: string[], path: RegExp, count: number): Promise<void
 
 const paths = (logs: string[]) => logs.map((line) => (JSON.parse(line) as LogLine).req?.path).filter(Boolean);
 
+const stack = await startStack();
 beforeAll(async () => {
-  stack = await startStack();
   const booking = await fetch(`${stack.bff.api}/appointments/book`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -45,9 +44,6 @@ beforeAll(async () => {
 
   await logged(stack.bff.logs, /^\/api\/appointments\/status\//i, 4);
   await logged(stack.upstream.logs, /^\/api\/v1\/appointments\/status\//, 2);
-});
-afterAll(async () => {
-  await stack.close();
 });
 
 describe('logs of a booking and its status lookup through the BFF', () => {

@@ -2,10 +2,10 @@ import { Agent, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { ipKeyGenerator } from 'express-rate-limit';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientIpKey } from '../../../platform/fast-http/client-ip-key.js';
 import { createHttpServer } from '../../../platform/fast-http/http-server.js';
-import { startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { startBff, startStack } from '../support/bff-harness.js';
 
 // The per-IP limit's key is remembered per connection (platform/fast-http/client-ip-key.ts).
 // These requests all travel over one kept-alive connection, as a load balancer's
@@ -13,28 +13,18 @@ import { startBff, startStack, type RunningBff, type Stack } from '../support/bf
 
 const LIMIT = { limit: 2, windowMs: 60_000 };
 
-let stack: Stack;
-/** Behind a trusted proxy: the client is X-Forwarded-For's. */
-let behindProxy: RunningBff;
-/** No trusted proxy: the client is the connection's peer, whatever X-Forwarded-For says. */
-let direct: RunningBff;
 /** One connection at a time, kept alive: every request of a test on the same socket. */
 let agent: Agent;
 
-beforeAll(async () => {
-  stack = await startStack();
-  behindProxy = await startBff(stack.upstream.api, stack.clinic, { trustProxy: true, apiRateLimit: LIMIT });
-  direct = await startBff(stack.upstream.api, stack.clinic, { trustProxy: false, apiRateLimit: LIMIT });
-});
+const stack = await startStack();
+/** Behind a trusted proxy: the client is X-Forwarded-For's. */
+const behindProxy = await startBff(stack.upstream.api, stack.clinic, { trustProxy: true, apiRateLimit: LIMIT });
+/** No trusted proxy: the client is the connection's peer, whatever X-Forwarded-For says. */
+const direct = await startBff(stack.upstream.api, stack.clinic, { trustProxy: false, apiRateLimit: LIMIT });
 beforeEach(() => {
   agent = new Agent({ keepAlive: true, maxSockets: 1 });
 });
 afterEach(() => agent.destroy());
-afterAll(async () => {
-  await behindProxy.close();
-  await direct.close();
-  await stack.close();
-});
 
 /** One GET over the test's single connection: its status, and whether it reused the connection. */
 function getOverOneConnection(url: string, forwardedFor: string): Promise<{ status: number; reusedConnection: boolean }> {

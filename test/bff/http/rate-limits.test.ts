@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { startBff, startStack, type RunningBff, type Stack } from '../support/bff-harness.js';
+import { startBff, startStack } from '../support/bff-harness.js';
 
-let stack: Stack;
+const stack = await startStack({ bff: { bookingRateLimit: { limit: 2, windowMs: 60_000 } } });
 /** A second BFF on the same upstream with a small limit on all of /api. */
-let tightApi: RunningBff;
-
-beforeAll(async () => {
-  stack = await startStack({ bff: { bookingRateLimit: { limit: 2, windowMs: 60_000 } } });
-  tightApi = await startBff(stack.upstream.api, stack.clinic, { apiRateLimit: { limit: 5, windowMs: 60_000 } });
-});
-afterAll(async () => {
-  await tightApi.close();
-  await stack.close();
-});
+const tightApi = await startBff(stack.upstream.api, stack.clinic, { apiRateLimit: { limit: 5, windowMs: 60_000 } });
 
 const book = (time: string) =>
   fetch(`${stack.bff.api}/appointments/book`, {

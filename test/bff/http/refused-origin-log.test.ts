@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack, type Stack } from '../support/bff-harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startStack } from '../support/bff-harness.js';
 import { FakeClock } from '../../support/fake-clock.js';
 
 const ALLOWED = 'https://clinic.example';
@@ -13,15 +13,11 @@ interface LogLine {
   msg?: string;
 }
 
-let stack: Stack;
 let clock: FakeClock;
 
+const stack = await startStack();
 beforeAll(async () => {
-  stack = await startStack();
   clock = stack.upstream.clock as FakeClock;
-});
-afterAll(async () => {
-  await stack.close();
 });
 
 const get = (origin: string, headers: Record<string, string> = {}) =>

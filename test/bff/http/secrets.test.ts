@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createReference } from '../../../bff/booking/booking-reference.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { startBff, startStack, startStubUpstream, type RunningBff, type Stack, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStack, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
 
 /** One answer the browser saw: everything a page script or a proxy could read. */
 interface Seen {
@@ -18,7 +18,6 @@ const STUB_CREDENTIALS = { appKey: 'ck_secrets_stub', secret: 'stub-app-secret-n
 
 const BffBooked = z.object({ data: z.object({ reference: z.string() }) });
 
-let stack: Stack;
 let stub: StubUpstream;
 let stubBff: RunningBff;
 let refusingStub: StubUpstream;
@@ -78,8 +77,8 @@ async function realSession(bff: RunningBff): Promise<void> {
   await call(bff, 'widget', '/widget/clinic-booking.js');
 }
 
+const stack = await startStack({ bff: { demoPage: true } });
 beforeAll(async () => {
-  stack = await startStack({ bff: { demoPage: true } });
   await realSession(stack.bff);
   realToken = await stack.bff.tokens.get();
 
@@ -112,7 +111,6 @@ afterAll(async () => {
   await refusingStub.close();
   await stubBff.close();
   await stub.close();
-  await stack.close();
 });
 
 const SECRET_NAMES = ['the app secret', 'the access token', 'the stub app secret', 'the stub access token'] as const;

@@ -8,11 +8,10 @@ import { ServiceMetrics } from '../../../platform/metrics/service-metrics.js';
 import { createLogger } from '../../../platform/logger.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { grantToken, validBooking } from '../../server/support/test-server.js';
-import { closeServer, startStack, type Stack } from '../support/bff-harness.js';
+import { closeServer, startStack } from '../support/bff-harness.js';
 
 /** The BFF in front of the reference server, each counting into metrics of its own, each scraped over HTTP as Prometheus would. */
-let stack: Stack;
-let clock: FakeClock;
+const clock = new FakeClock(TEST_NOW);
 const serverMetrics = new ServiceMetrics();
 const bffMetrics = new BffMetrics();
 const listeners: Server[] = [];
@@ -45,20 +44,19 @@ const seriesOf = (text: string, metric: string) => text.split('\n').filter((line
 const book = (body: unknown) =>
   fetch(`${stack.bff.api}/appointments/book`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
+const stack = await startStack({
+  clock,
+  server: { clock, metrics: serverMetrics },
+  bff: { statusRateLimit: { limit: 100_000, windowMs: 60_000 } },
+  bffMetrics,
+});
+
 beforeAll(async () => {
-  clock = new FakeClock(TEST_NOW);
-  stack = await startStack({
-    clock,
-    server: { clock, metrics: serverMetrics },
-    bff: { statusRateLimit: { limit: 100_000, windowMs: 60_000 } },
-    bffMetrics,
-  });
   serverScrape = await metricsListener(serverMetrics.registry);
   bffScrape = await metricsListener(bffMetrics.registry);
 });
 afterAll(async () => {
   for (const listener of listeners) await closeServer(listener);
-  await stack.close();
 });
 
 describe('metrics on their own listener', () => {

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
 import { validBooking } from '../../server/support/test-server.js';
-import { startBff, startStubUpstream, type RunningBff, type StubHandler, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStubUpstream, type RunningBff, type StubHandler } from '../support/bff-harness.js';
 
 /**
  * No upstream call follows a redirect: an upstream (or whatever answers in its
@@ -16,23 +16,15 @@ const CREDENTIALS = { appKey: 'ck_redirects', secret: 'redirects-secret-01234567
 const TOKEN = JSON.stringify({ access_token: 'stub-token-redirects-0123456789', expires_in: 3600 });
 const REDIRECTS = [301, 302, 307, 308] as const;
 
-let upstream: StubUpstream;
-/** Where every redirect points: it must never be asked anything. */
-let elsewhere: StubUpstream;
 let bff: RunningBff | undefined;
 
-beforeAll(async () => {
-  upstream = await startStubUpstream();
-  elsewhere = await startStubUpstream();
-});
+const upstream = await startStubUpstream();
+/** Where every redirect points: it must never be asked anything. */
+const elsewhere = await startStubUpstream();
 afterEach(async () => {
   await bff?.close();
   bff = undefined;
   upstream.requests.length = 0;
-});
-afterAll(async () => {
-  await upstream.close();
-  await elsewhere.close();
 });
 
 /** Answers `status` pointing at the recording server for requests to `redirected`; the token and everything else as usual. */

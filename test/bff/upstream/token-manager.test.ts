@@ -56,15 +56,9 @@ const failingExchange: StubHandler = (_req, res) => {
   res.end(JSON.stringify({ success: false, message: 'Internal server error', error_code: 'internal_error' }));
 };
 
-describe('token exchange in front of the reference server', () => {
-  let stack: Stack;
+describe('token exchange in front of the reference server', async () => {
 
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
+  const stack = await startStack();
 
   it('answers 200 cold concurrent requests with one token exchange and one upstream GET per resource', async () => {
     // /organization is left uncached for the next test (a treatment by id is no path of its own: it is read from the list).
@@ -94,18 +88,14 @@ describe('token exchange in front of the reference server', () => {
   });
 });
 
-describe('token renewal and an upstream 401', () => {
+describe('token renewal and an upstream 401', async () => {
   // At the server's time, so that the booking below is ahead.
   const time = new FakeClock(TEST_NOW);
   const upstreamClock = new FakeClock(TEST_NOW);
-  let stack: Stack;
 
+  const stack = await startStack({ clock: time, server: { clock: upstreamClock } });
   beforeAll(async () => {
-    stack = await startStack({ clock: time, server: { clock: upstreamClock } });
     expect((await get(stack.bff, '/organization')).status).toBe(200);
-  });
-  afterAll(async () => {
-    await stack.close();
   });
 
   it('keeps using the token until 60 s before expires_in runs out', async () => {

@@ -25,9 +25,7 @@ const book = (bff: RunningBff, body: unknown = validBooking()) =>
     body: JSON.stringify(body),
   });
 
-describe('an upstream that answers 429 (busy) with nothing cached', () => {
-  let stub: StubUpstream;
-  let bff: RunningBff;
+describe('an upstream that answers 429 (busy) with nothing cached', async () => {
   /** What the stub sends as Retry-After on its 429s; undefined sends none. */
   let retryAfter: string | undefined;
 
@@ -39,14 +37,8 @@ describe('an upstream that answers 429 (busy) with nothing cached', () => {
     res.end(JSON.stringify(UPSTREAM_429));
   };
 
-  beforeAll(async () => {
-    stub = await startStubUpstream(busyUpstream);
-    bff = await startBff(stub.api, CREDENTIALS);
-  });
-  afterAll(async () => {
-    await bff.close();
-    await stub.close();
-  });
+  const stub = await startStubUpstream(busyUpstream);
+  const bff = await startBff(stub.api, CREDENTIALS);
   beforeEach(() => {
     retryAfter = '40';
   });

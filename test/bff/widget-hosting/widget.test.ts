@@ -3,9 +3,9 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chooseEncoding } from '../../../bff/widget-hosting/precompressed.js';
-import { startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { startBff, startStubUpstream } from '../support/bff-harness.js';
 
 const CREDENTIALS = { appKey: 'ck_widget', secret: 'widget-test-app-secret-0123456789' };
 const HASHED = 'clinic-booking-Ab3_x-9Z.js';
@@ -48,21 +48,12 @@ function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ st
 }
 
 const widgetDir = widgetFolder();
-let stub: StubUpstream;
-let bff: RunningBff;
-let emptyDir: string;
-let bffWithoutWidget: RunningBff;
+const emptyDir = mkdtempSync(join(tmpdir(), 'clinic-widget-empty-'));
 
-beforeAll(async () => {
-  stub = await startStubUpstream();
-  bff = await startBff(stub.api, CREDENTIALS, { widgetDir });
-  emptyDir = mkdtempSync(join(tmpdir(), 'clinic-widget-empty-'));
-  bffWithoutWidget = await startBff(stub.api, CREDENTIALS, { widgetDir: emptyDir });
-});
-afterAll(async () => {
-  await bff.close();
-  await bffWithoutWidget.close();
-  await stub.close();
+const stub = await startStubUpstream();
+const bff = await startBff(stub.api, CREDENTIALS, { widgetDir });
+const bffWithoutWidget = await startBff(stub.api, CREDENTIALS, { widgetDir: emptyDir });
+afterAll(() => {
   rmSync(widgetDir, { recursive: true, force: true });
   rmSync(emptyDir, { recursive: true, force: true });
 });
@@ -82,9 +73,17 @@ describe('GET /widget/clinic-booking.js (the loader)', () => {
   it('lets browsers and CDNs cache the stable entry name for five minutes only', async () => {
     const res = await fetch(`${bff.baseUrl}/widget/clinic-booking.js`);
 
-    expect(res.headers.get('cache-control')).toMatch(/\bpublic\b/);
     expect(maxAge(res.headers.get('cache-control'))).toBe(300);
     expect(res.headers.get('cache-control')).not.toMatch(/immutable/);
+  });
+
+  it('sends only the headers that govern a script, its ETag included', async () => {
+    const res = await rawGet(`${bff.baseUrl}/widget/clinic-booking.js`, { origin: 'https://any-clinic.example' });
+
+    expect(Object.keys(res.headers).sort()).toEqual(
+      ['access-control-allow-origin', 'cache-control', 'connection', 'content-length', 'content-type', 'cross-origin-resource-policy', 'date', 'etag', 'keep-alive', 'x-content-type-options'].sort(),
+    );
+    expect(res.headers['content-type']).toBe('text/javascript');
   });
 
   it('answers 304 with no body to an If-None-Match of its ETag', async () => {
@@ -149,8 +148,18 @@ describe('GET /widget/clinic-booking-<hash>.js (the widget module)', () => {
   it('is cached for a year as immutable and may be loaded from any site', async () => {
     const res = await rawGet(url(), { 'accept-encoding': 'br' });
 
-    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['cache-control']).toBe('max-age=31536000, immutable');
     expect(res.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('sends only the headers that govern a script: Lighthouse counts every byte of them in the 25 KiB', async () => {
+    const res = await rawGet(url(), { 'accept-encoding': 'br', origin: 'https://any-clinic.example' });
+
+    expect(Object.keys(res.headers).sort()).toEqual(
+      ['access-control-allow-origin', 'cache-control', 'connection', 'content-encoding', 'content-length', 'content-type', 'cross-origin-resource-policy', 'date', 'keep-alive', 'vary', 'x-content-type-options'].sort(),
+    );
+    // A module script is decoded as UTF-8 whatever the header says: no charset.
+    expect(res.headers['content-type']).toBe('text/javascript');
   });
 
   it('redirects, uncached, a hash of an earlier release to the module the loader names now', async () => {
@@ -190,7 +199,7 @@ describe('GET /widget/i18n-<lang>-<hash>.js (a language pack)', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['content-type']).toMatch(/^text\/javascript/);
-    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['cache-control']).toBe('max-age=31536000, immutable');
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(brotliDecompressSync(res.body).toString()).toBe(PACK_CODE);
   });

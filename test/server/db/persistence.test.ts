@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BookAppointmentResponse } from '../../../contract/index.js';
 import { dentistSlots, nextWeekdayInLondon, type DentistSlot } from '../support/future-slot.js';
@@ -131,11 +132,15 @@ describe('the server process', { timeout: 60_000 }, () => {
   });
 
   it('refuses to start with one clear line when the port is taken', async () => {
-    const holder = await startServerProcess({ DATABASE_URL: database.url });
-    const port = new URL(holder.api).port;
-    const second = startServerProcess({ DATABASE_URL: database.url, PORT: port });
-    await expect(second).rejects.toThrow(/port \d+ is already in use/);
-    holder.child.kill('SIGTERM');
-    await holder.exited;
+    // Any listener takes the port; one in this process spares the start of a second server process.
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = String((holder.address() as AddressInfo).port);
+      const second = startServerProcess({ DATABASE_URL: database.url, PORT: port });
+      await expect(second).rejects.toThrow(/port \d+ is already in use/);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
   });
 });

@@ -7,6 +7,7 @@ import { choiceDetails } from '../choices-summary.js';
 /**
  * The confirmation, a card like the status view's: a Scheduled badge, the appointment (treatment with
  * its length and fee, dentist, day, time), its reference to copy, a calendar file, and "Book another appointment".
+ * The reference goes on a line of its own under its label: beside it, it broke across lines even at 390 px.
  */
 export function renderResultStep(flow: BookingFlow, booked: Booked): TemplateResult {
   const { t, lang } = flow;
@@ -18,7 +19,7 @@ export function renderResultStep(flow: BookingFlow, booked: Booked): TemplateRes
     <p>${statusBadge('Scheduled', t.statusValue('Scheduled'))}</p>
     <p>${t.bookedSummary(formatDate(booked.date, lang), formatTime(booked.time, lang))}</p>
     ${renderAppointment(booked.treatment ? details : details.slice(1), site, t)}
-    <p>${t.referenceLabel}: <strong>${referenceText(booked.reference)}</strong>
+    <p class="widget-direction">${t.referenceLabel}:<br /><strong>${referenceText(booked.reference)}</strong>
       <button class="button secondary" type="button" @click=${() => copyReference(flow, booked.reference)}>${t.copy}</button>
       <span data-copied>${flow.copied ? t.copied : ''}</span></p>
     <p class="muted">${t.keepReference}</p>

@@ -1,7 +1,8 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { TaskStatus } from '@lit/task';
+import { COMPLETE, PENDING } from '../../load-task.js';
 import { minutesOf } from '../../../contract/rules/clinic-time.js';
 import { timeFormatter } from '../../format.js';
+import { forwardOf } from '../calendar.js';
 import type { BookingFlow } from '../booking-flow.js';
 
 /** Where the afternoon and the evening begin, in minutes of the day (12:00, 17:00). */
@@ -12,7 +13,8 @@ const periodOf = (time: string) => PERIOD_STARTS.filter((start) => minutesOf(tim
  * The chosen day's times, beside the calendar: grouped into morning,
  * afternoon and evening under a small heading each, those the BFF knows to
  * be taken disabled. All the groups are one tab stop (roving tabindex):
- * arrows move to the previous or next free time, Home and End to the first
+ * arrows move to the previous or next free time (left and right flipped
+ * right to left, as the times are laid out), Home and End to the first
  * and last; Enter or Space chooses, which moves on to the details. Arrows
  * move focus only, not the choice, since choosing leaves the step.
  */
@@ -21,7 +23,7 @@ export function renderTimes(flow: BookingFlow): TemplateResult | typeof nothing 
   // Nothing until a day is chosen (its name is then in the summary above, and its button announces it).
   if (!flow.draft.appointment_date) return nothing;
   const heading = html`<h4>${t.time}</h4>`;
-  if (flow.slots.status === TaskStatus.PENDING) return html`<div class="times">${heading}<p role="status">${t.loading}</p></div>`;
+  if (flow.slots.status === PENDING) return html`<div class="times">${heading}<p role="status">${t.loading}</p></div>`;
   const starts = flow.dayStarts();
   const free = starts.filter((time) => !flow.isTaken(time));
   const chosen = flow.draft.appointment_time;
@@ -29,7 +31,8 @@ export function renderTimes(flow: BookingFlow): TemplateResult | typeof nothing 
   const last = free.length - 1;
   const onKey = (event: KeyboardEvent) => {
     const from = free.indexOf((event.target as HTMLElement).dataset.time ?? '');
-    const to = ({ ArrowRight: from + 1, ArrowDown: from + 1, ArrowLeft: from - 1, ArrowUp: from - 1, Home: 0, End: last } as Record<string, number>)[event.key];
+    const forward = forwardOf(event);
+    const to = ({ ArrowRight: from + forward, ArrowDown: from + 1, ArrowLeft: from - forward, ArrowUp: from - 1, Home: 0, End: last } as Record<string, number>)[event.key];
     if (to === undefined || from < 0) return;
     event.preventDefault();
     flow.moveTime(free[Math.min(Math.max(to, 0), last)]!);
@@ -60,7 +63,7 @@ function slotButton(flow: BookingFlow, time: string, label: string, tabindex?: n
 
 /** After a 409, in the failure message: the three open starts nearest the one refused, one click each. */
 export function renderNearest(flow: BookingFlow): TemplateResult | typeof nothing {
-  if (!flow.lostTime || flow.slots.status !== TaskStatus.COMPLETE) return nothing;
+  if (!flow.lostTime || flow.slots.status !== COMPLETE) return nothing;
   const target = minutesOf(flow.lostTime);
   const format = timeFormatter(flow.lang);
   const nearest = flow

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { parseBffConfig } from '../../../bff/config.js';
+import { createSiteApi } from '../../../bff/site-api.js';
+import { defaultSiteSettings } from '../../../bff/sites/site-settings.js';
+import { ContentStore } from '../../../bff/content/content-store.js';
+import { ConcurrencyGate } from '../../../bff/upstream/concurrency-gate.js';
+import { apiRateLimit, bookingRateLimit, statusRateLimit } from '../../../bff/http/rate-limits.js';
+import { silentLogger } from '../../support/silent-logger.js';
+import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
+
+const SITES = 40;
+const MiB = 1024 * 1024;
+
+/**
+ * A BFF of 1,000 sites builds 1,000 site runtimes (issue 24: RSS <= 400 MiB
+ * with every site cached). Their bounded memories (taken slots, dentists,
+ * booked details, limit headers) once preallocated lru-cache's index arrays
+ * for every entry they might ever hold: about 2 MiB per site before it
+ * served anything, 2.2 GiB for 1,000 sites in bench/sites.bench.mjs. The
+ * typed-array part of that shows in `arrayBuffers`, which little else here
+ * allocates.
+ */
+describe('what an idle site runtime costs', () => {
+  it(`${SITES} site runtimes allocate no index arrays up front`, () => {
+    const config = parseBffConfig({ UPSTREAM_URL: 'http://127.0.0.1:1/api/v1', APP_KEY: 'k', APP_SECRET_KEY: 's', BOOKING_REF_SECRET: 'x'.repeat(32) });
+    const contentStore = new ContentStore({ ttlMs: 60_000, maxBytes: MiB });
+    const exchangeGate = new ConcurrencyGate(8);
+    const site = defaultSiteSettings(config);
+    const clock = new FakeClock(TEST_NOW);
+    const build = () =>
+      createSiteApi({
+        config,
+        site,
+        logger: silentLogger(),
+        clock,
+        contentStore,
+        exchangeGate,
+        limiters: { api: apiRateLimit(site.limits.api), booking: bookingRateLimit(site.limits.booking), status: statusRateLimit(site.limits.status) },
+      });
+    const kept = [build()];
+    const before = process.memoryUsage().arrayBuffers;
+
+    for (let index = 0; index < SITES; index += 1) kept.push(build());
+
+    const perSite = (process.memoryUsage().arrayBuffers - before) / SITES;
+    expect(kept).toHaveLength(SITES + 1);
+    expect(perSite).toBeLessThan(64 * 1024);
+  });
+});
