@@ -24,6 +24,7 @@ import { demoPage, demoRoutes } from './demo/demo-page.js';
 import { createSiteApi, type SiteApi, type SiteLimiters } from './site-api.js';
 import { DEFAULT_SITE, defaultSiteSettings, siteSettingsOf, type SiteSettings } from './sites/site-settings.js';
 import { SiteRegistry } from './sites/site-registry.js';
+import { watchSiteChanges, type SiteChangesOptions } from './sites/site-changes.js';
 import { siteOfAnswer, siteRoutes } from './sites/site-routes.js';
 import type { SiteStore } from './sites/site.store.js';
 
@@ -67,8 +68,20 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
   const contentStore = new ContentStore({ ttlMs: config.cache.ttlMs, maxBytes: config.cache.maxBytes, clock });
   // One gate for every site's token exchanges (TOKEN_EXCHANGES_MAX_IN_FLIGHT), the default site's included.
   const exchangeGate = new ConcurrencyGate(config.tokenExchangesMaxInFlight);
+  const openApiDocument = {};
   const build = (site: SiteSettings, limiters: SiteLimiters) =>
-    createSiteApi({ config, site, logger: logger.child({ site: site.siteId }), clock, redis, metrics, contentStore, limiters, exchangeGate });
+    createSiteApi({
+      config,
+      site,
+      logger: logger.child({ site: site.siteId }),
+      clock,
+      redis,
+      metrics,
+      contentStore,
+      limiters,
+      exchangeGate,
+      openApiDocument,
+    });
 
   // The env clinic: its limiters count per IP under its own Redis scope, as before sites.
   const defaultSite = defaultSiteSettings(config);
@@ -95,7 +108,7 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
   app.use('/widget', widgetSecurityHeaders, tagDefaultSite, widgetDevProxy?.middleware ?? widget, notFoundHandler);
   const siteRegistry = sites && servedSites(sites, config, logger, redis, contentStore, build);
   // The built widget only: Vite's dev server (WIDGET_DEV_URL) knows nothing of /s/{site_id}.
-  if (siteRegistry) app.use('/s/:siteId', siteRoutes(siteRegistry, widget));
+  if (siteRegistry) app.use('/s/:siteId', siteRoutes(siteRegistry, widget, config.publicOrigin));
   const demo = config.demoPage ? demoPage() : undefined;
   app.use(widgetDevProxy ? devPageSecurityHeaders : pageSecurityHeaders(demo ? [demo.styleHash] : []));
 
@@ -115,6 +128,22 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
     contentStore,
     siteRegistry,
   };
+}
+
+/**
+ * Issue 24, item 7: a site changed by any instance or the CLI (created,
+ * deleted, suspended, resumed, its origins or secret changed) is dropped
+ * here, with its cached content, within SITE_POLL_MS (at once when the CLI
+ * announces it on REDIS_URL); its next request builds it afresh from the
+ * database. Nothing to follow when the BFF serves no sites.
+ */
+export function followSiteChanges(
+  bff: Pick<Bff, 'siteRegistry'>,
+  options: SiteChangesOptions,
+): { close(): Promise<void> } {
+  const registry = bff.siteRegistry;
+  if (!registry) return { close: async () => undefined };
+  return watchSiteChanges(options, (siteId) => registry.drop(siteId));
 }
 
 /** The default site's requests: `site` on their log lines too. */

@@ -87,7 +87,7 @@ export const BffConfigSchema = z.object({
   ...rateSettings('STATUS', 30, 10 * 60_000, 'status lookups per client IP (POST and the deprecated GET together)'),
   AVAILABILITY_MAX_SLOTS: positiveIntSetting
     .default(50_000)
-    .describe('the most taken slots the BFF remembers (an LRU, about 100 bytes each); past it the oldest knowledge is dropped'),
+    .describe('the most taken slots the BFF remembers for each site (an LRU, about 100 bytes each); past it the oldest knowledge is dropped'),
   CLINIC_TIMEZONE: ianaTimeZone
     .default('Europe/London')
     .describe(

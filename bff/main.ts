@@ -5,7 +5,7 @@ import { openRedis } from '../platform/redis-link.js';
 import { serve } from '../platform/serve.js';
 import { serveMetrics } from '../platform/metrics/metrics-server.js';
 import { startTracing } from '../platform/tracing/start-tracing.js';
-import { createBff } from './app.js';
+import { createBff, followSiteChanges } from './app.js';
 import { BffMetrics } from './metrics/bff-metrics.js';
 import { loadBffConfig } from './config.js';
 import { openSitesDatabase } from './sites/sites-database.js';
@@ -24,6 +24,8 @@ runMain('BFF', async () => {
   const sites = config.sites && (await openSitesDatabase(config.sites.databaseUrl));
   const store = sites && config.sites && new SiteStore(sites.db, new SiteSecrets(config.sites.secretsKey!, config.sites.previousSecretsKey));
   const bff = createBff({ config, logger, clock: systemClock, redis, metrics, sites: store });
+  // Changes made by the CLI or another instance drop the site here within seconds (at once with REDIS_URL).
+  const changes = store && followSiteChanges(bff, { store, redis, logger });
   const server = serve(bff.app, {
     name: 'BFF',
     port: config.port,
@@ -31,6 +33,7 @@ runMain('BFF', async () => {
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onDrained: async () => {
+      await changes?.close();
       await redis?.close();
       await sites?.close();
     },

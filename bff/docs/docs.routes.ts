@@ -11,7 +11,7 @@ import { buildBffOpenApiDocument } from './openapi.js';
  * holds its text, which a BFF of 1,000 sites, whose documents are rarely
  * read, should not pay for each site before it serves (bench/sites.bench.mjs).
  */
-export function docsOperation(operations: readonly AnyOperation[]): AnyOperation {
+export function docsOperation(operations: readonly AnyOperation[], shared: SharedDocument = {}): AnyOperation {
   let document: string | undefined;
   const getOpenApiDocument = operation({
     id: 'getOpenApiDocument',
@@ -30,9 +30,18 @@ export function docsOperation(operations: readonly AnyOperation[]): AnyOperation
     handle(_input, _req, res) {
       // Public, as the content is: counted by the /api limit, but carrying no client's own limit state.
       removePerClientHeaders(res);
-      document ??= JSON.stringify(buildBffOpenApiDocument([...operations, getOpenApiDocument]));
+      document ??= shared.text ??= JSON.stringify(buildBffOpenApiDocument([...operations, getOpenApiDocument]));
       res.type('application/json').set('Cache-Control', 'public, max-age=300').send(document);
     },
   });
   return getOpenApiDocument;
+}
+
+/**
+ * The document every site's API serves: each site has the same operations,
+ * so the first site asked generates its text and every other reuses it (a
+ * thousand sites hold one copy, and generate it once).
+ */
+export interface SharedDocument {
+  text?: string;
 }

@@ -4,7 +4,10 @@ import type { SiteRecord, SiteKeyPair } from './site.js';
 import type { SiteSettings } from './site-settings.js';
 
 /** What a request to /s/{site_id} finds: the site's runtime, a suspended site, or (undefined) no such site. */
-export type FoundSite<Runtime> = { status: 'active'; settings: SiteSettings; runtime: Runtime } | { status: 'suspended' };
+export type FoundSite<Runtime> =
+  | { status: 'active'; settings: SiteSettings; runtime: Runtime }
+  /** Its origins still get CORS, so that their pages can read the 403 `site_suspended` and say why. */
+  | { status: 'suspended'; allowedOrigins: readonly string[] };
 
 export interface SiteRegistryOptions<Runtime> {
   store: Pick<SiteStore, 'get' | 'credentials'>;
@@ -62,7 +65,7 @@ export class SiteRegistry<Runtime> {
   private async load(siteId: string): Promise<FoundSite<Runtime> | undefined> {
     const site = await this.options.store.get(siteId);
     if (!site) return undefined;
-    if (site.status === 'suspended') return { status: 'suspended' };
+    if (site.status === 'suspended') return { status: 'suspended', allowedOrigins: site.allowed_origins };
     const credentials = await this.options.store.credentials(siteId);
     if (!credentials) return undefined;
     const settings = this.options.settingsOf(site, credentials);

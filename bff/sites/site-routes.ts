@@ -3,6 +3,7 @@ import { ApiError, notFound } from '../../contract/errors.js';
 import { notFoundHandler } from '../../platform/error-handler.js';
 import { tagRequestLog } from '../../platform/fast-http/request-logger.js';
 import { apiSecurityHeaders, widgetSecurityHeaders } from '../http/security-headers.js';
+import { apiCors } from '../http/cors.js';
 import type { SiteOfAnswer } from '../http/rate-limits.js';
 import { isSiteId } from './site-id.js';
 import type { SiteRegistry } from './site-registry.js';
@@ -42,8 +43,15 @@ export const SITE_SUSPENDED_MESSAGE = 'Online booking is unavailable for this cl
  * say booking is unavailable. Each found site's id is on every log line of
  * its requests (`site`).
  */
-export function siteRoutes<Runtime extends RoutedSite>(registry: SiteRegistry<Runtime>, widget: RequestHandler): Router {
+export function siteRoutes<Runtime extends RoutedSite>(registry: SiteRegistry<Runtime>, widget: RequestHandler, publicOrigin?: string): Router {
   const sites = Router({ mergeParams: true });
+  /** A suspended site's CORS, made once per registry entry: its pages must be able to read the 403. */
+  const suspendedCors = new WeakMap<object, RequestHandler>();
+  const corsOf = (found: { allowedOrigins: readonly string[] }) => {
+    let cors = suspendedCors.get(found);
+    if (!cors) suspendedCors.set(found, (cors = apiCors(found.allowedOrigins, publicOrigin)));
+    return cors;
+  };
   /** The site of the path, tagged on the request's log lines; throws the 404 of a malformed or unknown id. */
   const siteOf = async (req: Request<{ siteId: string }>) => {
     const { siteId } = req.params;
@@ -54,7 +62,11 @@ export function siteRoutes<Runtime extends RoutedSite>(registry: SiteRegistry<Ru
   };
   const api: RequestHandler<{ siteId: string }> = async (req, res, next) => {
     const found = await siteOf(req);
-    if (found.status === 'suspended') throw new ApiError('site_suspended', SITE_SUSPENDED_MESSAGE);
+    if (found.status === 'suspended') {
+      // A preflight is answered (204) by CORS itself; anything else is the 403, with CORS headers.
+      corsOf(found)(req, res, () => next(new ApiError('site_suspended', SITE_SUSPENDED_MESSAGE)));
+      return;
+    }
     res.locals.site = found.settings;
     found.runtime.router(req, res, next);
   };

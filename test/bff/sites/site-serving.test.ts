@@ -61,7 +61,7 @@ describe.each(ENGINES)('sites served by one BFF, the sites database on %s', (eng
     // Alpha's own clinic and key again: only the site id tells their references apart.
     site.twin = await store.create(file(clinics.alpha, {}), now);
     site.beta = await store.create(file(clinics.beta, { allowed_origins: ['https://beta.example'] }), now);
-    site.suspended = await store.create(file(clinics.beta, {}), now);
+    site.suspended = await store.create(file(clinics.beta, { allowed_origins: ['https://paused.example'] }), now);
     await store.setStatus(site.suspended, 'suspended', now);
     site.limited = await store.create(file(clinics.beta, { limits: { api: { limit: 3, window_ms: 60_000 } } }), now);
 
@@ -178,6 +178,19 @@ describe.each(ENGINES)('sites served by one BFF, the sites database on %s', (eng
     await expectError(await fetch(siteUrl('not-a-site', '/api/treatments')), 404, 'not_found');
     await expectError(await fetch(siteUrl(unknown, '/widget/clinic-booking.js')), 404, 'not_found');
     await expectError(await fetch(siteUrl(site.suspended, '/api/treatments')), 403, 'site_suspended');
+  });
+
+  it("lets a suspended site's pages read its 403: CORS for its origins, a preflight answered", async () => {
+    const refused = await fetch(siteUrl(site.suspended, '/api/treatments'), { headers: { origin: 'https://paused.example' } });
+    expect(refused.headers.get('access-control-allow-origin')).toBe('https://paused.example');
+    await expectError(refused, 403, 'site_suspended');
+    const preflight = await fetch(siteUrl(site.suspended, '/api/appointments/book'), {
+      method: 'OPTIONS',
+      headers: { origin: 'https://paused.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    const stranger = await fetch(siteUrl(site.suspended, '/api/treatments'), { headers: { origin: 'https://alpha.example' } });
+    expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it("serves the widget's own files under a site, a suspended one's too (so it can say booking is unavailable)", async () => {

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { followSiteChanges } from '../../../bff/app.js';
+import { SiteSecrets } from '../../../bff/sites/site-secrets.js';
+import { SiteStore } from '../../../bff/sites/site.store.js';
+import { SiteFile } from '../../../bff/sites/site.js';
+import { openSitesDatabase, type SitesDatabase } from '../../../bff/sites/sites-database.js';
+import { removeDb, seedClinic, startTestServer, type TestServer } from '../../server/support/test-server.js';
+import { expectError } from '../../support/expect-error.js';
+import { silentLogger } from '../../support/silent-logger.js';
+import { bffClinicFixture, startBff, type RunningBff } from '../support/bff-harness.js';
+import { ENGINES, sitesTestDatabase, type SitesTestDatabase } from './support/sites-test-database.js';
+
+/** What issue 24 promises: a change reaches every instance within 5 s. */
+const PROMISED_MS = 5000;
+
+/** Asks until `settled` holds of an answer; the time it took, or a failure past PROMISED_MS. */
+async function within(ask: () => Promise<Response>, settled: (res: Response) => boolean): Promise<Response> {
+  const deadline = Date.now() + PROMISED_MS;
+  for (;;) {
+    const res = await ask();
+    if (settled(res)) return res;
+    if (Date.now() > deadline) throw new Error(`not settled within ${PROMISED_MS} ms: ${res.status}`);
+    await res.arrayBuffer();
+    await sleep(100);
+  }
+}
+
+/**
+ * Item 7 as the BFF is wired (followSiteChanges, as bff/main.ts calls it,
+ * with its default polling and no Redis): two BFF instances on one sites
+ * database; a change made beside them reaches both within 5 s, and a
+ * suspended site's cached content is gone from each.
+ */
+describe.each(ENGINES)('site changes reaching two running BFFs, the sites database on %s', (engine) => {
+  let upstream: TestServer;
+  let testDb: SitesTestDatabase;
+  const databases: SitesDatabase[] = [];
+  const watchers: { close(): Promise<void> }[] = [];
+  let admin: SiteStore;
+  let instances: RunningBff[] = [];
+  let siteId: string;
+  const secrets = new SiteSecrets(randomBytes(32));
+
+  beforeAll(async () => {
+    upstream = await startTestServer();
+    const clinic = await seedClinic(upstream, bffClinicFixture());
+    testDb = await sitesTestDatabase(engine);
+    const open = async () => {
+      const database = await openSitesDatabase(testDb.url);
+      databases.push(database);
+      return new SiteStore(database.db, secrets);
+    };
+    admin = await open();
+    const file = { name: 'Smile', upstream_url: upstream.api, app_key: clinic.appKey, app_secret_key: clinic.secret, time_zone: 'Europe/London' };
+    siteId = await admin.create(SiteFile.parse({ ...file, allowed_origins: ['https://smile.example'] }), new Date());
+    for (let i = 0; i < 2; i++) {
+      const store = await open();
+      const bff = await startBff(upstream.api, clinic, {}, upstream.clock, undefined, undefined, store);
+      watchers.push(followSiteChanges(bff, { store, logger: silentLogger() }));
+      instances.push(bff);
+    }
+  });
+
+  afterAll(async () => {
+    for (const watcher of watchers) await watcher.close();
+    for (const bff of instances) await bff.close();
+    instances = [];
+    for (const database of databases) await database.close();
+    await testDb.remove();
+    await upstream.close();
+    removeDb(upstream.dbPath);
+  });
+
+  const get = (bff: RunningBff, path: string, headers: Record<string, string> = {}) => fetch(`${bff.baseUrl}/s/${siteId}/api${path}`, { headers });
+
+  it('gives a site new origins on every instance within 5 s', async () => {
+    for (const bff of instances) expect((await get(bff, '/treatments')).status).toBe(200);
+    await admin.setOrigins(siteId, ['https://new-smile.example'], new Date());
+    for (const bff of instances) {
+      const res = await within(
+        () => get(bff, '/treatments', { origin: 'https://new-smile.example' }),
+        (answer) => answer.headers.get('access-control-allow-origin') === 'https://new-smile.example',
+      );
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it('refuses a suspended site on every instance within 5 s, its cached content emptied, and serves it again on resume', async () => {
+    for (const bff of instances) {
+      expect((await get(bff, '/dentists')).status).toBe(200);
+      expect(bff.contentStore.countOf(siteId)).toBeGreaterThan(0);
+    }
+    await admin.setStatus(siteId, 'suspended', new Date());
+    for (const bff of instances) {
+      await expectError(await within(() => get(bff, '/dentists'), (res) => res.status === 403), 403, 'site_suspended');
+      expect(bff.contentStore.countOf(siteId)).toBe(0);
+    }
+    await admin.setStatus(siteId, 'active', new Date());
+    for (const bff of instances) expect((await within(() => get(bff, '/dentists'), (res) => res.status === 200)).status).toBe(200);
+  });
+
+  it('answers a deleted site 404 on every instance within 5 s', async () => {
+    await admin.delete(siteId);
+    for (const bff of instances) await expectError(await within(() => get(bff, '/dentists'), (res) => res.status === 404), 404, 'not_found');
+  });
+});
