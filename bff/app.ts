@@ -21,7 +21,7 @@ import { apiSecurityHeaders, devPageSecurityHeaders, pageSecurityHeaders, widget
 import { widgetRoutes } from './widget-hosting/widget.routes.js';
 import { createWidgetDevProxy, type WidgetDevProxy } from './widget-hosting/widget-dev-proxy.js';
 import { demoPage, demoRoutes } from './demo/demo-page.js';
-import { createSiteApi, type SiteApi, type SiteLimiters } from './site-api.js';
+import { createSiteApi, sharedPictureStore, type SiteApi, type SiteLimiters } from './site-api.js';
 import { DEFAULT_SITE, defaultSiteSettings, siteSettingsOf, type SiteSettings } from './sites/site-settings.js';
 import { SiteRegistry } from './sites/site-registry.js';
 import { siteOfAnswer, siteRoutes } from './sites/site-routes.js';
@@ -65,10 +65,11 @@ export interface Bff {
 /** Builds the BFF as an Express app; it never listens. */
 export function createBff({ config, logger, clock = systemClock, redis, metrics, sites }: BffDeps): Bff {
   const contentStore = new ContentStore({ ttlMs: config.cache.ttlMs, maxBytes: config.cache.maxBytes, clock });
+  const pictureStore = sharedPictureStore(config, clock);
   // One gate for every site's token exchanges (TOKEN_EXCHANGES_MAX_IN_FLIGHT), the default site's included.
   const exchangeGate = new ConcurrencyGate(config.tokenExchangesMaxInFlight);
   const build = (site: SiteSettings, limiters: SiteLimiters) =>
-    createSiteApi({ config, site, logger: logger.child({ site: site.siteId }), clock, redis, metrics, contentStore, limiters, exchangeGate });
+    createSiteApi({ config, site, logger: logger.child({ site: site.siteId }), clock, redis, metrics, contentStore, pictureStore, limiters, exchangeGate });
 
   // The env clinic: its limiters count per IP under its own Redis scope, as before sites.
   const defaultSite = defaultSiteSettings(config);

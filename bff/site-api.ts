@@ -32,7 +32,17 @@ import { apiCors } from './http/cors.js';
 import { RefusedOrigins } from './http/refused-origins.js';
 
 /** The clinic's pictures (/api/pictures): at most 1 MiB each, 16 MiB in all in memory. */
+/** The largest picture passed on, and every site's pictures together (one store for the whole BFF, as the content's). */
 export const PICTURE_LIMITS = { maxPictureBytes: 1024 * 1024, maxBytes: 16 * 1024 * 1024 };
+
+/**
+ * The picture store every site shares: one PICTURE_LIMITS.maxBytes for the
+ * whole BFF, so that 1,000 sites may not hold 16 MiB of pictures each. Keyed
+ * by URL: pictures are public bytes fetched without credentials, and each
+ * site's route serves only a URL its own content names.
+ */
+export const sharedPictureStore = (config: BffConfig, clock: Clock): PictureStore =>
+  new PictureStore({ ...PICTURE_LIMITS, ttlMs: config.cache.ttlMs, timeoutMs: config.upstreamTimeoutMs, clock });
 
 /** A site's per-IP limiters: the default site's own, or the ones every site of the database shares (keyed by site and IP). */
 export interface SiteLimiters {
@@ -53,6 +63,8 @@ export interface SiteApiDeps {
   metrics?: BffMetrics;
   /** The content LRU every site shares, under one byte bound. */
   contentStore: ContentStore;
+  /** The pictures every site shares (sharedPictureStore); absent, one of this site's own. */
+  pictureStore?: PictureStore;
   limiters: SiteLimiters;
   /** The one gate every site's token exchanges pass (TOKEN_EXCHANGES_MAX_IN_FLIGHT): a cold start of many sites does not flood upstream. */
   exchangeGate: ConcurrencyGate;
@@ -76,7 +88,7 @@ export interface SiteApi {
  * Nothing is fetched here: the first token is exchanged on the site's first
  * request that needs upstream, through the exchange gate all sites share.
  */
-export function createSiteApi({ config, site, logger, clock, redis, metrics, contentStore, limiters, exchangeGate }: SiteApiDeps): SiteApi {
+export function createSiteApi({ config, site, logger, clock, redis, metrics, contentStore, pictureStore, limiters, exchangeGate }: SiteApiDeps): SiteApi {
   const maxBodyBytes = config.upstreamMaxBodyBytes;
   const tokens = new TokenManager({
     upstreamUrl: site.upstreamUrl,
@@ -141,7 +153,7 @@ export function createSiteApi({ config, site, logger, clock, redis, metrics, con
   routed.push(
     ...pictureOperations(
       cache,
-      new PictureStore({ ...PICTURE_LIMITS, ttlMs: config.cache.ttlMs, timeoutMs: config.upstreamTimeoutMs, clock }),
+      pictureStore ?? sharedPictureStore(config, clock),
       Math.floor(config.cache.ttlMs / 1000),
     ),
   );
