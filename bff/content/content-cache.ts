@@ -12,6 +12,8 @@ import type { CachedAnswer, Coding } from './cached-answer.js';
 
 export type { CachedAnswer, Coding };
 
+import { ownBytes } from './answer-compression.js';
+
 export { MIN_COMPRESSED_BYTES, zlibCompressor, type Compressor } from './answer-compression.js';
 
 export interface ContentCacheOptions {
@@ -194,7 +196,7 @@ export class ContentCache {
    * Vary: Accept-Encoding, so caches keep the codings apart.
    */
   private answer(status: number, value: unknown, fetchedAt = this.now()): CachedAnswer {
-    const body = Buffer.from(JSON.stringify(value));
+    const body = ownBytes(Buffer.from(JSON.stringify(value)));
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     return { status, body, etag, fetchedAt, site: this.site };
   }

@@ -105,3 +105,19 @@ describe('compression on first request, not at caching', () => {
     }
   });
 });
+
+/**
+ * Guard of ownBytes (answer-compression.ts): what a cached answer keeps
+ * holds memory of its own length, not a view of a larger chunk or pool slab
+ * that its keeping would hold whole.
+ */
+describe('cached bytes hold only their own length', () => {
+  it('gives brotli and gzip copies memory of exactly their length', () => {
+    const json = Buffer.from(JSON.stringify({ success: true, data: Array.from({ length: 200 }, (_, id) => ({ id, name: 'Zahnreinigung' })) }));
+    for (const coding of ['br', 'gzip'] as const) {
+      const compressed = zlibCompressor[coding](json);
+      expect(compressed.length, coding).toBeLessThan(json.length);
+      expect(compressed.buffer.byteLength, coding).toBe(compressed.length);
+    }
+  });
+});

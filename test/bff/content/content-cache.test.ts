@@ -498,6 +498,17 @@ describe('the content cache on its own (stub upstream)', () => {
     expect(list.itemAnswers?.size).toBe(1);
   });
 
+  it('keeps the bytes of an answer and of an item in memory of exactly their length (ownBytes), not in a shared pool slab', async () => {
+    const cache = cacheAt(new FakeClock(Date.now()));
+
+    const list = await cache.get(TREATMENTS);
+    const item = cache.item(list, STUB_TREATMENT.treatment_id)!;
+
+    expect(list.body.length).toBeLessThan(Buffer.poolSize);
+    expect(list.body.buffer.byteLength).toBe(list.body.length);
+    expect(item.body.buffer.byteLength).toBe(item.body.length);
+  });
+
   it('keeps no value for an answer that is not the resource (an upstream 404)', async () => {
     const cache = cacheAt(new FakeClock(Date.now()));
 
