@@ -21,7 +21,7 @@ import { apiSecurityHeaders, devPageSecurityHeaders, pageSecurityHeaders, widget
 import { widgetRoutes } from './widget-hosting/widget.routes.js';
 import { createWidgetDevProxy, type WidgetDevProxy } from './widget-hosting/widget-dev-proxy.js';
 import { demoPage, demoRoutes } from './demo/demo-page.js';
-import { createSiteApi, type SiteApi, type SiteLimiters } from './site-api.js';
+import { createSiteApi, sharedPictureStore, type SiteApi, type SiteLimiters } from './site-api.js';
 import { DEFAULT_SITE, defaultSiteSettings, siteSettingsOf, type SiteSettings } from './sites/site-settings.js';
 import { SiteRegistry } from './sites/site-registry.js';
 import { watchSiteChanges, type SiteChangesOptions } from './sites/site-changes.js';
@@ -66,6 +66,7 @@ export interface Bff {
 /** Builds the BFF as an Express app; it never listens. */
 export function createBff({ config, logger, clock = systemClock, redis, metrics, sites }: BffDeps): Bff {
   const contentStore = new ContentStore({ ttlMs: config.cache.ttlMs, maxBytes: config.cache.maxBytes, clock });
+  const pictureStore = sharedPictureStore(config, clock);
   // One gate for every site's token exchanges (TOKEN_EXCHANGES_MAX_IN_FLIGHT), the default site's included.
   const exchangeGate = new ConcurrencyGate(config.tokenExchangesMaxInFlight);
   const openApiDocument = {};
@@ -78,6 +79,7 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
       redis,
       metrics,
       contentStore,
+      pictureStore,
       limiters,
       exchangeGate,
       openApiDocument,

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { chooseEncoding, type Coding } from '../widget-hosting/precompressed.js';
 import type { CachedAnswer } from './content-cache.js';
+import { MIN_COMPRESSED_BYTES, zlibCompressor, type Compressor } from './answer-compression.js';
 
 /** One header, as res.setHeader takes it. */
 type Header = readonly [name: string, value: string];
@@ -13,7 +14,7 @@ export interface Representation {
   readonly notModified: readonly Header[];
 }
 
-/** Everything a cached answer can send, worked out once per cache entry. */
+/** What a cached answer has been sent as so far, by coding: each worked out once per cache entry, when first asked for. */
 type Prepared = Partial<Record<Coding, Representation>>;
 
 const CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -42,46 +43,48 @@ export function etagOf(etag: string, coding: Coding): string {
 export class AnswerHeaders {
   private readonly prepared = new WeakMap<CachedAnswer, Prepared>();
 
-  constructor(private readonly cacheControl: string) {}
+  constructor(
+    private readonly cacheControl: string,
+    private readonly compressor: Compressor = zlibCompressor,
+  ) {}
 
-  /** The bytes and headers to send for this answer in `coding`, or in plain bytes when it is not kept in that coding. */
+  /** The bytes and headers to send for this answer in `coding`, or in plain bytes when it is too small to compress. */
   representation(answer: CachedAnswer, coding: Coding): Representation {
-    const byCoding = this.of(answer);
-    return byCoding[coding] ?? byCoding.identity!;
-  }
-
-  private of(answer: CachedAnswer): Prepared {
     let prepared = this.prepared.get(answer);
     if (!prepared) {
-      prepared = this.prepare(answer);
+      prepared = {};
       this.prepared.set(answer, prepared);
     }
-    return prepared;
+    return (prepared[coding] ??= this.prepare(answer, coding));
   }
 
-  private prepare(answer: CachedAnswer): Prepared {
-    const representation = (body: Buffer, coding: Coding): Representation => {
-      const notModified: Header[] = [
-        ['ETag', etagOf(answer.etag, coding)],
-        ['Cache-Control', this.cacheControl],
-      ];
-      return {
-        headers: [
-          ...notModified,
-          ['Content-Type', CONTENT_TYPE],
-          ['Content-Length', String(body.length)],
-          ...(coding === 'identity' ? [] : [['Content-Encoding', coding] as const]),
-        ],
-        body,
-        notModified,
-      };
-    };
-    const byCoding: Prepared = { identity: representation(answer.body, 'identity') };
-    for (const coding of ['br', 'gzip'] as const) {
-      const encoded = answer.encoded[coding];
-      if (encoded) byCoding[coding] = representation(encoded, coding);
+  /**
+   * One coding's representation, made the first time it is asked for: the
+   * plain bytes, or (from MIN_COMPRESSED_BYTES up) the bytes compressed now,
+   * once, and sent to every later request (answer-compression.ts).
+   */
+  private prepare(answer: CachedAnswer, coding: Coding): Representation {
+    if (coding === 'identity' || answer.body.length < MIN_COMPRESSED_BYTES) {
+      return this.representationOf(answer, answer.body, 'identity');
     }
-    return byCoding;
+    return this.representationOf(answer, this.compressor[coding](answer.body), coding);
+  }
+
+  private representationOf(answer: CachedAnswer, body: Buffer, coding: Coding): Representation {
+    const notModified: Header[] = [
+      ['ETag', etagOf(answer.etag, coding)],
+      ['Cache-Control', this.cacheControl],
+    ];
+    return {
+      headers: [
+        ...notModified,
+        ['Content-Type', CONTENT_TYPE],
+        ['Content-Length', String(body.length)],
+        ...(coding === 'identity' ? [] : [['Content-Encoding', coding] as const]),
+      ],
+      body,
+      notModified,
+    };
   }
 }
 

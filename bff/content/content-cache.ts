@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { LRUCache } from 'lru-cache';
 import { ErrorBody } from '../../contract/index.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
@@ -13,30 +12,9 @@ import type { CachedAnswer, Coding } from './cached-answer.js';
 
 export type { CachedAnswer, Coding };
 
-/** Compresses an answer's bytes, once per cache entry and coding. */
-export interface Compressor {
-  br(body: Buffer): Buffer;
-  gzip(body: Buffer): Buffer;
-}
+import { ownBytes } from './answer-compression.js';
 
-/**
- * Brotli at quality 11 (text mode) and gzip at level 9, synchronously: the
- * answers are a few KB and each is compressed once per TTL, then sent often.
- */
-export const zlibCompressor: Compressor = {
-  br: (body) =>
-    brotliCompressSync(body, {
-      params: {
-        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-        [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
-        [zlib.BROTLI_PARAM_SIZE_HINT]: body.length,
-      },
-    }),
-  gzip: (body) => gzipSync(body, { level: zlib.Z_BEST_COMPRESSION }),
-};
-
-/** Answers smaller than this are sent as they are: compressing them saves less than a packet. */
-export const MIN_COMPRESSED_BYTES = 1024;
+export { MIN_COMPRESSED_BYTES, zlibCompressor, type Compressor } from './answer-compression.js';
 
 export interface ContentCacheOptions {
   ttlMs: number;
@@ -46,8 +24,6 @@ export interface ContentCacheOptions {
   clock?: Clock;
   /** Caps the upstream calls that misses make, across all clients; none when absent. */
   readBudget?: ReadBudget;
-  /** How answers are compressed (zlibCompressor by default). */
-  compressor?: Compressor;
   /** Told of every lookup (bff_cache_lookups_total); absent, nothing is counted. */
   observer?: Pick<BffObserver, 'cacheLookup'>;
   /** The LRU shared by every site (one byte bound); absent, a store of this cache's own. */
@@ -169,6 +145,23 @@ export class ContentCache {
     return answer;
   }
 
+  /**
+   * The answer of one item of a cached list (GET /api/treatments/{id}), or
+   * undefined when the list has no such item. Made the first time that id is
+   * asked for, then kept on the list's answer (and dropped with it): most
+   * items of most sites are never asked for on their own, so building each
+   * item's bytes and ETag at caching cost every site's cold start for
+   * nothing (docs/performance.md, sites).
+   */
+  item(list: CachedAnswer, id: number): CachedAnswer | undefined {
+    const made = list.itemAnswers?.get(id);
+    if (made) return made;
+    if (!list.items?.has(id)) return undefined;
+    const answer = this.answer(200, list.items.get(id), list.fetchedAt);
+    (list.itemAnswers ??= new Map()).set(id, answer);
+    return answer;
+  }
+
   /** What a lookup of `path` finds before it is answered: fresh, a servable stale copy, or nothing to serve. */
   private lookupResult(path: string): CacheLookupResult {
     const key = this.key(path);
@@ -188,8 +181,7 @@ export class ContentCache {
       const prepared = resource.prepare(body);
       if (!prepared.ok) throw new UpstreamUnavailable('server_error', `upstream ${resource.name} did not match the contract`);
       const answer = { ...this.answer(200, prepared.value), value: prepared.value };
-      if (!prepared.items) return answer;
-      return { ...answer, items: new Map([...prepared.items].map(([id, item]) => [id, this.answer(200, item)])) };
+      return prepared.items ? { ...answer, items: prepared.items } : answer;
     }
     if (status === 404) {
       return this.answer(404, { success: false, message: `${resource.name} not found`, error_code: 'not_found' } satisfies ErrorBody);
@@ -198,16 +190,14 @@ export class ContentCache {
   }
 
   /**
-   * A cached answer for a JSON value: its bytes, their ETag, and (from
-   * MIN_COMPRESSED_BYTES up) their brotli and gzip copies, made here once so
-   * that no request compresses anything. One ETag for every coding: answers
-   * carry Vary: Accept-Encoding, so caches keep the codings apart.
+   * A cached answer for a JSON value: its bytes and their ETag. Not its
+   * compressed copies: AnswerHeaders makes each when first asked for
+   * (answer-compression.ts). One ETag for every coding: answers carry
+   * Vary: Accept-Encoding, so caches keep the codings apart.
    */
   private answer(status: number, value: unknown, fetchedAt = this.now()): CachedAnswer {
-    const body = Buffer.from(JSON.stringify(value));
+    const body = ownBytes(Buffer.from(JSON.stringify(value)));
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    const compressor = this.options.compressor ?? zlibCompressor;
-    const encoded = body.length < MIN_COMPRESSED_BYTES ? {} : { br: compressor.br(body), gzip: compressor.gzip(body) };
-    return { status, body, encoded, etag, fetchedAt, site: this.site };
+    return { status, body, etag, fetchedAt, site: this.site };
   }
 }

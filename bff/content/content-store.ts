@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import type { CachedAnswer } from './cached-answer.js';
+import { compressedReserve } from './answer-compression.js';
 
 /** What a miss runs: the ContentCache that asked loads its own site's resource. */
 export interface FetchContext {
@@ -61,14 +62,15 @@ export class ContentStore {
 export const siteKey = (siteId: string, path: string): string => `${siteId}\n${path}`;
 
 /**
- * Bytes an answer holds in the cache: its bodies (plain and compressed), its
- * value counted as long as its JSON (the plain body; the objects take more,
- * so this is a floor), its items', and a rough overhead for each.
+ * Bytes an answer holds in the cache: its plain body, its value counted as
+ * long as its JSON (the plain body; the objects take more, so this is a
+ * floor), a reserve for the compressed copies made when first asked for
+ * (compressedReserve), a list's items (parts of its value, their answers
+ * made when first asked for: reserved as long as the list's body, and a
+ * rough overhead each), and a rough overhead.
  */
 function answerSize(answer: CachedAnswer): number {
-  const bytes = (one: CachedAnswer) =>
-    one.body.length * (one.value === undefined ? 1 : 2) + (one.encoded.br?.length ?? 0) + (one.encoded.gzip?.length ?? 0) + 100;
-  let size = bytes(answer);
-  for (const item of answer.items?.values() ?? []) size += bytes(item);
-  return size;
+  const plain = answer.body.length * (answer.value === undefined ? 1 : 2) + compressedReserve(answer.body) + 100;
+  const items = answer.items ? answer.body.length + compressedReserve(answer.body) + 100 * answer.items.size : 0;
+  return plain + items;
 }

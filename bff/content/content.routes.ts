@@ -70,7 +70,7 @@ export function contentOperations(cache: ContentCache, ttlMs: number, maxStaleMs
       },
       handle: ({ params }, req, res) =>
         whenCached(cache.fresh(TREATMENTS), () => cache.get(TREATMENTS), (list) => {
-          const treatment = list.items?.get(params.id);
+          const treatment = cache.item(list, params.id);
           if (!treatment) throw notFound('Treatment');
           send(req, res, treatment);
         }),

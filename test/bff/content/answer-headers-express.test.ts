@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import express, { type Response } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerHeaders, setHeaders, varyOnOriginAndEncoding } from '../../../bff/content/answer-headers.js';
@@ -14,9 +14,12 @@ import { createHttpServer } from '../../../platform/fast-http/http-server.js';
  * headers fails here, header by header.
  */
 const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=30, stale-if-error=600';
-const body = Buffer.from(JSON.stringify({ success: true, data: [{ id: 1, name: 'Zahnreinigung – “Plus”' }] }));
-const answer: CachedAnswer = { site: 'default', status: 200, body, encoded: { br: brotliCompressSync(body) }, etag: '"abc123"', fetchedAt: 0 };
-const headers = new AnswerHeaders(CACHE_CONTROL);
+// Long enough to be compressed (MIN_COMPRESSED_BYTES).
+const data = Array.from({ length: 40 }, (_, index) => ({ id: index + 1, name: 'Zahnreinigung – “Plus”' }));
+const body = Buffer.from(JSON.stringify({ success: true, data }));
+const brBody = brotliCompressSync(body);
+const answer: CachedAnswer = { site: 'default', status: 200, body, etag: '"abc123"', fetchedAt: 0 };
+const headers = new AnswerHeaders(CACHE_CONTROL, { br: () => brBody, gzip: () => gzipSync(body) });
 
 let base: string;
 let close: () => Promise<void>;
@@ -35,7 +38,7 @@ beforeAll(async () => {
     res.vary('Accept-Encoding');
     res.type('json');
     if (coding === 'br') res.set('Content-Encoding', 'br');
-    res.send(coding === 'br' ? answer.encoded.br : body);
+    res.send(coding === 'br' ? brBody : body);
   });
   app.get('/prepared/:coding', (req, res) => {
     withOrigin(res, req.query.origin);

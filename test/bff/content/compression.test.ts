@@ -76,3 +76,48 @@ describe('compression once per cache entry', () => {
     }
   });
 });
+
+/**
+ * Guard of answer-compression.ts: nothing is compressed when it is cached,
+ * only when a client first asks for it in a coding. With 1,000 sites,
+ * compressing every cached answer (and every list item) at caching was 41 %
+ * of the cold start's CPU and a compressed copy of each held in memory.
+ */
+describe('compression on first request, not at caching', () => {
+  it('caches every content answer without compressing any, then compresses one coding when it is asked for', async () => {
+    const fresh = await startStack();
+    try {
+      const br = vi.spyOn(zlibCompressor, 'br');
+      const gzip = vi.spyOn(zlibCompressor, 'gzip');
+      for (const path of ['/content', '/website', '/organization', '/treatments', '/dentists']) {
+        expect((await rawGet(`${fresh.bff.api}${path}`, {})).status, path).toBe(200);
+      }
+      expect(br).not.toHaveBeenCalled();
+      expect(gzip).not.toHaveBeenCalled();
+
+      const website = await rawGet(`${fresh.bff.api}/website`, { 'accept-encoding': 'gzip' });
+
+      expect(website.headers['content-encoding']).toBe('gzip');
+      expect(gzip).toHaveBeenCalledTimes(1);
+      expect(br).not.toHaveBeenCalled();
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+/**
+ * Guard of ownBytes (answer-compression.ts): what a cached answer keeps
+ * holds memory of its own length, not a view of a larger chunk or pool slab
+ * that its keeping would hold whole.
+ */
+describe('cached bytes hold only their own length', () => {
+  it('gives brotli and gzip copies memory of exactly their length', () => {
+    const json = Buffer.from(JSON.stringify({ success: true, data: Array.from({ length: 200 }, (_, id) => ({ id, name: 'Zahnreinigung' })) }));
+    for (const coding of ['br', 'gzip'] as const) {
+      const compressed = zlibCompressor[coding](json);
+      expect(compressed.length, coding).toBeLessThan(json.length);
+      expect(compressed.buffer.byteLength, coding).toBe(compressed.length);
+    }
+  });
+});

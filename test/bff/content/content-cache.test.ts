@@ -482,6 +482,33 @@ describe('the content cache on its own (stub upstream)', () => {
     expect(cache.fresh(TREATMENTS)?.value).toBe(first.value);
   });
 
+  it("makes a list item's answer only when that id is first asked for, then keeps it (bff/content/content-cache.ts item)", async () => {
+    const cache = cacheAt(new FakeClock(Date.now()));
+
+    const list = await cache.get(TREATMENTS);
+
+    // Caching the list made no item's bytes: most items of most sites are never asked for on their own.
+    expect(list.itemAnswers).toBeUndefined();
+    const item = cache.item(list, STUB_TREATMENT.treatment_id);
+    expect(item?.status).toBe(200);
+    expect(JSON.parse(item!.body.toString('utf8'))).toEqual({ success: true, data: STUB_TREATMENT });
+    expect(item?.fetchedAt).toBe(list.fetchedAt);
+    expect(cache.item(list, STUB_TREATMENT.treatment_id)).toBe(item);
+    expect(cache.item(list, 999)).toBeUndefined();
+    expect(list.itemAnswers?.size).toBe(1);
+  });
+
+  it('keeps the bytes of an answer and of an item in memory of exactly their length (ownBytes), not in a shared pool slab', async () => {
+    const cache = cacheAt(new FakeClock(Date.now()));
+
+    const list = await cache.get(TREATMENTS);
+    const item = cache.item(list, STUB_TREATMENT.treatment_id)!;
+
+    expect(list.body.length).toBeLessThan(Buffer.poolSize);
+    expect(list.body.buffer.byteLength).toBe(list.body.length);
+    expect(item.body.buffer.byteLength).toBe(item.body.length);
+  });
+
   it('keeps no value for an answer that is not the resource (an upstream 404)', async () => {
     const cache = cacheAt(new FakeClock(Date.now()));
 
