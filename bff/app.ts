@@ -148,9 +148,12 @@ export function followSiteChanges(
   return watchSiteChanges(options, (siteId) => registry.drop(siteId));
 }
 
+/** One object for every request of the default site (tagRequestLog makes its access logger once). */
+const DEFAULT_SITE_TAGS = { site: DEFAULT_SITE };
+
 /** The default site's requests: `site` on their log lines too. */
 const tagDefaultSite: RequestHandler = (req, _res, next) => {
-  tagRequestLog(req, { site: DEFAULT_SITE });
+  tagRequestLog(req, DEFAULT_SITE_TAGS);
   next();
 };
 

@@ -52,12 +52,16 @@ export function siteRoutes<Runtime extends RoutedSite>(registry: SiteRegistry<Ru
     if (!cors) suspendedCors.set(found, (cors = apiCors(found.allowedOrigins, publicOrigin)));
     return cors;
   };
+  /** Each registry entry's log tags, one object per site (tagRequestLog makes its access logger once per object). */
+  const logTags = new WeakMap<object, { site: string }>();
   /** The site of the path, tagged on the request's log lines; throws the 404 of a malformed or unknown id. */
   const siteOf = async (req: Request<{ siteId: string }>) => {
     const { siteId } = req.params;
     const found = isSiteId(siteId) ? await registry.find(siteId) : undefined;
     if (!found) throw notFound('Site');
-    tagRequestLog(req, { site: siteId });
+    let tags = logTags.get(found);
+    if (!tags) logTags.set(found, (tags = { site: siteId }));
+    tagRequestLog(req, tags);
     return found;
   };
   const api: RequestHandler<{ siteId: string }> = async (req, res, next) => {

@@ -119,7 +119,9 @@ interface RequestLogState {
 export function tagRequestLog(req: IncomingMessage, fields: Record<string, string>): void {
   const state = STATES.get(req);
   if (!state) return;
-  state.tags = { ...state.tags, ...fields };
+  // Kept as given when it is the request's first tag: callers pass one object per site, so that the access
+  // line's logger for it is made once (requestLogger), not per request.
+  state.tags = state.tags ? { ...state.tags, ...fields } : fields;
   state.child = undefined;
 }
 
@@ -165,13 +167,24 @@ export function requestLogger(logger: Logger): RequestHandler {
   // redaction could do): key redaction would only walk it on every request.
   // Every other line, req.log's included, keeps the logger's redaction.
   const accessLog = logger.child({}, { redact: [] });
+  // The access logger of each tags object (tagRequestLog): a pino child writes its bindings as text made
+  // once, where spreading the tags into every line's object cost about 4 % of the BFF's CPU (a profile of
+  // cached GETs, 2026-11-26: 3,714 against 4,742 req/s before sites tagged their lines).
+  const tagged = new WeakMap<Record<string, string>, Logger>();
+  const accessLogFor = (tags: Record<string, string> | undefined): Logger => {
+    if (!tags) return accessLog;
+    let child = tagged.get(tags);
+    if (!child) tagged.set(tags, (child = accessLog.child(tags)));
+    return child;
+  };
   return (req, res, next) => {
     const started = Date.now();
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', id);
     const logged: LoggedRequest = { id, method: req.method, path: loggedPath(req.originalUrl ?? req.url ?? '') };
-    STATES.set(req, { logger, logged });
+    // Every field from the start, so that a tag added later does not change the state's shape.
+    STATES.set(req, { logger, logged, tags: undefined, child: undefined });
     defineLogGetter(Object.getPrototypeOf(req) as object);
 
     // The listeners stay until the response is gone with them; the flag keeps it to one line.
@@ -179,7 +192,7 @@ export function requestLogger(logger: Logger): RequestHandler {
     const onEnd = (err?: unknown) => {
       if (done) return;
       done = true;
-      logAnswer(accessLog, req, res, logged, Date.now() - started, err, STATES.get(req)?.tags);
+      logAnswer(accessLogFor(STATES.get(req)?.tags), req, res, logged, Date.now() - started, err);
     };
     // 'close' follows 'finish' on every answer, and comes alone when the client
     // went away first; 'error' also keeps a write error from crashing the process.
@@ -196,7 +209,6 @@ function logAnswer(
   logged: LoggedRequest,
   responseTime: number,
   err: unknown,
-  tags: Record<string, string> | undefined,
 ): void {
   const chosen = err === undefined ? CHOSEN_LEVELS.get(res) : undefined;
   const level = chosen ?? levelFor(req, res.statusCode, err);
@@ -205,9 +217,9 @@ function logAnswer(
   const failure = err ?? res.err;
   if (chosen === undefined && (failure || res.statusCode >= 500)) {
     const error = serialiseError(failure ?? new Error(`failed with status code ${res.statusCode}`));
-    logger[level]({ ...tags, req: logged, res: answer, err: error, responseTime }, 'request errored');
+    logger[level]({ req: logged, res: answer, err: error, responseTime }, 'request errored');
     return;
   }
   const completed = !req.readableAborted && res.writableEnded;
-  logger[level]({ ...tags, req: logged, res: answer, responseTime }, completed ? 'request completed' : 'request aborted');
+  logger[level]({ req: logged, res: answer, responseTime }, completed ? 'request completed' : 'request aborted');
 }
