@@ -50,7 +50,7 @@ export const BffConfigSchema = z.object({
     .describe('how long past that a stale copy may be served while upstream fails'),
   CACHE_MAX_BYTES: positiveIntSetting
     .default(5 * 1024 * 1024)
-    .describe('memory bound of the content cache (its answers, their compressed copies and parsed values)'),
+    .describe('memory bound of the content cache (its answers, their parsed values, and a reserve for compressed copies made on first request)'),
   UPSTREAM_TIMEOUT_MS: positiveIntSetting.default(5_000).describe('after this an upstream read is a 504 `upstream_timeout`'),
   // Longer than reads: giving up early on a booking is what gets it made twice.
   BOOKING_TIMEOUT_MS: positiveIntSetting
