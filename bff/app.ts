@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
@@ -21,7 +21,7 @@ import { apiSecurityHeaders, devPageSecurityHeaders, pageSecurityHeaders, widget
 import { widgetRoutes } from './widget-hosting/widget.routes.js';
 import { createWidgetDevProxy, type WidgetDevProxy } from './widget-hosting/widget-dev-proxy.js';
 import { demoPage, demoRoutes } from './demo/demo-page.js';
-import { createSiteApi, sharedPictureStore, type SiteApi, type SiteLimiters } from './site-api.js';
+import { apiRouter, createSiteApi, sameOperations, sharedApiRouter, sharedPictureStore, type SiteApi, type SiteLimiters } from './site-api.js';
 import { DEFAULT_SITE, defaultSiteSettings, siteSettingsOf, type SiteSettings } from './sites/site-settings.js';
 import { SiteRegistry } from './sites/site-registry.js';
 import { watchSiteChanges, type SiteChangesOptions } from './sites/site-changes.js';
@@ -104,13 +104,25 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
   // can answer (a 404, a 429, an error); the error handler last.
   app.use(requestLogger(logger));
   if (metrics) app.use(requestMetrics(metrics, bffRoutes(operations)));
-  app.use('/api', apiSecurityHeaders, tagDefaultSite, main.router);
+  app.use('/api', apiSecurityHeaders, tagDefaultSite, apiRouter(main));
   const widgetDevProxy = config.widgetDevUrl ? createWidgetDevProxy(config.widgetDevUrl) : undefined;
   const widget = widgetRoutes(config.widgetDir);
   app.use('/widget', widgetSecurityHeaders, tagDefaultSite, widgetDevProxy?.middleware ?? widget, notFoundHandler);
-  const siteRegistry = sites && servedSites(sites, config, logger, redis, contentStore, build);
-  // The built widget only: Vite's dev server (WIDGET_DEV_URL) knows nothing of /s/{site_id}.
-  if (siteRegistry) app.use('/s/:siteId', siteRoutes(siteRegistry, widget, config.publicOrigin));
+  const siteRegistry = sites && servedSites(sites, config, logger, redis, contentStore, (site, limiters) => {
+    const built = build(site, limiters);
+    sameOperations(main, built);
+    return built;
+  });
+  if (siteRegistry) {
+    // Every database site's /api is one router, its handlers the request's site's own (res.locals.siteApi).
+    const sitesApi = sharedApiRouter(main, (res) => res.locals.siteApi!);
+    const serveApi = (runtime: SiteApi, req: Request, res: Response, next: NextFunction) => {
+      res.locals.siteApi = runtime;
+      sitesApi(req, res, next);
+    };
+    // The built widget only: Vite's dev server (WIDGET_DEV_URL) knows nothing of /s/{site_id}.
+    app.use('/s/:siteId', siteRoutes(siteRegistry, serveApi, widget, config.publicOrigin));
+  }
   const demo = config.demoPage ? demoPage() : undefined;
   app.use(widgetDevProxy ? devPageSecurityHeaders : pageSecurityHeaders(demo ? [demo.styleHash] : []));
 

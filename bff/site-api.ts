@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
@@ -72,24 +72,28 @@ export interface SiteApiDeps {
   exchangeGate: ConcurrencyGate;
 }
 
-/** One site's /api, and what tests and the registry reach into. */
+/**
+ * One site's /api: its services, and its operations with their handlers
+ * bound to them. Served by an apiRouter: the site's own (the default site),
+ * or the one router every database site shares (sharedApiRouter).
+ */
 export interface SiteApi {
-  router: Router;
   tokens: TokenManager;
   cache: ContentCache;
   takenSlots: TakenSlots;
   readiness: Readiness;
+  /** The site's CORS: its own origins. */
+  cors: RequestHandler;
+  /** What counts every /api request per IP (the site's `api` limit). */
+  limit: RequestHandler;
+  /** The content operations, answered from one lookup (operationTable). */
+  content: readonly AnyOperation[];
+  /** Every other operation, each a route of the router. */
+  routed: readonly AnyOperation[];
+  /** All of them, as the OpenAPI document lists them. */
   operations: readonly AnyOperation[];
 }
 
-/**
- * Builds one site's whole /api from its settings (issue 24): its own token
- * manager, upstream client, read budget, cache (its entries in the shared
- * store), limits, learnt taken slots and "any dentist" keys (its own Redis
- * scope), reference keys, CORS, and its gate of upstream requests in flight.
- * Nothing is fetched here: the first token is exchanged on the site's first
- * request that needs upstream, through the exchange gate all sites share.
- */
 export function createSiteApi({ config, site, logger, clock, redis, metrics, contentStore, pictureStore, limiters, exchangeGate, openApiDocument }: SiteApiDeps): SiteApi {
   const maxBodyBytes = config.upstreamMaxBodyBytes;
   const tokens = new TokenManager({
@@ -116,12 +120,7 @@ export function createSiteApi({ config, site, logger, clock, redis, metrics, con
   // REDIS_URL: one set of taken slots and one dentist per patient key for every BFF instance of this site.
   const scope = redis && `${redis.keyPrefix}bff:${site.redisScope}:`;
 
-  const api = Router();
-  api.use(apiCors(site.allowedOrigins, site.publicOrigin, new RefusedOrigins(logger, clock)));
-  api.use(limiters.api);
-  // The content first: the busiest paths, answered in one lookup without passing through the router's other routes.
   const content = contentOperations(cache, config.cache.ttlMs, config.cache.maxStaleMs);
-  api.use(operationTable(content));
   const facts = new ClinicFacts(cache);
   const learnt = new MemoryTakenSlots({ maxSlots: config.availabilityMaxSlots, timeZone: site.timeZone, clock });
   const takenSlots: TakenSlots = redis && scope ? new SharedTakenSlots(redis, `${scope}taken:`, learnt) : learnt;
@@ -159,8 +158,77 @@ export function createSiteApi({ config, site, logger, clock, redis, metrics, con
       Math.floor(config.cache.ttlMs / 1000),
     ),
   );
-  const docs = docsOperation([...content, ...routed], openApiDocument);
-  addOperations(api, [...routed, docs]);
-  api.use(notFoundHandler);
-  return { router: api, tokens, cache, takenSlots, readiness, operations: [...content, ...routed, docs] };
+  routed.push(docsOperation([...content, ...routed], openApiDocument));
+  return {
+    tokens,
+    cache,
+    takenSlots,
+    readiness,
+    cors: apiCors(site.allowedOrigins, site.publicOrigin, new RefusedOrigins(logger, clock)),
+    limit: limiters.api,
+    content,
+    routed,
+    operations: [...content, ...routed],
+  };
+}
+
+/**
+ * A site's /api as an Express router: its CORS and per-IP limit, then the
+ * content operations in one lookup (the busiest paths, without passing
+ * through the router's other routes), then every other operation.
+ */
+export function apiRouter(api: Pick<SiteApi, 'cors' | 'limit' | 'content' | 'routed'>): Router {
+  const router = Router();
+  router.use(api.cors);
+  router.use(api.limit);
+  router.use(operationTable(api.content));
+  addOperations(router, api.routed);
+  router.use(notFoundHandler);
+  return router;
+}
+
+/**
+ * The one /api router of every database site (issue 24: 1,000 sites on one
+ * BFF), each of its handlers the same handler of the request's own site,
+ * `siteOf(res)`. Each site was built by createSiteApi and so has the same
+ * operations in the same order as `shape` (checked when it is built:
+ * sameOperations); what differs between sites is only what their handlers
+ * are bound to. One router instead of one per site: a site's own Express
+ * router, its layers and compiled paths cost about 30 KiB, 30 MiB for 1,000
+ * sites that all hold the same routes (docs/sites.md, "Memory").
+ */
+export function sharedApiRouter(shape: SiteApi, siteOf: (res: Response) => SiteApi): Router {
+  return apiRouter({
+    cors: (req, res, next) => siteOf(res).cors(req, res, next),
+    limit: (req, res, next) => siteOf(res).limit(req, res, next),
+    content: shape.content.map((op, index) => boundPerSite(op, (res) => siteOf(res).content[index]!)),
+    routed: shape.routed.map((op, index) => boundPerSite(op, (res) => siteOf(res).routed[index]!)),
+  });
+}
+
+/** `op` as declared, its handlers those of the request's site's own operation at the same place. */
+function boundPerSite(op: AnyOperation, siteOp: (res: Response) => AnyOperation): AnyOperation {
+  return {
+    ...op,
+    before: op.before?.map((_, index): RequestHandler => (req, res, next) => siteOp(res).before![index]!(req, res, next)),
+    onError: op.onError && ((err, req, res, next) => siteOp(res).onError!(err, req, res, next)),
+    handle: (input, req, res) => siteOp(res).handle(input, req, res),
+  };
+}
+
+/** Throws unless `site` has the operations of `shape`, in the same order, with as many handlers before each. */
+export function sameOperations(shape: SiteApi, site: SiteApi): void {
+  const outline = (api: SiteApi) =>
+    [...api.content, ...api.routed].map((op) => `${op.id}:${op.before?.length ?? 0}:${op.onError ? 1 : 0}`).join(' ');
+  if (outline(site) !== outline(shape)) throw new Error(`site operations differ from the shared router's: ${outline(site)}`);
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      /** The database site a /s/{site_id}/api request is for: whose handlers the shared router runs (sharedApiRouter). */
+      siteApi?: SiteApi;
+    }
+  }
 }

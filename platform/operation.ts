@@ -71,6 +71,29 @@ export function operation<Params = undefined, Query = undefined, Body = undefine
   return declared;
 }
 
+/**
+ * What an operation declares for the router, validation and the document,
+ * without what runs for it: a module constant, made once and shared by every
+ * app and site that serves the operation (a BFF of 1,000 sites declares each
+ * operation once, not 1,000 times).
+ */
+export type Declaration<Params = unknown, Query = unknown, Body = unknown> = Omit<Operation<Params, Query, Body>, 'handle' | 'before' | 'onError'>;
+
+/** Declares an operation's declaration; the identity, so TypeScript infers its input types from the schemas. */
+export function declaration<Params = undefined, Query = undefined, Body = undefined>(
+  declared: Declaration<Params, Query, Body>,
+): Declaration<Params, Query, Body> {
+  return declared;
+}
+
+/** A declared operation served by these handlers: its handler and what runs before it (or on its error). */
+export function served<Params, Query, Body>(
+  declared: Declaration<Params, Query, Body>,
+  handlers: Pick<Operation<Params, Query, Body>, 'handle' | 'before' | 'onError'>,
+): Operation<Params, Query, Body> {
+  return { ...declared, ...handlers };
+}
+
 /** Any operation, whatever its input types: the lists that the router and the document read. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyOperation = Operation<any, any, any>;

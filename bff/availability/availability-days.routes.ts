@@ -3,7 +3,7 @@ import { AVAILABILITY_DAYS_PATH, AvailabilityDaysQuery, AvailabilityDaysResponse
 import { ApiError } from '../../contract/errors.js';
 import { clinicNow } from '../../contract/rules/clinic-now.js';
 import { addDays } from '../../contract/rules/clinic-time.js';
-import { operation, type AnyOperation } from '../../platform/operation.js';
+import { declaration, served, type AnyOperation } from '../../platform/operation.js';
 import { commonErrors, errorAnswer, json, NoStore, tagged } from '../http/answers.js';
 import { AVAILABILITY_NOTE, type AvailabilitySettings } from './availability.routes.js';
 import type { ClinicFacts } from './clinic-facts.js';
@@ -16,6 +16,31 @@ function datesOf(month: string): string[] {
   for (let date = `${month}-01`; date.startsWith(month); date = addDays(date, 1)) dates.push(date);
   return dates;
 }
+
+/** What GET /api/availability/days declares: the same for every site. */
+const GET_AVAILABILITY_DAYS = declaration({
+  id: 'getAvailabilityDays',
+  method: 'get',
+  path: AVAILABILITY_DAYS_PATH,
+  docs: {
+    ...tagged('Availability'),
+    summary: "A month's days, each with its number of open starts, as best known",
+    description:
+      'For each day of the month, how many starts GET /availability would list as open for the same dentist and ' +
+      'treatment: 0 for a day the clinic is closed, a day passed, inside the notice (BOOKING_MIN_NOTICE_MINUTES) or ' +
+      'beyond the horizon (BOOKING_HORIZON_DAYS), or with every start taken. Worked out from the cached content and ' +
+      `what the BFF has learnt, with no call to the clinic system. ${AVAILABILITY_NOTE} Never cached.`,
+  },
+  request: { query: AvailabilityDaysQuery },
+  responses: {
+    '200': { description: "The month's days.", headers: NoStore, ...json(AvailabilityDaysResponse) },
+    '400': errorAnswer(
+      'validation_error: a month that is not YYYY-MM, before this month or after the horizon (BOOKING_HORIZON_DAYS); a ' +
+        'doctor_id that is not a dentist of the clinic; a treatment_id that is not an active treatment; an unknown query parameter.',
+    ),
+    ...commonErrors,
+  },
+});
 
 /**
  * GET /api/availability/days?month=YYYY-MM[&doctor_id=N][&treatment_id=N]:
@@ -31,28 +56,7 @@ export function availabilityDaysOperations(facts: ClinicFacts, taken: TakenSlots
     res.set('Cache-Control', 'no-store');
     next();
   };
-  const getAvailabilityDays = operation({
-    id: 'getAvailabilityDays',
-    method: 'get',
-    path: AVAILABILITY_DAYS_PATH,
-    docs: {
-      ...tagged('Availability'),
-      summary: "A month's days, each with its number of open starts, as best known",
-      description:
-        'For each day of the month, how many starts GET /availability would list as open for the same dentist and ' +
-        'treatment: 0 for a day the clinic is closed, a day passed, inside the notice (BOOKING_MIN_NOTICE_MINUTES) or ' +
-        'beyond the horizon (BOOKING_HORIZON_DAYS), or with every start taken. Worked out from the cached content and ' +
-        `what the BFF has learnt, with no call to the clinic system. ${AVAILABILITY_NOTE} Never cached.`,
-    },
-    request: { query: AvailabilityDaysQuery },
-    responses: {
-      '200': { description: "The month's days.", headers: NoStore, ...json(AvailabilityDaysResponse) },
-      '400': errorAnswer(
-        'validation_error: a month that is not YYYY-MM, before this month or after the horizon (BOOKING_HORIZON_DAYS); a ' +
-          'doctor_id that is not a dentist of the clinic; a treatment_id that is not an active treatment; an unknown query parameter.',
-      ),
-      ...commonErrors,
-    },
+  const getAvailabilityDays = served(GET_AVAILABILITY_DAYS, {
     before: [noStore],
     async handle({ query }, _req, res) {
       const now = clinicNow(clock.now(), timeZone, rules);

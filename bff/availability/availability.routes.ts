@@ -4,7 +4,7 @@ import { ApiError } from '../../contract/errors.js';
 import type { BookingRules } from '../../contract/rules/booking-rules.js';
 import { clinicNow } from '../../contract/rules/clinic-now.js';
 import { SLOT_STEP_MINUTES } from '../../contract/rules/slots.js';
-import { operation, type AnyOperation } from '../../platform/operation.js';
+import { declaration, served, type AnyOperation } from '../../platform/operation.js';
 import { commonErrors, errorAnswer, json, NoStore, tagged } from '../http/answers.js';
 import type { Clock } from '../../platform/clock.js';
 import type { ClinicFacts } from './clinic-facts.js';
@@ -26,6 +26,34 @@ export const AVAILABILITY_NOTE =
   'through it, or a start the clinic system refused as taken. A booking made by phone or at the desk can still take ' +
   'a slot shown open; the booking itself then says so.';
 
+/** What GET /api/availability declares: the same for every site. */
+const GET_AVAILABILITY = declaration({
+  id: 'getAvailability',
+  method: 'get',
+  path: AVAILABILITY_PATH,
+  docs: {
+    ...tagged('Availability'),
+    summary: "A day's start times, each open or taken, as best known",
+    description:
+      "The day's candidate starts every 15 minutes, from opening to the last start from which the whole appointment " +
+      "(the treatment's duration, else the clinic's default length, BOOKING_DEFAULT_DURATION_MINUTES) ends by closing, " +
+      'from the cached opening hours; only starts at least BOOKING_MIN_NOTICE_MINUTES ahead in the clinic\'s time zone ' +
+      '(CLINIC_TIMEZONE) are listed. A start is open when the dentist is not known to be booked at any moment of the ' +
+      `whole appointment. Best known, not the clinic diary: ${AVAILABILITY_NOTE} Without doctor_id a start is taken ` +
+      'only when no dentist is known free for all of it; a booking without doctor_id gets the least booked dentist ' +
+      'free then. Never cached.',
+  },
+  request: { query: AvailabilityQuery },
+  responses: {
+    '200': { description: "The day's slots.", headers: NoStore, ...json(AvailabilityResponse) },
+    '400': errorAnswer(
+      'validation_error: a date that is not YYYY-MM-DD, before today or past the horizon (BOOKING_HORIZON_DAYS); a doctor_id that ' +
+        'is not a dentist of the clinic; a treatment_id that is not an active treatment; an unknown query parameter.',
+    ),
+    ...commonErrors,
+  },
+});
+
 /**
  * GET /api/availability?date=YYYY-MM-DD[&doctor_id=N][&treatment_id=N]: the
  * day's starts from which the whole appointment (the treatment's duration, else
@@ -41,31 +69,7 @@ export function availabilityOperations(facts: ClinicFacts, taken: TakenSlots, { 
     res.set('Cache-Control', 'no-store');
     next();
   };
-  const getAvailability = operation({
-    id: 'getAvailability',
-    method: 'get',
-    path: AVAILABILITY_PATH,
-    docs: {
-      ...tagged('Availability'),
-      summary: "A day's start times, each open or taken, as best known",
-      description:
-        "The day's candidate starts every 15 minutes, from opening to the last start from which the whole appointment " +
-        "(the treatment's duration, else the clinic's default length, BOOKING_DEFAULT_DURATION_MINUTES) ends by closing, " +
-        'from the cached opening hours; only starts at least BOOKING_MIN_NOTICE_MINUTES ahead in the clinic\'s time zone ' +
-        '(CLINIC_TIMEZONE) are listed. A start is open when the dentist is not known to be booked at any moment of the ' +
-        `whole appointment. Best known, not the clinic diary: ${AVAILABILITY_NOTE} Without doctor_id a start is taken ` +
-        'only when no dentist is known free for all of it; a booking without doctor_id gets the least booked dentist ' +
-        'free then. Never cached.',
-    },
-    request: { query: AvailabilityQuery },
-    responses: {
-      '200': { description: "The day's slots.", headers: NoStore, ...json(AvailabilityResponse) },
-      '400': errorAnswer(
-        'validation_error: a date that is not YYYY-MM-DD, before today or past the horizon (BOOKING_HORIZON_DAYS); a doctor_id that ' +
-          'is not a dentist of the clinic; a treatment_id that is not an active treatment; an unknown query parameter.',
-      ),
-      ...commonErrors,
-    },
+  const getAvailability = served(GET_AVAILABILITY, {
     before: [noStore],
     async handle({ query }, _req, res) {
       const now = clinicNow(clock.now(), timeZone, rules);

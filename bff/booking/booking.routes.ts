@@ -5,7 +5,7 @@ import { notFound } from '../../contract/errors.js';
 import { RetryAfterHeader } from '../../contract/headers.js';
 import { readIdempotencyKey } from '../../platform/idempotency-key.js';
 import { jsonBody } from '../../platform/json-body.js';
-import { operation, type AnyOperation } from '../../platform/operation.js';
+import { declaration, served, type AnyOperation } from '../../platform/operation.js';
 import type { GivingBackRateLimit } from '../../platform/rate-limits.js';
 import type { UpstreamAnswer, UpstreamClient } from '../upstream/upstream-client.js';
 import { BookingOutcomeUnknown, UpstreamUnavailable } from '../upstream/errors.js';
@@ -69,6 +69,103 @@ const DeprecationHeaders = z.object({
   }),
 });
 
+/** What POST /api/appointments/book declares: the same for every site. */
+const BOOK_APPOINTMENT = declaration({
+  id: 'bookAppointment',
+  method: 'post',
+  path: BOOKING_PATH,
+  docs: {
+    ...tagged('Appointments'),
+    summary: 'Book an appointment',
+    description:
+      `The clinic API booking body plus the honeypot field "${HONEYPOT_FIELD}", which must stay empty; ` +
+      'the answer adds a reference to follow the booking by. An optional Idempotency-Key is passed on, ' +
+      'so a retry with the same key and body replays the first answer.',
+  },
+  request: {
+    body: BrowserBookingRequest,
+    headers: z.object({
+      'Idempotency-Key': BookingIdempotencyKey.optional().meta({
+        description: 'Repeating a key with the same body replays the first answer; with another body it is 422.',
+      }),
+    }),
+  },
+  responses: {
+    '200': {
+      description: "Booked: the reference to follow it by and the dentist booked (never the clinic API's appointment_id).",
+      headers: NoStore,
+      ...json(BffBookingResponse),
+    },
+    '400': errorAnswer(
+      'validation_error: the message names each bad field or broken rule. When the BFF refused the booking itself, ' +
+        "from the clinic's time, its notice and horizon (BOOKING_MIN_NOTICE_MINUTES, BOOKING_HORIZON_DAYS), its opening " +
+        'hours, treatments and dentists and the 15-minute grid, before sending it on, `reason` names the rule as a code: ' +
+        'in_past, inside_notice, beyond_horizon, closed_day, outside_hours, ends_after_closing, unknown_treatment, ' +
+        'unknown_dentist or off_grid. A re-send with the Idempotency-Key of a booking accepted before still goes on ' +
+        'once time has brought it inside the notice, and replays.',
+    ),
+    '409': errorAnswer('slot_unavailable: the dentist is already booked then.'),
+    '413': errorAnswer(`payload_too_large: body over ${BROWSER_BOOKING_MAX_BYTES} bytes.`),
+    '415': errorAnswer('unsupported_media_type: not sent as application/json.'),
+    '422': errorAnswer('idempotency_key_reused: the key was used with another body.'),
+    ...commonErrors,
+    '504': {
+      ...errorAnswer(
+        'booking_outcome_unknown: the booking was sent but the clinic system did not confirm it in time, so it ' +
+          'may or may not have been made. Send the same body again with the same Idempotency-Key: the answer is ' +
+          'then the first booking, never a second one.',
+      ),
+      headers: z.object({ 'Retry-After': RetryAfterHeader }),
+    },
+  },
+});
+
+/** What POST /api/appointments/status declares: the same for every site. */
+const LOOK_UP_STATUS = declaration({
+  id: 'lookUpAppointmentStatus',
+  method: 'post',
+  path: STATUS_LOOKUP_PATH,
+  docs: {
+    ...tagged('Appointments'),
+    summary: 'The status of a booking by its reference',
+    description:
+      'The reference travels in the body, never in a URL, so no proxy, CDN or browser history records it. It is read ' +
+      'in any case, with or without dashes or spaces, I and L as 1 and O as 0. A tampered or made-up reference is ' +
+      '404 without asking the clinic system. Limited per client IP (STATUS_RATE_LIMIT, 30 in 10 minutes by default).',
+  },
+  request: { body: StatusLookupRequest },
+  responses: {
+    '200': { description: 'The status view.', headers: NoStore, ...json(BffStatusResponse) },
+    '400': errorAnswer('validation_error: the body is not {reference} with a string.'),
+    '404': errorAnswer('not_found: no booking has that reference.'),
+    '413': errorAnswer(`payload_too_large: body over ${STATUS_LOOKUP_MAX_BYTES} bytes.`),
+    '415': errorAnswer('unsupported_media_type: not sent as application/json.'),
+    ...commonErrors,
+  },
+});
+
+/** What the deprecated GET /api/appointments/status/:reference declares: the same for every site. */
+const GET_STATUS = declaration({
+  id: 'getAppointmentStatus',
+  method: 'get',
+  path: `${STATUS_PATH}/:reference`,
+  docs: {
+    ...tagged('Appointments'),
+    summary: 'The status of a booking by its reference (deprecated)',
+    description:
+      `Deprecated: the reference in the URL is recorded by proxies, CDNs and browser history. Use POST ${STATUS_LOOKUP_PATH}; ` +
+      `this answers until ${STATUS_GET_SUNSET_AT.toISOString().slice(0, 10)} (the Sunset header), under the same per-IP limit.`,
+    deprecated: true,
+  },
+  // A reference the schema refuses (over 100 characters) names no booking either: 404, as any unknown one.
+  request: { params: ReferencePathParams, notFound: 'Booking' },
+  responses: {
+    '200': { description: 'The status view.', headers: NoStore.extend(DeprecationHeaders.shape), ...json(BffStatusResponse) },
+    '404': { ...errorAnswer('not_found: no booking has that reference.'), headers: DeprecationHeaders },
+    ...commonErrors,
+  },
+});
+
 /**
  * POST /api/appointments/book, POST /api/appointments/status ({reference})
  * and the deprecated GET /api/appointments/status/:reference: HTTP only. The
@@ -82,6 +179,7 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
 
   /** Bookings that went upstream (may be stored), and whether they carried an Idempotency-Key (a re-send then replays). */
   const sentUpstream = new WeakMap<Request, { keyed: boolean }>();
+
 
   /**
    * The booking limit's hit comes back only when the answer proves nothing was
@@ -99,54 +197,7 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
     next(err);
   };
 
-  const bookAppointment = operation({
-    id: 'bookAppointment',
-    method: 'post',
-    path: BOOKING_PATH,
-    docs: {
-      ...tagged('Appointments'),
-      summary: 'Book an appointment',
-      description:
-        `The clinic API booking body plus the honeypot field "${HONEYPOT_FIELD}", which must stay empty; ` +
-        'the answer adds a reference to follow the booking by. An optional Idempotency-Key is passed on, ' +
-        'so a retry with the same key and body replays the first answer.',
-    },
-    request: {
-      body: BrowserBookingRequest,
-      headers: z.object({
-        'Idempotency-Key': BookingIdempotencyKey.optional().meta({
-          description: 'Repeating a key with the same body replays the first answer; with another body it is 422.',
-        }),
-      }),
-    },
-    responses: {
-      '200': {
-        description: "Booked: the reference to follow it by and the dentist booked (never the clinic API's appointment_id).",
-        headers: NoStore,
-        ...json(BffBookingResponse),
-      },
-      '400': errorAnswer(
-        'validation_error: the message names each bad field or broken rule. When the BFF refused the booking itself, ' +
-          "from the clinic's time, its notice and horizon (BOOKING_MIN_NOTICE_MINUTES, BOOKING_HORIZON_DAYS), its opening " +
-          'hours, treatments and dentists and the 15-minute grid, before sending it on, `reason` names the rule as a code: ' +
-          'in_past, inside_notice, beyond_horizon, closed_day, outside_hours, ends_after_closing, unknown_treatment, ' +
-          'unknown_dentist or off_grid. A re-send with the Idempotency-Key of a booking accepted before still goes on ' +
-          'once time has brought it inside the notice, and replays.',
-      ),
-      '409': errorAnswer('slot_unavailable: the dentist is already booked then.'),
-      '413': errorAnswer(`payload_too_large: body over ${BROWSER_BOOKING_MAX_BYTES} bytes.`),
-      '415': errorAnswer('unsupported_media_type: not sent as application/json.'),
-      '422': errorAnswer('idempotency_key_reused: the key was used with another body.'),
-      ...commonErrors,
-      '504': {
-        ...errorAnswer(
-          'booking_outcome_unknown: the booking was sent but the clinic system did not confirm it in time, so it ' +
-            'may or may not have been made. Send the same body again with the same Idempotency-Key: the answer is ' +
-            'then the first booking, never a second one.',
-        ),
-        headers: z.object({ 'Retry-After': RetryAfterHeader }),
-      },
-    },
+  const bookAppointment = served(BOOK_APPOINTMENT, {
     before: [bookingRateLimit, ...jsonBody(BROWSER_BOOKING_MAX_BYTES)],
     async handle({ body: booking }, req, res) {
       const { [HONEYPOT_FIELD]: _honeypot, ...body } = req.body as Record<string, unknown>;
@@ -187,49 +238,11 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
 
   return [
     bookAppointment,
-    operation({
-      id: 'lookUpAppointmentStatus',
-      method: 'post',
-      path: STATUS_LOOKUP_PATH,
-      docs: {
-        ...tagged('Appointments'),
-        summary: 'The status of a booking by its reference',
-        description:
-          'The reference travels in the body, never in a URL, so no proxy, CDN or browser history records it. It is read ' +
-          'in any case, with or without dashes or spaces, I and L as 1 and O as 0. A tampered or made-up reference is ' +
-          '404 without asking the clinic system. Limited per client IP (STATUS_RATE_LIMIT, 30 in 10 minutes by default).',
-      },
-      request: { body: StatusLookupRequest },
-      responses: {
-        '200': { description: 'The status view.', headers: NoStore, ...json(BffStatusResponse) },
-        '400': errorAnswer('validation_error: the body is not {reference} with a string.'),
-        '404': errorAnswer('not_found: no booking has that reference.'),
-        '413': errorAnswer(`payload_too_large: body over ${STATUS_LOOKUP_MAX_BYTES} bytes.`),
-        '415': errorAnswer('unsupported_media_type: not sent as application/json.'),
-        ...commonErrors,
-      },
+    served(LOOK_UP_STATUS, {
       before: [statusRateLimit, ...jsonBody(STATUS_LOOKUP_MAX_BYTES)],
       handle: ({ body }, _req, res) => lookUp(body.reference, res),
     }),
-    operation({
-      id: 'getAppointmentStatus',
-      method: 'get',
-      path: `${STATUS_PATH}/:reference`,
-      docs: {
-        ...tagged('Appointments'),
-        summary: 'The status of a booking by its reference (deprecated)',
-        description:
-          `Deprecated: the reference in the URL is recorded by proxies, CDNs and browser history. Use POST ${STATUS_LOOKUP_PATH}; ` +
-          `this answers until ${STATUS_GET_SUNSET_AT.toISOString().slice(0, 10)} (the Sunset header), under the same per-IP limit.`,
-        deprecated: true,
-      },
-      // A reference the schema refuses (over 100 characters) names no booking either: 404, as any unknown one.
-      request: { params: ReferencePathParams, notFound: 'Booking' },
-      responses: {
-        '200': { description: 'The status view.', headers: NoStore.extend(DeprecationHeaders.shape), ...json(BffStatusResponse) },
-        '404': { ...errorAnswer('not_found: no booking has that reference.'), headers: DeprecationHeaders },
-        ...commonErrors,
-      },
+    served(GET_STATUS, {
       before: [statusRateLimit, deprecationHeaders],
       handle: ({ params }, _req, res) => lookUp(params.reference, res),
     }),

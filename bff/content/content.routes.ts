@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { TreatmentPathParams, TreatmentResponse } from '../../contract/index.js';
 import { notFound } from '../../contract/errors.js';
 import { CONTENT_BUNDLE_PATH, ContentBundleResponse } from '../../contract/bff.js';
-import { operation, type AnyOperation } from '../../platform/operation.js';
+import { declaration, served, type AnyOperation, type Declaration } from '../../platform/operation.js';
 import { removePerClientHeaders } from '../../platform/fast-http/rate-limit-headers.js';
 import { CacheHeaders, commonErrors, errorAnswer, IfNoneMatch, json, sharedAnswers, tagged } from '../http/answers.js';
 import type { CachedAnswer, ContentCache } from './content-cache.js';
@@ -13,6 +13,62 @@ import { CONTENT_BUNDLE, DENTISTS, ORGANIZATION, TREATMENTS, WEBSITE, type Conte
 const CONTENT_DESCRIPTION =
   'The clinic API answer, validated, with unsafe URLs blanked and HTML sanitised; cached by the BFF ' +
   'and served stale (within a bound) while the clinic system is down.';
+
+/** What a content resource's own GET declares: the same for every site. */
+const resourceDeclaration = (resource: ContentResource, { id, summary }: { id: string; summary: string }) =>
+  declaration({
+    id,
+    method: 'get',
+    path: resource.path,
+    docs: { ...tagged('Content'), summary, description: CONTENT_DESCRIPTION },
+    request: { headers: IfNoneMatch },
+    responses: {
+      '200': { description: `The ${resource.name.toLowerCase()} answer.`, headers: CacheHeaders, ...json(resource.response) },
+      '304': sharedAnswers.notModified,
+      ...commonErrors,
+    },
+  });
+
+const GET_ORGANIZATION = resourceDeclaration(ORGANIZATION, { id: 'getOrganization', summary: 'The clinic profile with live statistics' });
+const GET_WEBSITE = resourceDeclaration(WEBSITE, { id: 'getWebsite', summary: 'The website settings, HTML sanitised' });
+const LIST_TREATMENTS = resourceDeclaration(TREATMENTS, { id: 'listTreatments', summary: 'Active treatments of the clinic' });
+const LIST_DENTISTS = resourceDeclaration(DENTISTS, { id: 'listDentists', summary: 'Dentists of the clinic' });
+
+const GET_TREATMENT = declaration({
+  id: 'getTreatment',
+  method: 'get',
+  path: `${TREATMENTS.path}/:id`,
+  docs: { ...tagged('Content'), summary: 'One active treatment', description: CONTENT_DESCRIPTION },
+  // An id that is not an escape-decodable number is no treatment either: 404.
+  request: { params: TreatmentPathParams, notFound: 'Treatment', headers: IfNoneMatch },
+  responses: {
+    '200': { description: 'The treatment answer.', headers: CacheHeaders, ...json(TreatmentResponse) },
+    '304': sharedAnswers.notModified,
+    '404': { ...errorAnswer('not_found: no active treatment of this clinic has that id.'), headers: CacheHeaders },
+    ...commonErrors,
+  },
+});
+
+const GET_CONTENT = declaration({
+  id: 'getContent',
+  method: 'get',
+  path: CONTENT_BUNDLE_PATH,
+  docs: {
+    ...tagged('Content'),
+    summary: 'The organization, website, treatments and dentists in one answer',
+    description:
+      'The four content answers in one round trip, under one ETag: each as its own operation answers it, unwrapped ' +
+      "from its envelope (getOrganization's data, getWebsite's site, the lists' data). Built from the same cached " +
+      'copies as those operations, so it costs no upstream call of its own and is never newer or older than they are.',
+  },
+  request: { headers: IfNoneMatch },
+  responses: {
+    '200': { description: 'The clinic content.', headers: CacheHeaders, ...json(ContentBundleResponse) },
+    '304': sharedAnswers.notModified,
+    '404': { ...errorAnswer('not_found: the clinic system has no organization or website for this clinic.'), headers: CacheHeaders },
+    ...commonErrors,
+  },
+});
 
 /**
  * GET /api/organization, /api/website, /api/treatments, /api/treatments/:id
@@ -36,38 +92,16 @@ export function contentOperations(cache: ContentCache, ttlMs: number, maxStaleMs
   const send = answerSender(new AnswerHeaders(cacheControl));
 
   /** GET of one resource at its own path. */
-  const resourceOperation = (resource: ContentResource, { id, summary }: { id: string; summary: string }): AnyOperation =>
-    operation({
-      id,
-      method: 'get',
-      path: resource.path,
-      docs: { ...tagged('Content'), summary, description: CONTENT_DESCRIPTION },
-      request: { headers: IfNoneMatch },
-      responses: {
-        '200': { description: `The ${resource.name.toLowerCase()} answer.`, headers: CacheHeaders, ...json(resource.response) },
-        '304': sharedAnswers.notModified,
-        ...commonErrors,
-      },
+  const resourceOperation = (declared: Declaration, resource: ContentResource): AnyOperation =>
+    served(declared, {
       handle: (_input, req, res) => whenCached(cache.fresh(resource), () => cache.get(resource), (answer) => send(req, res, answer)),
     });
 
   return [
-    resourceOperation(ORGANIZATION, { id: 'getOrganization', summary: 'The clinic profile with live statistics' }),
-    resourceOperation(WEBSITE, { id: 'getWebsite', summary: 'The website settings, HTML sanitised' }),
-    resourceOperation(TREATMENTS, { id: 'listTreatments', summary: 'Active treatments of the clinic' }),
-    operation({
-      id: 'getTreatment',
-      method: 'get',
-      path: `${TREATMENTS.path}/:id`,
-      docs: { ...tagged('Content'), summary: 'One active treatment', description: CONTENT_DESCRIPTION },
-      // An id that is not an escape-decodable number is no treatment either: 404.
-      request: { params: TreatmentPathParams, notFound: 'Treatment', headers: IfNoneMatch },
-      responses: {
-        '200': { description: 'The treatment answer.', headers: CacheHeaders, ...json(TreatmentResponse) },
-        '304': sharedAnswers.notModified,
-        '404': { ...errorAnswer('not_found: no active treatment of this clinic has that id.'), headers: CacheHeaders },
-        ...commonErrors,
-      },
+    resourceOperation(GET_ORGANIZATION, ORGANIZATION),
+    resourceOperation(GET_WEBSITE, WEBSITE),
+    resourceOperation(LIST_TREATMENTS, TREATMENTS),
+    served(GET_TREATMENT, {
       handle: ({ params }, req, res) =>
         whenCached(cache.fresh(TREATMENTS), () => cache.get(TREATMENTS), (list) => {
           const treatment = cache.item(list, params.id);
@@ -75,26 +109,8 @@ export function contentOperations(cache: ContentCache, ttlMs: number, maxStaleMs
           send(req, res, treatment);
         }),
     }),
-    resourceOperation(DENTISTS, { id: 'listDentists', summary: 'Dentists of the clinic' }),
-    operation({
-      id: 'getContent',
-      method: 'get',
-      path: CONTENT_BUNDLE_PATH,
-      docs: {
-        ...tagged('Content'),
-        summary: 'The organization, website, treatments and dentists in one answer',
-        description:
-          'The four content answers in one round trip, under one ETag: each as its own operation answers it, unwrapped ' +
-          "from its envelope (getOrganization's data, getWebsite's site, the lists' data). Built from the same cached " +
-          'copies as those operations, so it costs no upstream call of its own and is never newer or older than they are.',
-      },
-      request: { headers: IfNoneMatch },
-      responses: {
-        '200': { description: 'The clinic content.', headers: CacheHeaders, ...json(ContentBundleResponse) },
-        '304': sharedAnswers.notModified,
-        '404': { ...errorAnswer('not_found: the clinic system has no organization or website for this clinic.'), headers: CacheHeaders },
-        ...commonErrors,
-      },
+    resourceOperation(LIST_DENTISTS, DENTISTS),
+    served(GET_CONTENT, {
       handle: (_input, req, res) =>
         whenCached(cache.freshCombined(CONTENT_BUNDLE), () => cache.getCombined(CONTENT_BUNDLE), (answer) => send(req, res, answer)),
     }),

@@ -1,8 +1,25 @@
 import { OpenApiDocument } from '../../contract/bff.js';
-import { operation, type AnyOperation } from '../../platform/operation.js';
+import { declaration, served, type AnyOperation } from '../../platform/operation.js';
 import { removePerClientHeaders } from '../../platform/fast-http/rate-limit-headers.js';
 import { json, sharedAnswers, tagged } from '../http/answers.js';
 import { buildBffOpenApiDocument } from './openapi.js';
+
+/** What GET /api/openapi.json declares: the same for every site. */
+const GET_OPENAPI_DOCUMENT = declaration({
+  id: 'getOpenApiDocument',
+  method: 'get',
+  path: '/openapi.json',
+  docs: {
+    ...tagged('Documentation'),
+    summary: 'This OpenAPI document',
+    description: 'Generated from the operations this BFF serves; cached for five minutes.',
+  },
+  responses: {
+    '200': { description: 'The document.', ...json(OpenApiDocument) },
+    '429': sharedAnswers.rateLimited,
+    '500': sharedAnswers.internalError,
+  },
+});
 
 /**
  * GET /api/openapi.json: the BFF's own OpenAPI document, of `operations` and
@@ -13,20 +30,7 @@ import { buildBffOpenApiDocument } from './openapi.js';
  */
 export function docsOperation(operations: readonly AnyOperation[], shared: SharedDocument = {}): AnyOperation {
   let document: string | undefined;
-  const getOpenApiDocument = operation({
-    id: 'getOpenApiDocument',
-    method: 'get',
-    path: '/openapi.json',
-    docs: {
-      ...tagged('Documentation'),
-      summary: 'This OpenAPI document',
-      description: 'Generated from the operations this BFF serves; cached for five minutes.',
-    },
-    responses: {
-      '200': { description: 'The document.', ...json(OpenApiDocument) },
-      '429': sharedAnswers.rateLimited,
-      '500': sharedAnswers.internalError,
-    },
+  const getOpenApiDocument = served(GET_OPENAPI_DOCUMENT, {
     handle(_input, _req, res) {
       // Public, as the content is: counted by the /api limit, but carrying no client's own limit state.
       removePerClientHeaders(res);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError, notFound } from '../../contract/errors.js';
 import { MAX_PICTURE_KEY_CHARS, PICTURES_PATH, pictureUrlOfKey } from '../../contract/rules/pictures.js';
-import { operation, type AnyOperation } from '../../platform/operation.js';
+import { declaration, served, type AnyOperation } from '../../platform/operation.js';
 import { removePerClientHeaders } from '../../platform/fast-http/rate-limit-headers.js';
 import { errorAnswer, IfNoneMatch, sharedAnswers, tagged } from '../http/answers.js';
 import type { ContentCache } from '../content/content-cache.js';
@@ -23,6 +23,34 @@ const REFUSALS = {
   too_large: 'The picture is larger than the BFF passes on',
 } as const;
 
+/** What GET /api/pictures/{key} declares: the same for every site. */
+const binary = z.string().meta({ format: 'binary' });
+
+const GET_PICTURE = declaration({
+    id: 'getPicture',
+    method: 'get',
+    path: `${PICTURES_PATH}/:key`,
+    docs: {
+      ...tagged('Content'),
+      summary: "A picture the clinic's content names, served from the BFF's origin",
+      description:
+        'Only a URL that the current content (organization, website, treatments, dentists) names; any other key is 404. ' +
+        'Images only (JPEG, PNG, WebP, AVIF, GIF, SVG; an SVG under a sandboxing CSP), bounded in size, cached.',
+    },
+    request: { params: PictureParams, headers: IfNoneMatch },
+    responses: {
+      '200': {
+        description: 'The picture.',
+        content: Object.fromEntries(PICTURE_TYPES.map((type) => [type, { schema: binary }])),
+      },
+      '404': errorAnswer('not_found: the key names no picture of the clinic’s current content.'),
+      '429': sharedAnswers.rateLimited,
+      '500': sharedAnswers.internalError,
+      '502': errorAnswer('upstream_unavailable: the picture could not be fetched, is no image, or is too large.'),
+      '503': sharedAnswers.upstreamBusy,
+    },
+});
+
 /**
  * GET /api/pictures/{key}: a picture the clinic's current content names,
  * from the BFF's own origin, so that a page whose CSP allows images only from
@@ -31,31 +59,8 @@ const REFUSALS = {
  * too large is 502, and never cached by the browser.
  */
 export function pictureOperations(cache: ContentCache, pictures: PictureStore, maxAgeSeconds: number): AnyOperation[] {
-  const binary = z.string().meta({ format: 'binary' });
   return [
-    operation({
-      id: 'getPicture',
-      method: 'get',
-      path: `${PICTURES_PATH}/:key`,
-      docs: {
-        ...tagged('Content'),
-        summary: "A picture the clinic's content names, served from the BFF's origin",
-        description:
-          'Only a URL that the current content (organization, website, treatments, dentists) names; any other key is 404. ' +
-          'Images only (JPEG, PNG, WebP, AVIF, GIF, SVG; an SVG under a sandboxing CSP), bounded in size, cached.',
-      },
-      request: { params: PictureParams, headers: IfNoneMatch },
-      responses: {
-        '200': {
-          description: 'The picture.',
-          content: Object.fromEntries(PICTURE_TYPES.map((type) => [type, { schema: binary }])),
-        },
-        '404': errorAnswer('not_found: the key names no picture of the clinic’s current content.'),
-        '429': sharedAnswers.rateLimited,
-        '500': sharedAnswers.internalError,
-        '502': errorAnswer('upstream_unavailable: the picture could not be fetched, is no image, or is too large.'),
-        '503': sharedAnswers.upstreamBusy,
-      },
+    served(GET_PICTURE, {
       async handle({ params }, req, res) {
         const url = pictureUrlOfKey(params.key);
         if (!url || !(await namedPictures(cache)).has(url)) throw notFound('Picture');

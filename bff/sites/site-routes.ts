@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { ApiError, notFound } from '../../contract/errors.js';
 import { notFoundHandler } from '../../platform/error-handler.js';
 import { tagRequestLog } from '../../platform/fast-http/request-logger.js';
@@ -19,10 +19,8 @@ declare global {
   }
 }
 
-/** A site runtime as these routes use it: its /api router. */
-export interface RoutedSite {
-  router: RequestHandler;
-}
+/** Answers a request of `/s/{site_id}/api` for the site's runtime (after the site was found, active). */
+export type SiteApiHandler<Runtime> = (runtime: Runtime, req: Request, res: Response, next: NextFunction) => void;
 
 /** What the shared per-site limiters read from an answer (perSiteRateLimit): the site these routes found. */
 export const siteOfAnswer: SiteOfAnswer = {
@@ -43,7 +41,12 @@ export const SITE_SUSPENDED_MESSAGE = 'Online booking is unavailable for this cl
  * say booking is unavailable. Each found site's id is on every log line of
  * its requests (`site`).
  */
-export function siteRoutes<Runtime extends RoutedSite>(registry: SiteRegistry<Runtime>, widget: RequestHandler, publicOrigin?: string): Router {
+export function siteRoutes<Runtime>(
+  registry: SiteRegistry<Runtime>,
+  serveApi: SiteApiHandler<Runtime>,
+  widget: RequestHandler,
+  publicOrigin?: string,
+): Router {
   const sites = Router({ mergeParams: true });
   /** A suspended site's CORS, made once per registry entry: its pages must be able to read the 403. */
   const suspendedCors = new WeakMap<object, RequestHandler>();
@@ -72,7 +75,7 @@ export function siteRoutes<Runtime extends RoutedSite>(registry: SiteRegistry<Ru
       return;
     }
     res.locals.site = found.settings;
-    found.runtime.router(req, res, next);
+    serveApi(found.runtime, req, res, next);
   };
   const widgetOfSite: RequestHandler<{ siteId: string }> = async (req, _res, next) => {
     await siteOf(req);
