@@ -32,11 +32,14 @@ describe(`the statements of bookings that share a transaction (${TEST_ENGINE})`,
     await database?.remove();
   });
 
-  it('reads the clinic once for all of them, and inserts each appointment', async () => {
+  /** A booking service on a logged Kysely, as the server has one, for a clinic of the fixture; the statements it sends are kept. */
+  async function loggedBookings() {
     database = await createTestDatabase();
     const clock = new FakeClock(TEST_NOW);
     const migrated = await openTestDatabase(database.url);
     const careId = await new ClinicStore(migrated.kysely).create(ClinicFile.parse(clinicFixture()), clock.now());
+    const [treatment] = await migrated.kysely.selectFrom('treatments').select('treatment_id').where('care_id', '=', careId).orderBy('treatment_id').execute();
+    const [dentist] = await migrated.kysely.selectFrom('dentists').select('doctor_id').where('care_id', '=', careId).orderBy('doctor_id').execute();
     await migrated.kysely.destroy();
 
     const statements: string[] = [];
@@ -47,18 +50,34 @@ describe(`the statements of bookings that share a transaction (${TEST_ENGINE})`,
     logged = new Kysely({ dialect, log: (event) => void statements.push(event.query.sql) }) as unknown as Db;
     const opened: Database = { kysely: logged, engine: database.engine, connections: database.engine === 'postgres' ? POOL_SIZE : 1 };
     const bookings = new BookingService(Stores.of(opened), new GroupCommitter(opened), clock);
+    const book = (overrides: Record<string, unknown>) => bookings.book(careId, BookAppointmentRequest.parse(validBooking(overrides)), undefined);
+    return { book, statements, treatmentId: treatment!.treatment_id, doctorId: dentist!.doctor_id };
+  }
+
+  const outcome = ({ status, body }: { status: number; body: unknown }) => [status, (body as BookAppointmentResponse).success];
+
+  it('reads the clinic once for all of them, and inserts each appointment', async () => {
+    const { book, statements } = await loggedBookings();
 
     // Asked for in one turn of the event loop, so one group commit takes all three.
-    const answers = await Promise.all(
-      ['10:00', '11:00', '12:00'].map((time) => bookings.book(careId, BookAppointmentRequest.parse(validBooking({ appointment_time: time })), undefined)),
-    );
+    const answers = await Promise.all(['10:00', '11:00', '12:00'].map((time) => book({ appointment_time: time })));
 
-    expect(answers.map(({ status, body }) => [status, (body as BookAppointmentResponse).success])).toEqual([
+    expect(answers.map(outcome)).toEqual([
       [200, true],
       [200, true],
       [200, true],
     ]);
     expect(statements.filter((text) => /from "clinics"/.test(text))).toHaveLength(1);
     expect(statements.filter((text) => /^insert into "appointments"/.test(text))).toHaveLength(3);
+  });
+
+  it("reads a booking's treatment and dentist in one query", async () => {
+    const { book, statements, treatmentId, doctorId } = await loggedBookings();
+
+    expect(outcome(await book({ treatment_id: treatmentId, doctor_id: doctorId }))).toEqual([200, true]);
+
+    const named = statements.filter((text) => /from "(treatments|dentists)"/.test(text));
+    expect(named).toHaveLength(1);
+    expect(named[0]).toMatch(/from "treatments".*from "dentists"/s);
   });
 });
