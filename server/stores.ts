@@ -41,6 +41,8 @@ export class Stores {
   #dentists?: DentistStore;
   #appointments?: AppointmentStore;
   #idempotency?: IdempotencyStore;
+  /** The stores of each transaction within() was asked for, while that transaction lives. */
+  readonly #transactions = new WeakMap<Db, Stores>();
 
   private constructor(private readonly binding: Binding) {}
 
@@ -58,9 +60,20 @@ export class Stores {
     });
   }
 
-  /** The same stores, bound to a transaction instead: its reads query, and the clinic is read once for all of them. */
+  /**
+   * The same stores, bound to a transaction instead: its reads query, and the
+   * clinic is read once for all of them. Asked again for the same transaction
+   * (the next booking of a group commit's shared one), it answers the same
+   * stores, so the clinic is read once per transaction, not once per booking:
+   * on PostgreSQL that is a round trip, the main cost of a booking.
+   */
   within(trx: Db): Stores {
-    return new Stores({ ...this.binding, db: trx, hotReads: ALWAYS_QUERY, snapshots: new ClinicSnapshots(trx) });
+    let stores = this.#transactions.get(trx);
+    if (!stores) {
+      stores = new Stores({ ...this.binding, db: trx, hotReads: ALWAYS_QUERY, snapshots: new ClinicSnapshots(trx) });
+      this.#transactions.set(trx, stores);
+    }
+    return stores;
   }
 
   get keys(): KeyStore {

@@ -76,6 +76,34 @@ export class AppointmentStore {
   }
 
   /**
+   * What a booking names, when it names both a treatment and a dentist, read
+   * in one query (one round trip on PostgreSQL, not two): the length of the
+   * treatment if it is an active one of this clinic (as
+   * TreatmentStore.findActive), and whether the dentist is this clinic's (as
+   * DentistStore.exists).
+   */
+  async treatmentAndDentist(
+    careId: number,
+    treatmentId: number,
+    doctorId: number,
+  ): Promise<{ treatmentMinutes: number | undefined; dentistFound: boolean }> {
+    const row = await this.db
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('treatments')
+          .select('duration_minutes')
+          .where('care_id', '=', careId)
+          .where('treatment_id', '=', treatmentId)
+          .where('active', '=', 1)
+          .as('treatment_minutes'),
+        eb.exists(eb.selectFrom('dentists').select('doctor_id').where('care_id', '=', careId).where('doctor_id', '=', doctorId)).as('dentist_found'),
+      ])
+      .executeTakeFirstOrThrow();
+    // exists() is a boolean on PostgreSQL, 0 or 1 on SQLite.
+    return { treatmentMinutes: row.treatment_minutes ?? undefined, dentistFound: Boolean(row.dentist_found) };
+  }
+
+  /**
    * Inserts the appointment, holding its dentist until `endTime`; throws
    * UniqueViolation when the dentist already has a Scheduled appointment
    * starting then (the index one_scheduled_booking_per_dentist_slot, kept as a

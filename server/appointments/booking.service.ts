@@ -131,15 +131,7 @@ export class BookingService {
       throw invalid(`appointment_date must be within ${rules.horizonDays} days from today (horizon_days): the last is ${today.lastBookableDate}`);
     }
 
-    let treatmentMinutes: number | undefined;
-    if (treatment_id != null) {
-      const treatment = await stores.treatments.findActive(careId, treatment_id);
-      if (!treatment) throw invalid('treatment_id does not name an active treatment of this clinic');
-      treatmentMinutes = treatment.duration_minutes;
-    }
-    if (doctor_id != null && !(await stores.dentists.exists(careId, doctor_id))) {
-      throw invalid('doctor_id does not name a dentist of this clinic');
-    }
+    const treatmentMinutes = await this.checkNamed(stores, careId, treatment_id, doctor_id);
 
     // Only a treatment's length must end by closing: without one, the clinic's default length is a
     // placeholder, there to hold the dentist, and the clinic shortens or moves such an appointment itself.
@@ -153,6 +145,29 @@ export class BookingService {
       if (overlap) throw slotUnavailable(overlap);
     }
     return end;
+  }
+
+  /**
+   * Refuses a treatment that is not an active one of the clinic, then a
+   * dentist that is not the clinic's; answers the treatment's length. A
+   * booking naming both has them read in one query.
+   */
+  private async checkNamed(
+    stores: BookingStores,
+    careId: number,
+    treatmentId: number | null | undefined,
+    doctorId: number | null | undefined,
+  ): Promise<number | undefined> {
+    const { treatmentMinutes, dentistFound } =
+      treatmentId != null && doctorId != null
+        ? await stores.appointments.treatmentAndDentist(careId, treatmentId, doctorId)
+        : {
+            treatmentMinutes: treatmentId == null ? undefined : (await stores.treatments.findActive(careId, treatmentId))?.duration_minutes,
+            dentistFound: doctorId == null || (await stores.dentists.exists(careId, doctorId)),
+          };
+    if (treatmentId != null && treatmentMinutes === undefined) throw invalid('treatment_id does not name an active treatment of this clinic');
+    if (!dentistFound) throw invalid('doctor_id does not name a dentist of this clinic');
+    return treatmentMinutes;
   }
 }
 

@@ -38,22 +38,49 @@ export class IdempotencyStore {
     return row && { requestHash: row.request_hash, status: row.status_code, body: JSON.parse(row.response_json) };
   }
 
-  /** Records the answer; a key older than the window is replaced. */
+  /**
+   * Records the answer, and forgets every key past its window. Called after
+   * find() in the same transaction, so a row this key already has is one past
+   * its window (find() would have answered it otherwise): it is replaced.
+   *
+   * On PostgreSQL in one statement, a round trip less per booking: the
+   * expired keys are deleted in a WITH, every one but this key's, whose row
+   * the insert replaces instead (ON CONFLICT DO UPDATE); the two never touch
+   * the same row, which one statement may not do. SQLite has no DELETE in a
+   * WITH, and a statement there costs no round trip: the delete comes first.
+   */
   async save(careId: number, key: string, answer: StoredAnswer, now: Date): Promise<void> {
+    const expiredBy = now.getTime() - IDEMPOTENCY_WINDOW_MS;
+    const row = {
+      care_id: careId,
+      idempotency_key: key,
+      request_hash: answer.requestHash,
+      status_code: answer.status,
+      response_json: JSON.stringify(answer.body),
+      created_at: now.getTime(),
+    };
+    if (this.engine === 'sqlite') {
+      await this.db.deleteFrom('idempotency_keys').where('created_at', '<=', expiredBy).execute();
+      await this.db.insertInto('idempotency_keys').values(row).execute();
+      return;
+    }
     await this.db
-      .deleteFrom('idempotency_keys')
-      .where('created_at', '<=', now.getTime() - IDEMPOTENCY_WINDOW_MS)
-      .execute();
-    await this.db
+      .with('expired', (db) =>
+        db
+          .deleteFrom('idempotency_keys')
+          .where('created_at', '<=', expiredBy)
+          .where((eb) => eb.not(eb.and([eb('care_id', '=', careId), eb('idempotency_key', '=', key)]))),
+      )
       .insertInto('idempotency_keys')
-      .values({
-        care_id: careId,
-        idempotency_key: key,
-        request_hash: answer.requestHash,
-        status_code: answer.status,
-        response_json: JSON.stringify(answer.body),
-        created_at: now.getTime(),
-      })
+      .values(row)
+      .onConflict((conflict) =>
+        conflict.columns(['care_id', 'idempotency_key']).doUpdateSet((eb) => ({
+          request_hash: eb.ref('excluded.request_hash'),
+          status_code: eb.ref('excluded.status_code'),
+          response_json: eb.ref('excluded.response_json'),
+          created_at: eb.ref('excluded.created_at'),
+        })),
+      )
       .execute();
   }
 }

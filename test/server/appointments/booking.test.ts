@@ -157,6 +157,16 @@ describe('POST /appointments/book', () => {
       await expectError(await book(validBooking({ treatment_id: foreignTreatment })), 400, 'validation_error', 'treatment_id');
     });
 
+    it('answers 400 for a treatment and a dentist given together when either is not one of the clinic', async () => {
+      const [treatment, , inactive] = await idsOf(ctx.clinic.careId);
+      const [doctor] = await doctorsOf(ctx.clinic.careId);
+      const [foreignDoctor] = await doctorsOf(ctx.otherClinic.careId);
+      const [foreignTreatment] = await idsOf(ctx.otherClinic.careId);
+      await expectError(await book(validBooking({ treatment_id: treatment, doctor_id: foreignDoctor })), 400, 'validation_error', 'doctor_id');
+      await expectError(await book(validBooking({ treatment_id: inactive, doctor_id: doctor })), 400, 'validation_error', 'treatment_id');
+      await expectError(await book(validBooking({ treatment_id: foreignTreatment, doctor_id: doctor })), 400, 'validation_error', 'treatment_id');
+    });
+
     it('answers 400 for an inactive treatment', async () => {
       const [, , inactive] = await idsOf(ctx.clinic.careId);
       await expectError(await book(validBooking({ treatment_id: inactive })), 400, 'validation_error', 'treatment_id');

@@ -22,3 +22,19 @@ describe('POST /appointments/book with an Idempotency-Key', () => {
     expect(BookAppointmentResponse.parse(await again.json())).toEqual(booked);
   });
 });
+
+describe('POST /appointments/book storing an answer under an Idempotency-Key', () => {
+  it("forgets other keys past their 24 hours, and keeps the new key's answer", async () => {
+    const keysOf = async () =>
+      (await ctx.server.db.selectFrom('idempotency_keys').select('idempotency_key').orderBy('idempotency_key').execute()).map((row) => row.idempotency_key);
+    const body = validBooking({ appointment_date: '2026-12-03', appointment_time: '10:00' });
+    await (await authenticatedCaller(ctx.server, ctx.clinic)).post('/appointments/book', body, { 'idempotency-key': 'window-old' });
+    expect(await keysOf()).toContain('window-old');
+    clock.advance(24 * 3600_000 + 1000);
+
+    const res = await (await authenticatedCaller(ctx.server, ctx.clinic)).post('/appointments/book', { ...body, appointment_time: '11:00' }, { 'idempotency-key': 'window-new' });
+
+    expect(res.status).toBe(200);
+    expect(await keysOf()).toEqual(['window-new']);
+  });
+});
