@@ -8,7 +8,7 @@ import type { ReadBudget } from '../upstream/read-budget.js';
 import type { CombinedResource, ContentResource } from './resources.js';
 import type { BffObserver, CacheLookupResult } from '../metrics/bff-metrics.js';
 import { ContentStore, siteKey, type FetchContext } from './content-store.js';
-import type { CachedAnswer, Coding } from './cached-answer.js';
+import { ResourceAnswer, type CachedAnswer, type Coding } from './cached-answer.js';
 
 export type { CachedAnswer, Coding };
 
@@ -138,7 +138,8 @@ export class ContentCache {
     const builtFrom = parts.map((part) => part.etag).join(' ');
     const held = this.own(this.cache.get(this.key(combined.key), { allowStale: true }));
     if (held?.builtFrom === builtFrom) return held;
-    const body = combined.combine(parts.map((part) => part.value));
+    // Read, not kept: most sites are only ever asked for bytes (ResourceAnswer).
+    const body = combined.combine(parts.map((part) => (part instanceof ResourceAnswer ? part.peekValue() : part.value)));
     const answer = { ...this.answer(200, body, Math.min(...parts.map((part) => part.fetchedAt))), builtFrom };
     // No TTL of its own: it is checked against its parts at every request.
     this.cache.set(this.key(combined.key), answer, { ttl: 0 });
@@ -180,8 +181,7 @@ export class ContentCache {
     if (status === 200) {
       const prepared = resource.prepare(body);
       if (!prepared.ok) throw new UpstreamUnavailable('server_error', `upstream ${resource.name} did not match the contract`);
-      const answer = { ...this.answer(200, prepared.value), value: prepared.value };
-      return prepared.items ? { ...answer, items: prepared.items } : answer;
+      return new ResourceAnswer(this.answer(200, prepared.value), prepared.value, resource);
     }
     if (status === 404) {
       return this.answer(404, { success: false, message: `${resource.name} not found`, error_code: 'not_found' } satisfies ErrorBody);

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { systemClock, type Clock } from '../../platform/clock.js';
-import type { CachedAnswer } from './cached-answer.js';
+import { ResourceAnswer, type CachedAnswer } from './cached-answer.js';
 import { compressedReserve } from './answer-compression.js';
 
 /** What a miss runs: the ContentCache that asked loads its own site's resource. */
@@ -70,7 +70,9 @@ export const siteKey = (siteId: string, path: string): string => `${siteId}\n${p
  * rough overhead each), and a rough overhead.
  */
 function answerSize(answer: CachedAnswer): number {
-  const plain = answer.body.length * (answer.value === undefined ? 1 : 2) + compressedReserve(answer.body) + 100;
-  const items = answer.items ? answer.body.length + compressedReserve(answer.body) + 100 * answer.items.size : 0;
+  // A resource's own 200 may parse its value later (ResourceAnswer): reserved from the start.
+  const parsable = answer instanceof ResourceAnswer;
+  const plain = answer.body.length * (parsable ? 2 : 1) + compressedReserve(answer.body) + 100;
+  const items = parsable && answer.itemCount > 0 ? answer.body.length + compressedReserve(answer.body) + 100 * answer.itemCount : 0;
   return plain + items;
 }

@@ -10,12 +10,8 @@ import type {
 import { parseRepairingFields } from './parse-upstream.js';
 import { sanitizeDentist, sanitizeOrganization, sanitizeSite, sanitizeTreatment } from './sanitize.js';
 
-/**
- * The outcome of preparing an upstream success body for browsers: the
- * sanitised value; a list may also give each of its items' own answer body by
- * id (see defineResource).
- */
-export type Prepared<T> = { ok: true; value: T; items?: ReadonlyMap<number, unknown> } | { ok: false };
+/** The outcome of preparing an upstream success body for browsers: the sanitised value. */
+export type Prepared<T> = { ok: true; value: T } | { ok: false };
 
 /**
  * A read-only resource a browser may fetch: its name for messages, its path
@@ -31,6 +27,8 @@ export interface ContentResource<T = unknown> {
   /** The schema of its answer, as the contract gives it (for the OpenAPI document). */
   readonly response: z.ZodType;
   prepare(upstreamBody: unknown): Prepared<T>;
+  /** A list's items by id, each its own answer's body (see defineResource); absent for a resource that is no list. */
+  itemsOf?(value: T): ReadonlyMap<number, unknown>;
 }
 
 /** An answer made of several cached resources (GET /api/content): which, and how their values become one. */
@@ -59,10 +57,9 @@ export function defineResource<S extends z.ZodType>(
     response,
     prepare(upstreamBody) {
       const parsed = parseRepairingFields(response, upstreamBody);
-      if (!parsed.success) return { ok: false };
-      const value = sanitize(parsed.data);
-      return itemsOf ? { ok: true, value, items: new Map(itemsOf(value)) } : { ok: true, value };
+      return parsed.success ? { ok: true, value: sanitize(parsed.data) } : { ok: false };
     },
+    ...(itemsOf ? { itemsOf: (value: z.output<S>) => new Map(itemsOf(value)) } : {}),
   };
 }
 

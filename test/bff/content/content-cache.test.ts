@@ -1,6 +1,6 @@
 import { request, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { TreatmentListResponse } from '../../../contract/index.js';
 import { removeDb } from '../../server/support/test-server.js';
 import {
@@ -480,6 +480,23 @@ describe('the content cache on its own (stub upstream)', () => {
     expect(first.value).toEqual({ success: true, data: [STUB_TREATMENT] });
     expect(again.value).toBe(first.value);
     expect(cache.fresh(TREATMENTS)?.value).toBe(first.value);
+  });
+
+  it('parses the value from its bytes only when first read, once: caching keeps the bytes alone (ResourceAnswer)', async () => {
+    const cache = cacheAt(new FakeClock(Date.now()));
+    const list = await cache.get(TREATMENTS);
+    const parse = vi.spyOn(JSON, 'parse');
+    onTestFinished(() => parse.mockRestore());
+
+    const first = list.value;
+    const again = cache.fresh(TREATMENTS)?.value;
+    const items = list.items;
+
+    // Most sites are only ever asked for bytes: a parsed copy kept from the start cost a third of a site's heap.
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(parse).toHaveBeenCalledWith(list.body.toString('utf8'));
+    expect(again).toBe(first);
+    expect(items?.get(STUB_TREATMENT.treatment_id)).toEqual({ success: true, data: first!.data[0] });
   });
 
   it("makes a list item's answer only when that id is first asked for, then keeps it (bff/content/content-cache.ts item)", async () => {
