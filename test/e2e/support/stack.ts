@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -51,6 +51,28 @@ export async function ensureWidgetBuilt(): Promise<void> {
   await run('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: REPO_ROOT, timeout: 90_000 });
   await run('npx', ['cem', 'analyze', '--quiet'], { cwd: REPO_ROOT, timeout: 60_000 });
   if (!existsSync(WIDGET_BUNDLE)) throw new Error(`vite build did not produce ${WIDGET_BUNDLE}`);
+}
+
+/** Written into dist/ once `ensureServicesBuilt` has compiled it; its time is when that build began. */
+const SERVICES_BUILT = join(REPO_ROOT, 'dist', '.built-for-e2e');
+
+/**
+ * Compiles the services into dist/ (`npx tsc -p tsconfig.build.json`, what `npm run build` does first) unless
+ * this helper already did since any source of theirs or either tsconfig last changed: the files that run the
+ * compiled output (scripts/start.mjs, scripts/demo-sites.mjs) then share one build instead of one each.
+ */
+export async function ensureServicesBuilt(): Promise<void> {
+  const newest = Math.max(
+    ...['contract', 'platform', 'server', 'bff'].map((dir) => newestSourceMtime(join(REPO_ROOT, dir))),
+    ...['tsconfig.json', 'tsconfig.build.json'].map((file) => statSync(join(REPO_ROOT, file)).mtimeMs),
+  );
+  if (existsSync(SERVICES_BUILT) && statSync(SERVICES_BUILT).mtimeMs >= newest) return;
+  const began = new Date();
+  await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, timeout: 120_000 });
+  mkdirSync(join(REPO_ROOT, 'dist'), { recursive: true });
+  writeFileSync(SERVICES_BUILT, '');
+  // A source saved during the build is newer than the stamp, so the next call builds again.
+  utimesSync(SERVICES_BUILT, began, began);
 }
 
 /**
