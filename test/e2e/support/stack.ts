@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -53,26 +53,31 @@ export async function ensureWidgetBuilt(): Promise<void> {
   if (!existsSync(WIDGET_BUNDLE)) throw new Error(`vite build did not produce ${WIDGET_BUNDLE}`);
 }
 
-/** Written into dist/ once `ensureServicesBuilt` has compiled it; its time is when that build began. */
-const SERVICES_BUILT = join(REPO_ROOT, 'dist', '.built-for-e2e');
+/** The sources tsconfig.build.json compiles, each beside the file it compiles to in dist/. */
+function serviceSources(dir: string): { source: string; output: string }[] {
+  const found: { source: string; output: string }[] = [];
+  for (const entry of readdirSync(join(REPO_ROOT, dir), { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...serviceSources(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+      found.push({ source: join(REPO_ROOT, path), output: join(REPO_ROOT, 'dist', path.replace(/\.ts$/, '.js')) });
+    }
+  }
+  return found;
+}
 
 /**
  * Compiles the services into dist/ (`npx tsc -p tsconfig.build.json`, what `npm run build` does first) unless
- * this helper already did since any source of theirs or either tsconfig last changed: the files that run the
- * compiled output (scripts/start.mjs, scripts/demo-sites.mjs) then share one build instead of one each.
+ * every source of contract/, platform/, server/ and bff/ already has its compiled file in dist/, newer than it
+ * and than either tsconfig: the files that run the compiled output (scripts/start.mjs, scripts/demo-sites.mjs)
+ * then share one build, or none after `npm ci` (whose `prepare` builds), instead of one each.
  */
 export async function ensureServicesBuilt(): Promise<void> {
-  const newest = Math.max(
-    ...['contract', 'platform', 'server', 'bff'].map((dir) => newestSourceMtime(join(REPO_ROOT, dir))),
-    ...['tsconfig.json', 'tsconfig.build.json'].map((file) => statSync(join(REPO_ROOT, file)).mtimeMs),
-  );
-  if (existsSync(SERVICES_BUILT) && statSync(SERVICES_BUILT).mtimeMs >= newest) return;
-  const began = new Date();
-  await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, timeout: 120_000 });
-  mkdirSync(join(REPO_ROOT, 'dist'), { recursive: true });
-  writeFileSync(SERVICES_BUILT, '');
-  // A source saved during the build is newer than the stamp, so the next call builds again.
-  utimesSync(SERVICES_BUILT, began, began);
+  const configs = Math.max(...['tsconfig.json', 'tsconfig.build.json'].map((file) => statSync(join(REPO_ROOT, file)).mtimeMs));
+  const stale = ['contract', 'platform', 'server', 'bff']
+    .flatMap(serviceSources)
+    .some(({ source, output }) => !existsSync(output) || statSync(output).mtimeMs < Math.max(statSync(source).mtimeMs, configs));
+  if (stale) await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, timeout: 120_000 });
 }
 
 /**
