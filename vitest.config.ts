@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { probeServices } from './test/support/services.js';
 
@@ -12,6 +13,11 @@ const shared = {
   // not). What a file starts it closes (the harness does it for the BFF's), nothing is kept at module level
   // between apps (issue 21 item 4), and spies and fake timers are restored where they are made.
   isolate: false,
+  // Two files at a time even on 2 cores (vitest's default is one fewer worker than cores, so 1): most of a file's
+  // time is spent waiting on the processes, servers, databases and sockets it starts, not on CPU. Each worker
+  // stays with one project and imports it once (the projects run one after the other, longest files first).
+  // Files never share a port, a database, a file or a Redis key prefix, so two can run side by side.
+  maxWorkers: Math.max(2, availableParallelism() - 1),
   testTimeout: 20_000,
   hookTimeout: 30_000,
   provide: { services },

@@ -1,7 +1,7 @@
 // `npm test`: runs every check and test runner in turn and ends with one line,
 // `tests: N passed, N failed (7 min 12 s)`, summing them all, with the time taken. A runner that crashes before
 // reporting counts as one failure, so a broken runner can never look green.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
 import { ensureChromium } from './ensure-chromium.mjs';
@@ -88,11 +88,30 @@ function run([command, ...args]) {
 /**
  * Checks that report no counts of their own: each command is one check,
  * passed when it exits 0. Run by the shell with node_modules/.bin first on
- * the PATH, as `npm run` runs them.
+ * the PATH, as `npm run` runs them, all at once (tsc and eslint each use one
+ * core, and wait on the disk): each one's output is printed whole, in order,
+ * once it is done.
  */
-function runChecks(commands) {
+async function runChecks(commands) {
   const env = { ...process.env, PATH: `${resolve('node_modules/.bin')}${delimiter}${process.env.PATH ?? ''}` };
-  const ok = commands.filter((command) => spawnSync(command, { shell: true, stdio: 'inherit', env }).status === 0).length;
+  const runs = commands.map(
+    (command) =>
+      new Promise((done) => {
+        const child = spawn(command, { shell: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+        const output = [];
+        child.stdout.on('data', (chunk) => output.push(chunk));
+        child.stderr.on('data', (chunk) => output.push(chunk));
+        child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
+        child.on('close', (code) => done({ ok: code === 0, output: Buffer.concat(output) }));
+      }),
+  );
+  let ok = 0;
+  for (const [index, finished] of runs.entries()) {
+    const { ok: passed, output } = await finished;
+    process.stdout.write(output);
+    if (passed) ok += 1;
+    else console.log(`${commands[index]}: failed`);
+  }
   return { passed: ok, failed: commands.length - ok };
 }
 
@@ -119,7 +138,7 @@ for (const step of chosen) {
   console.log(`\n== ${step.name}`);
   const stepStarted = Date.now();
   step.before?.();
-  const counts = step.commands ? runChecks(step.commands) : runCounted(step);
+  const counts = step.commands ? await runChecks(step.commands) : runCounted(step);
   passed += counts.passed;
   failed += counts.failed;
   // Each step's own time too, so a slow lane shows which it is.

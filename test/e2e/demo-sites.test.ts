@@ -1,11 +1,10 @@
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/free-port.js';
-import { REPO_ROOT } from './support/stack.js';
+import { ensureServicesBuilt, REPO_ROOT } from './support/stack.js';
 
 /** Runs scripts/demo-sites.mjs, what `npm run demo:sites` runs after building, in a folder of its own. */
 function startDemoSites(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
@@ -21,7 +20,7 @@ describe('npm run demo:sites (scripts/demo-sites.mjs)', () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, timeout: 120_000 });
+    await ensureServicesBuilt();
     const [bff, server, pageA, pageB] = [await freePort(), await freePort(), await freePort(), await freePort()];
     env = { DEMO_SITES_DIR: dir, PORT: String(bff), SERVER_PORT: String(server), PAGE_PORTS: `${pageA},${pageB}` };
   });

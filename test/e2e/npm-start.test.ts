@@ -1,14 +1,13 @@
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReference, readReference } from '../../bff/booking/booking-reference.js';
 import { deriveReferenceKey } from '../../bff/config.js';
 import { freePort } from '../support/free-port.js';
-import { REPO_ROOT, weekdayAhead } from './support/stack.js';
+import { ensureServicesBuilt, REPO_ROOT, weekdayAhead } from './support/stack.js';
 
 interface Demo {
   child: ChildProcess;
@@ -45,7 +44,7 @@ describe('npm start (scripts/start.mjs)', () => {
 
   beforeAll(async () => {
     // start.mjs runs the compiled output, as `npm start` does after building.
-    await promisify(execFile)('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, timeout: 120_000 });
+    await ensureServicesBuilt();
     ports = { SERVER_PORT: String(await freePort()), PORT: String(await freePort()) };
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadBffConfig } from '../../../bff/config.js';
 import { REPO_ROOT } from '../../server/support/server-process.js';
+import { entryPointArgs } from '../../support/entry-point.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { freePort } from '../../support/free-port.js';
 import { inspector, SHARED_REDIS_URL, testKeyPrefix } from '../../support/redis.js';
@@ -36,9 +37,9 @@ describe('the Redis settings of the BFF', () => {
   });
 });
 
-/** The BFF's real entry point (bff/main.ts through tsx), once it listens; `output()` is all it wrote so far. */
+/** The BFF's real entry point (bff/main.ts, bundled: test/support/entry-point.ts), once it listens; `output()` is all it wrote so far. */
 async function startBffProcess(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string; baseUrl: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bff/main.ts'], {
+  const child = spawn(process.execPath, entryPointArgs('bff/main.ts'), {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH, ...valid, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

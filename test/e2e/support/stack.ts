@@ -53,6 +53,33 @@ export async function ensureWidgetBuilt(): Promise<void> {
   if (!existsSync(WIDGET_BUNDLE)) throw new Error(`vite build did not produce ${WIDGET_BUNDLE}`);
 }
 
+/** The sources tsconfig.build.json compiles, each beside the file it compiles to in dist/. */
+function serviceSources(dir: string): { source: string; output: string }[] {
+  const found: { source: string; output: string }[] = [];
+  for (const entry of readdirSync(join(REPO_ROOT, dir), { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...serviceSources(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) {
+      found.push({ source: join(REPO_ROOT, path), output: join(REPO_ROOT, 'dist', path.replace(/\.ts$/, '.js')) });
+    }
+  }
+  return found;
+}
+
+/**
+ * Compiles the services into dist/ (`npx tsc -p tsconfig.build.json`, what `npm run build` does first) unless
+ * every source of contract/, platform/, server/ and bff/ already has its compiled file in dist/, newer than it
+ * and than either tsconfig: the files that run the compiled output (scripts/start.mjs, scripts/demo-sites.mjs)
+ * then share one build, or none after `npm ci` (whose `prepare` builds), instead of one each.
+ */
+export async function ensureServicesBuilt(): Promise<void> {
+  const configs = Math.max(...['tsconfig.json', 'tsconfig.build.json'].map((file) => statSync(join(REPO_ROOT, file)).mtimeMs));
+  const stale = ['contract', 'platform', 'server', 'bff']
+    .flatMap(serviceSources)
+    .some(({ source, output }) => !existsSync(output) || statSync(output).mtimeMs < Math.max(statSync(source).mtimeMs, configs));
+  if (stale) await run('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, timeout: 120_000 });
+}
+
 /**
  * A clinic's own website on another origin (another loopback port, so Chromium's
  * local-network rules treat it like the BFF), serving the HTML pages tests put in.

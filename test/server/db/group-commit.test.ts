@@ -241,9 +241,17 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
   it.runIf(TEST_ENGINE === 'postgres')('takes the locks of two transactions in one order, so neither waits on the other in a cycle', async () => {
     const committer = committerOf({ maxUnitsPerCommit: 2, maxConcurrentCommits: 2 });
     let held = 0;
-    /** True once another transaction waits for a lock: this one must go on for it to get it. */
+    /**
+     * True once another transaction on this database waits for a lock: this one must go on for it to get it.
+     * pg_locks lists every database's locks, and another test file may be taking advisory locks meanwhile.
+     */
     const someoneWaits = async () =>
-      Number((await sql<{ n: number }>`select count(*) as n from pg_locks where locktype = 'advisory' and not granted`.execute(db)).rows[0]!.n) > 0;
+      Number(
+        (
+          await sql<{ n: number }>`select count(*) as n from pg_locks
+            where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`.execute(db)
+        ).rows[0]!.n,
+      ) > 0;
     const lock = (key: number) => async (trx: Db) => {
       await sql`select pg_advisory_xact_lock(${key}::bigint)`.execute(trx);
       held++;

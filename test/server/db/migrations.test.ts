@@ -11,6 +11,7 @@ import { openPostgres } from '../../../server/db/postgres.js';
 import type { AppointmentsTable, ClinicsTable, Tables } from '../../../server/db/schema.js';
 import { openSqlite, sqlitePathFromUrl } from '../../../server/db/sqlite.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
+import { entryPointArgs } from '../../support/entry-point.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { REPO_ROOT } from '../support/server-process.js';
 import { createTestDatabase, openTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
@@ -19,7 +20,7 @@ import { authenticatedCaller, startTestServer, validBooking } from '../support/t
 /** Opens the database in a process of its own, as a server or the CLI does at start-up; its error, if any. */
 async function openInProcess(databaseUrl: string): Promise<string | undefined> {
   try {
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/server/support/open-database-main.ts'], {
+    await promisify(execFile)(process.execPath, entryPointArgs('test/server/support/open-database-main.ts'), {
       cwd: REPO_ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl },
     });

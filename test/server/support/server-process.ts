@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { entryPointArgs } from '../../support/entry-point.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -12,12 +13,12 @@ export interface ServerProcess {
 }
 
 /**
- * Runs the real server entry point (server/main.ts through tsx) as its own
+ * Runs the real server entry point (server/main.ts, bundled: test/support/entry-point.ts) as its own
  * process on an ephemeral port, for what only a process can show: kill -9,
  * SIGTERM, start-up failures.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, entryPointArgs('server/main.ts'), {
     cwd: REPO_ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -29,7 +30,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
   const port = await new Promise<number>((resolve, reject) => {
-    // Generous: on a busy machine, with other test files starting processes too, tsx takes a while.
+    // Generous: on a busy machine, with other test files starting processes too, a start takes a while.
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
     const onData = () => {
       const match = /"port":(\d+)/.exec(output);

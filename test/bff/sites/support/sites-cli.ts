@@ -2,6 +2,7 @@ import { execFile, type ExecFileException } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { runSitesCli } from '../../../../bff/cli/run-cli.js';
+import { entryPointArgs } from '../../../support/entry-point.js';
 
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -32,7 +33,7 @@ export async function sitesCli(args: string[], env: Record<string, string>, inpu
 
 /**
  * Runs the real CLI from source in a process of its own
- * (`node --import tsx bff/cli/main.ts <args>`), with only the settings given
+ * (bff/cli/main.ts, bundled: test/support/entry-point.ts), with only the settings given
  * (no `.env`, nothing of this process's environment but PATH), `input` on its
  * standard input: for the few tests that prove main.ts wires runSitesCli to the process.
  */
@@ -40,7 +41,7 @@ export function sitesCliProcess(args: string[], env: Record<string, string>, inp
   return new Promise((resolve, reject) => {
     const child = execFile(
       process.execPath,
-      ['--import', 'tsx', 'bff/cli/main.ts', ...args],
+      [...entryPointArgs('bff/cli/main.ts'), ...args],
       { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', ...env } },
       (error: ExecFileException | null, stdout, stderr) => {
         if (error && typeof error.code !== 'number') reject(error);
