@@ -1,6 +1,5 @@
-import { MemoryStore, rateLimit, type AugmentedRequest, type Options, type RateLimitInfo, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, MemoryStore, rateLimit, type AugmentedRequest, type Options, type RateLimitInfo, type RateLimitRequestHandler, type Store } from 'express-rate-limit';
 import type { Request, Response } from 'express';
-import { clientIpKey } from './fast-http/client-ip-key.js';
 import { RateLimitHeaders } from './fast-http/rate-limit-headers.js';
 import type { RateWindow } from './config.js';
 import { sendError } from './error-body.js';
@@ -104,6 +103,12 @@ export function specRateLimit(
   };
   return withHeaders;
 }
+
+/**
+ * The key a per-IP limit counts under: the client's IP as `trust proxy` sees
+ * it (req.ip), IPv6 by /56 subnet: express-rate-limit's own ipKeyGenerator.
+ */
+export const clientIpKey = (req: Request): string => ipKeyGenerator(req.ip ?? 'unknown');
 
 /** Per client IP (as `trust proxy` sees it; IPv6 by /56 subnet), under a named policy. */
 export function perIpRateLimit(identifier: string, message: string, window: RateWindow, options: LimiterOptions = {}): GivingBackRateLimit {

@@ -1,6 +1,5 @@
 import type { Response } from 'express';
-import { clientIpKey } from '../../platform/fast-http/client-ip-key.js';
-import { perIpRateLimit, specRateLimit, type GivingBackRateLimit, type RateWindow, type SharedCounting } from '../../platform/rate-limits.js';
+import { clientIpKey, perIpRateLimit, specRateLimit, type GivingBackRateLimit, type RateWindow, type SharedCounting } from '../../platform/rate-limits.js';
 
 // Each limiter below counts in this process's memory, or with `shared` (REDIS_URL)
 // in Redis across every BFF instance, per instance again while Redis is down.

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { RateLimitRequestHandler } from 'express-rate-limit';
-import { clientIpKey } from '../../platform/fast-http/client-ip-key.js';
-import { perIpRateLimit, RATE_LIMITED_MESSAGE, specRateLimit, type RateWindow, type SharedCounting } from '../../platform/rate-limits.js';
+import { clientIpKey, perIpRateLimit, RATE_LIMITED_MESSAGE, specRateLimit, type RateWindow, type SharedCounting } from '../../platform/rate-limits.js';
 import { authenticatedClinic } from './authenticated-clinic.js';
 
 /**
