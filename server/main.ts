@@ -17,7 +17,7 @@ runMain('clinic API', async () => {
   const logger = createLogger(config.logLevel);
   await startTracing('clinic-api'); // OTEL_EXPORTER_OTLP_ENDPOINT: before anything that makes spans is built.
   // Bookings, the server's only writes that must survive a power cut, all go through group commit.
-  const database = await openDatabase(config.database, { syncInBackground: true });
+  const database = await openDatabase(config.database);
   // REDIS_URL: rate limits shared by every instance; a Redis down at start is one warning, not a failed start.
   const redis = await openRedis(config, logger);
   // RETENTION_DAYS: patient data past it is erased now, then daily; the timer never keeps the process alive.

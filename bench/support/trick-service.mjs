@@ -21,7 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Router } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import { pino } from 'pino';
 
@@ -30,8 +30,8 @@ const dist = (path) => import(new URL(`../../dist/${path}`, import.meta.url).hre
 
 /** Every trick this script can switch off, per service. */
 const SWITCHABLE = {
-  server: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'unchanged-reads', 'statement-cache', 'wal-sync', 'prepared-statements'],
-  bff: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'client-ip-key', 'route-table'],
+  server: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'unchanged-reads', 'statement-cache', 'prepared-statements'],
+  bff: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'route-table'],
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -117,10 +117,9 @@ async function buildServer() {
     ...ALL_TRICKS_ON,
     ...(trick === 'unchanged-reads' ? { unchangedReads: false } : {}),
     ...(trick === 'statement-cache' ? { statementCache: false } : {}),
-    ...(trick === 'wal-sync' ? { walSync: false } : {}),
     ...(trick === 'prepared-statements' ? { preparedStatements: false } : {}),
   };
-  const database = await openDatabase(config.database, { syncInBackground: true, performance });
+  const database = await openDatabase(config.database, { performance });
   const app = createApp({ database, clock: systemClock, config, logger });
   if (trick === 'request-logger') replaceMiddleware(app, trick, isRequestLogger, pinoHttpSteps(logger));
   // The same helmet options as server/app.ts; the benchmark compares the answers' headers.
@@ -146,13 +145,8 @@ async function buildBff() {
     replaceMiddleware(app, trick, (fn) => fn === apiSecurityHeaders, helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }));
   }
   if (trick === 'rate-limit-headers') {
-    const { clientIpKey } = await dist('platform/fast-http/client-ip-key.js');
+    const { clientIpKey } = await dist('platform/rate-limits.js');
     replaceMiddleware(app, trick, isSpecRateLimit, await plainRateLimit(config.apiRateLimit, clientIpKey));
-  }
-  if (trick === 'client-ip-key') {
-    // The same limiter and headers; the key worked out per request, as express-rate-limit's default does.
-    const { specRateLimit } = await dist('platform/rate-limits.js');
-    replaceMiddleware(app, trick, isSpecRateLimit, specRateLimit('api', 'Too many requests', config.apiRateLimit, (req) => ipKeyGenerator(req.ip ?? '')));
   }
   if (trick === 'route-table') {
     // The content operations on an Express router of their own, one route each.

@@ -34,7 +34,7 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const command = parseCommand(argv);
   refuseMissingSqliteFile(argv, config.database.url);
   // The CLI's few writes are not group-committed: each COMMIT is synced as SQLITE_SYNCHRONOUS says, by SQLite itself.
-  const database = await openDatabase(config.database, { syncInBackground: false });
+  const database = await openDatabase(config.database);
   try {
     const result = await command({
       database,

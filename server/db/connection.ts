@@ -22,24 +22,17 @@ export interface DatabaseSettings {
 
 /** What the process opening the database does with it, which no setting says. */
 export interface DatabaseUse {
-  /**
-   * SQLite with FULL only: fsync the WAL off the event loop before group
-   * commit answers, instead of inside every COMMIT (see WalSyncer). For the
-   * server, whose durable writes all go through group commit; not the CLI.
-   */
-  syncInBackground: boolean;
   /** The database's hot-path tricks; absent, all on. Only the benchmark of their gains switches one off. */
   performance?: PerformanceSwitches;
 }
 
 /** Opens (creating the SQLite file if needed) the database DATABASE_URL names and runs the migrations. */
-export async function openDatabase(settings: DatabaseSettings, use: DatabaseUse): Promise<Database> {
+export async function openDatabase(settings: DatabaseSettings, use: DatabaseUse = {}): Promise<Database> {
   const engine = engineOfUrl(settings.url);
   const performance = use.performance ?? ALL_TRICKS_ON;
   if (engine === 'postgres') return openPostgresDatabase(settings, performance);
-  const { db, afterCommit, changes, backup } = openSqlite(sqlitePathFromUrl(settings.url), {
+  const { db, changes, backup } = openSqlite(sqlitePathFromUrl(settings.url), {
     synchronous: settings.sqliteSynchronous,
-    syncInBackground: use.syncInBackground && performance.walSync,
     statementCache: performance.statementCache,
     noteWrites: performance.unchangedReads,
   });
@@ -50,7 +43,7 @@ export async function openDatabase(settings: DatabaseSettings, use: DatabaseUse)
     throw error;
   }
   // Without `changes` the stores query on every read (Stores.of).
-  return { kysely: db, engine, connections: 1, ...(afterCommit ? { afterCommit } : {}), ...(performance.unchangedReads ? { changes } : {}), backup };
+  return { kysely: db, engine, connections: 1, ...(performance.unchangedReads ? { changes } : {}), backup };
 }
 
 /**

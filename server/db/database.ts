@@ -18,8 +18,6 @@ export interface Database {
   readonly engine: Engine;
   /** Connections it may hold at once: its pool's size on PostgreSQL, 1 on SQLite. */
   readonly connections: number;
-  /** Resolves once every earlier COMMIT is on disk, when COMMIT itself does not wait for that (SQLite's WAL synced in the background). */
-  readonly afterCommit?: () => Promise<void>;
   /**
    * SQLite: whether the file may have changed since an earlier moment, from
    * this connection or any other, so an app may keep reads meanwhile

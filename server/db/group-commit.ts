@@ -21,12 +21,6 @@ export interface GroupCommitOptions {
   maxConcurrentCommits?: number;
   /** Runs of a unit that failed transiently before its error is given to the caller. */
   maxAttempts?: number;
-  /**
-   * Awaited after each COMMIT before its units settle, when COMMIT does not
-   * itself wait for the disk (SQLite's WAL synced in the background). The
-   * next transaction starts meanwhile.
-   */
-  afterCommit?: () => Promise<void>;
 }
 
 /**
@@ -41,13 +35,13 @@ export function groupCommitDefaults(database: GroupCommitted): GroupCommitOption
   if (database.engine === 'postgres') {
     return { maxUnitsPerCommit: 16, maxConcurrentCommits: Math.max(1, Math.floor(database.connections / 2)), maxAttempts: 5 };
   }
-  return { maxUnitsPerCommit: 64, maxConcurrentCommits: 1, maxAttempts: 3, afterCommit: database.afterCommit };
+  return { maxUnitsPerCommit: 64, maxConcurrentCommits: 1, maxAttempts: 3 };
 }
 
-/** What group commit needs of a database: its Kysely, its engine and its connections, and when a COMMIT is on disk. */
-export type GroupCommitted = Pick<Database, 'kysely' | 'engine' | 'connections' | 'afterCommit'>;
+/** What group commit needs of a database: its Kysely, its engine and its connections. */
+export type GroupCommitted = Pick<Database, 'kysely' | 'engine' | 'connections'>;
 
-type Settings = Required<Omit<GroupCommitOptions, 'afterCommit'>> & Pick<GroupCommitOptions, 'afterCommit'>;
+type Settings = Required<GroupCommitOptions>;
 
 /**
  * Group commit: units of write work that arrive together share one
@@ -170,19 +164,9 @@ export class GroupCommitter {
       for (const unit of units) unit.reject(error);
       return true;
     }
-    this.acknowledge(units, values);
+    // COMMIT returned: on disk (SQLite's FULL, PostgreSQL's synchronous_commit), so each may be answered.
+    units.forEach((unit, index) => unit.resolve(values[index]));
     return true;
-  }
-
-  /** Settles committed units, once the commit is on disk when that is still to come. */
-  private acknowledge(units: Unit[], values: unknown[]): void {
-    const settle = () => units.forEach((unit, index) => unit.resolve(values[index]));
-    const afterCommit = this.options.afterCommit;
-    if (!afterCommit) return settle();
-    afterCommit().then(settle, (error: unknown) => {
-      // Committed but not known to be on disk: nothing is promised (the bookings may well exist).
-      for (const unit of units) unit.reject(error);
-    });
   }
 
   private async commitAlone(unit: Unit): Promise<void> {
@@ -197,7 +181,7 @@ export class GroupCommitter {
       this.retryOrReject(unit, error);
       return;
     }
-    this.acknowledge([unit], [value]);
+    unit.resolve(value);
   }
 }
 

@@ -7,18 +7,10 @@ import { ImmediateSqliteDialect } from './sqlite-immediate-dialect.js';
 import { querySpans } from './query-spans.js';
 import { withStatementCache, withWriteNotes } from './performance/statement-cache.js';
 import { DatabaseChanges } from './performance/unchanged-reads.js';
-import { WalSyncer } from './performance/wal-sync.js';
 
 export interface SqliteOptions {
   /** FULL: every commit is on disk before it is answered (survives power loss); NORMAL survives kill -9 but not a power cut. */
   synchronous: 'FULL' | 'NORMAL';
-  /**
-   * With FULL: SQLite runs with synchronous=NORMAL and the WAL is fsynced off
-   * the event loop instead (WalSyncer), by whoever calls `afterCommit` before
-   * answering: the server's group commit. Only for a process whose durable
-   * writes all go through it; the CLI keeps SQLite's own FULL.
-   */
-  syncInBackground: boolean;
   /** Statements kept by their text (withStatementCache); absent, on. */
   statementCache?: boolean;
   /** Every write told to `changes` before it runs, which UnchangedReads needs; absent, on. */
@@ -27,8 +19,6 @@ export interface SqliteOptions {
 
 export interface OpenedSqlite {
   db: Kysely<Tables>;
-  /** Set when commits are made durable in the background: resolves once every earlier COMMIT is on disk. */
-  afterCommit?: () => Promise<void>;
   /** Whether the file may have changed since an earlier moment, through this connection or any other (UnchangedReads keeps reads meanwhile). */
   changes: DatabaseChanges;
   /** SQLite's online backup of this file to `destination`, a consistent copy while others write (`clinic backup`). */
@@ -49,13 +39,10 @@ export { sqlitePathFromUrl } from '../../platform/database/database-url.js';
 export function openSqlite(path: string, options: SqliteOptions): OpenedSqlite {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path, { timeout: SQLITE_BUSY_TIMEOUT_MS });
-  const full = options.synchronous === 'FULL';
-  const inBackground = full && options.syncInBackground && path !== ':memory:';
-  // WAL: readers never block the writer. With FULL every commit is on disk before it is
-  // answered (fsynced by SQLite inside COMMIT, or by WalSyncer before the answer), so an
-  // acknowledged booking survives kill -9 and power loss.
+  // WAL: readers never block the writer. With FULL SQLite fsyncs the WAL inside every COMMIT, so
+  // an acknowledged booking survives kill -9 and power loss (group commit makes one COMMIT answer many).
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma(`synchronous = ${full && !inBackground ? 'FULL' : 'NORMAL'}`);
+  sqlite.pragma(`synchronous = ${options.synchronous}`);
   sqlite.pragma('foreign_keys = ON');
   // Erased patient data (retention, erasure) is overwritten with zeros, not left in free space (docs/privacy.md).
   sqlite.pragma('secure_delete = ON');
@@ -65,7 +52,5 @@ export function openSqlite(path: string, options: SqliteOptions): OpenedSqlite {
   const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: statements }), ...querySpans('sqlite') });
   // better-sqlite3 copies the pages a step at a time and starts again if another connection writes meanwhile.
   const backup = async (destination: string) => void (await sqlite.backup(destination));
-  if (!inBackground) return { db, changes, backup };
-  const syncer = new WalSyncer(path);
-  return { db, afterCommit: () => syncer.sync(), changes, backup };
+  return { db, changes, backup };
 }

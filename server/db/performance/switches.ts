@@ -12,11 +12,6 @@ export interface PerformanceSwitches {
   readonly unchangedReads: boolean;
   /** PostgreSQL: statements named, prepared once per connection (prepared-statements.ts); off, Kysely's unnamed queries. */
   readonly preparedStatements: boolean;
-  /**
-   * SQLite with FULL, where the process asks for it (DatabaseUse.syncInBackground): the WAL
-   * fdatasynced in the thread pool after COMMIT (wal-sync.ts); off, SQLite's own FULL inside COMMIT.
-   */
-  readonly walSync: boolean;
 }
 
 /** How the server and the CLI run: every trick on. */
@@ -24,5 +19,4 @@ export const ALL_TRICKS_ON: PerformanceSwitches = {
   statementCache: true,
   unchangedReads: true,
   preparedStatements: true,
-  walSync: true,
 };

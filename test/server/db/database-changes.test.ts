@@ -14,7 +14,7 @@ import { UnchangedReads } from '../../../server/db/performance/unchanged-reads.j
  * token lookup) and looks again in the next turn; a write through its own
  * connection counts at once, one through any other as another process's.
  */
-const SETTINGS = { synchronous: 'FULL', syncInBackground: false } as const;
+const SETTINGS = { synchronous: 'FULL' } as const;
 
 let dir: string;
 let path: string;

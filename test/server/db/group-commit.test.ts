@@ -19,18 +19,6 @@ function loggedDatabase(database: TestDatabase, statements: string[]): Db {
   return new Kysely({ dialect, log: (event) => void statements.push(event.query.sql.toLowerCase()) }) as unknown as Db;
 }
 
-/**
- * Waits, turn by turn of the event loop, until `condition` holds: for at most
- * 10 seconds, not a number of turns, since a turn spent waiting on the database
- * lasts a few microseconds (the faster the machine, the fewer), while a commit
- * on a busy PostgreSQL can take far longer than 10,000 of them.
- */
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!condition() && performance.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
-  if (!condition()) throw new Error('the condition never held');
-}
-
 /** PostgreSQL's deadlock_detected, as a transaction that lost a deadlock receives it. */
 const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
 
@@ -157,28 +145,6 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
 
     await expect(outcome).rejects.toMatchObject({ code: '40P01' });
     expect(runs).toBe(3);
-  });
-
-  it('settles committed units only once afterCommit says the commit is on disk, running the next transaction meanwhile', async () => {
-    const syncs: { done: () => void; fail: (error: Error) => void }[] = [];
-    const afterCommit = () => new Promise<void>((done, fail) => void syncs.push({ done, fail }));
-    const committer = committerOf({ afterCommit, maxConcurrentCommits: 1 });
-    const settledAs: string[] = [];
-    const track = (promise: Promise<string>) => promise.then((value) => void settledAs.push(value), () => void settledAs.push('rejected'));
-
-    const first = track(committer.run(insert('first')));
-    await until(() => syncs.length === 1); // committed; its disk sync pending
-    const second = track(committer.run(insert('second')));
-    await until(() => syncs.length === 2); // the next transaction ran and committed meanwhile
-
-    expect(await texts()).toEqual(['first', 'second']);
-    expect(settledAs).toEqual([]);
-    syncs[0]!.done();
-    await first;
-    expect(settledAs).toEqual(['first']);
-    syncs[1]!.fail(new Error('EIO'));
-    await second;
-    expect(settledAs).toEqual(['first', 'rejected']); // committed, but not known to be on disk: not acknowledged
   });
 
   it('does not run again a unit whose failure is its own', async () => {

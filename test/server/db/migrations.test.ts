@@ -38,7 +38,7 @@ interface DatabaseAt001 extends Omit<Tables, 'clinics' | 'appointments'> {
 
 /** The database brought to migration 001 only, as a server of that time left it. */
 async function openAt001(database: TestDatabase): Promise<Kysely<DatabaseAt001>> {
-  const db = (database.engine === 'postgres' ? openPostgres(database.url, { poolSize: 2 }) : openSqlite(sqlitePathFromUrl(database.url), { synchronous: 'FULL', syncInBackground: false }).db) as unknown as Kysely<DatabaseAt001>;
+  const db = (database.engine === 'postgres' ? openPostgres(database.url, { poolSize: 2 }) : openSqlite(sqlitePathFromUrl(database.url), { synchronous: 'FULL' }).db) as unknown as Kysely<DatabaseAt001>;
   const provider = { getMigrations: async () => ({ '001-initial': initial(database.engine) }) };
   const { error } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) throw error;

@@ -24,27 +24,22 @@ async function open(performance?: PerformanceSwitches): Promise<Database> {
   database ??= await createTestDatabase();
   await opened?.kysely.destroy();
   // One PostgreSQL connection: pg_prepared_statements shows the session that ran the queries.
-  opened = await openTestDatabase(database.url, { sqliteSynchronous: 'FULL', poolSize: 1 }, { syncInBackground: true, ...(performance ? { performance } : {}) });
+  opened = await openTestDatabase(database.url, { sqliteSynchronous: 'FULL', poolSize: 1 }, performance ? { performance } : {});
   return opened;
 }
 
 describe.runIf(TEST_ENGINE === 'sqlite')('the performance switches on SQLite', () => {
-  it('are all on when none is given: kept reads and the WAL synced in the background', async () => {
+  it('are all on when none is given: kept reads, and SQLite’s own FULL inside COMMIT', async () => {
     const all = await open();
+    const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(all.kysely);
     expect(all.changes).toBeDefined();
-    expect(all.afterCommit).toBeDefined();
+    expect(rows[0]!.synchronous).toBe(2);
   });
 
   it('unchangedReads off: no change counter, so the stores query on every read', async () => {
     expect((await open(without('unchangedReads'))).changes).toBeUndefined();
   });
 
-  it('walSync off: SQLite’s own FULL inside COMMIT, nothing synced after it', async () => {
-    const plain = await open(without('walSync'));
-    const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(plain.kysely);
-    expect(rows[0]!.synchronous).toBe(2);
-    expect(plain.afterCommit).toBeUndefined();
-  });
 });
 
 describe.runIf(TEST_ENGINE === 'postgres')('the performance switches on PostgreSQL', () => {

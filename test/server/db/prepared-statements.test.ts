@@ -23,7 +23,6 @@ describe.runIf(TEST_ENGINE === 'postgres')('prepared statements on PostgreSQL', 
     database = await createTestDatabase('postgres');
     opened = await openDatabase(
       { url: database.url, poolSize: 1, connectTimeoutMs: 5_000, statementTimeoutMs: 5_000, sqliteSynchronous: 'FULL' },
-      { syncInBackground: false },
     );
     const query = () => opened!.kysely.selectFrom('clinics').select('care_id').where('care_id', '=', 1).execute();
     await query();

@@ -89,12 +89,12 @@ export function createTestDatabase(engine: Engine = TEST_ENGINE): Promise<TestDa
 /**
  * Opens the database at `url` as the server does (migrations included), with
  * the defaults of the server's config schema for every setting `settings`
- * leaves out; without background WAL sync unless `use` says so.
+ * leaves out; every hot-path trick on unless `use` says otherwise.
  */
 export function openTestDatabase(
   url: string,
   settings: Partial<DatabaseSettings> = {},
-  use: DatabaseUse = { syncInBackground: false },
+  use: DatabaseUse = {},
 ): Promise<Database> {
   return openDatabase({ ...loadServerConfig({ DATABASE_URL: url }).database, ...settings }, use);
 }
