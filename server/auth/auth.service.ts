@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock.js';
 import { authFailed } from '../../contract/errors.js';
 import { hashToken, newAccessToken, newAppKey, newAppSecret } from './credentials.js';
 import type { KeyStore } from './key.store.js';
-import { decoySecretHash, hashSecret, verifySecret } from './secret-hash.js';
+import { decoySecretHash, hashSecret, SECRET_HASH_COST, verifySecret, type SecretHashCost } from './secret-hash.js';
 import type { TokenOwner, TokenStore } from './token.store.js';
 
 /**
@@ -27,13 +27,15 @@ export class AuthService {
     private readonly keys: KeyStore,
     private readonly tokens: TokenStore,
     private readonly clock: Clock,
+    /** The cost new secrets are hashed at; only a test's seed passes another (see hashSecret). */
+    private readonly hashCost: SecretHashCost = SECRET_HASH_COST,
   ) {}
 
   /** Creates a key pair for a clinic; the secret is returned once and stored only hashed. */
   async createKeyPair(careId: number): Promise<ApiKeyPair> {
     const appKey = newAppKey();
     const secret = newAppSecret();
-    await this.keys.insert(careId, appKey, await hashSecret(secret), this.clock.now());
+    await this.keys.insert(careId, appKey, await hashSecret(secret, this.hashCost), this.clock.now());
     return { app_key: appKey, app_secret_key: secret };
   }
 

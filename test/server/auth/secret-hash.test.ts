@@ -1,6 +1,9 @@
 import { randomBytes, scrypt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { AuthService } from '../../../server/auth/auth.service.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
+import { SECRET_HASH_COST } from '../../../server/auth/secret-hash.js';
+import { TokenStore } from '../../../server/auth/token.store.js';
 import { INVALID_KEY_OR_SECRET, seedClinic } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
 
@@ -76,5 +79,18 @@ describe('POST /granttoken against the stored hash of a key', () => {
 
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual(INVALID_KEY_OR_SECRET);
+  });
+});
+
+describe('the cost the server hashes new secrets at', () => {
+  // Tests seed their keys cheaper (test/server/support/seed-secret-cost.ts); the server's own keys never are.
+  it('is N=2^15, r=8, p=1 for a key the server makes (AuthService without a cost, as the server and its CLI build it)', async () => {
+    const auth = new AuthService(new KeyStore(ctx.server.db), new TokenStore(ctx.server.db), ctx.server.clock);
+
+    const { app_key } = await auth.createKeyPair(ctx.clinic.careId);
+
+    const key = await ctx.server.db.selectFrom('api_keys').select('secret_hash').where('app_key', '=', app_key).executeTakeFirstOrThrow();
+    expect(key.secret_hash.split('$').slice(0, 4)).toEqual(['scrypt', String(2 ** 15), '8', '1']);
+    expect(SECRET_HASH_COST).toEqual({ N: 2 ** 15, r: 8, p: 1 });
   });
 });

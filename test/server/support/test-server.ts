@@ -16,6 +16,7 @@ import { TokenStore } from '../../../server/auth/token.store.js';
 import { clinicFixture } from './clinic-fixture.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { createTestDatabase, openTestDatabase, removeSqliteFolder, sqliteTestDatabase, type TestDatabase } from './test-database.js';
+import { SEED_SECRET_COST } from './seed-secret-cost.js';
 
 export { tempDbPath } from './test-database.js';
 
@@ -138,7 +139,7 @@ export interface SeededClinic {
 /** Creates a clinic (the fixture unless given) and a key pair for it. */
 export async function seedClinic(server: TestServer, file = clinicFixture()): Promise<SeededClinic> {
   const careId = await new ClinicStore(server.db).create(ClinicFile.parse(file), server.clock.now());
-  const auth = new AuthService(new KeyStore(server.db), new TokenStore(server.db), server.clock);
+  const auth = new AuthService(new KeyStore(server.db), new TokenStore(server.db), server.clock, SEED_SECRET_COST);
   const { app_key, app_secret_key } = await auth.createKeyPair(careId);
   return { careId, appKey: app_key, secret: app_secret_key };
 }
