@@ -194,8 +194,9 @@ export function apiRouter(api: Pick<SiteApi, 'cors' | 'limit' | 'content' | 'rou
  * operations in the same order as `shape` (checked when it is built:
  * sameOperations); what differs between sites is only what their handlers
  * are bound to. One router instead of one per site: a site's own Express
- * router, its layers and compiled paths cost about 30 KiB, 30 MiB for 1,000
- * sites that all hold the same routes (docs/sites.md, "Memory").
+ * router, its layers and compiled paths cost about 22 KiB of heap, 22 MiB
+ * for 1,000 sites that all hold the same routes (docs/performance.md,
+ * "Many sites").
  */
 export function sharedApiRouter(shape: SiteApi, siteOf: (res: Response) => SiteApi): Router {
   return apiRouter({

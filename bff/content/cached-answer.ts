@@ -39,10 +39,10 @@ export interface ItemsOf<T> {
  * the first time something reads them (availability, a booking's checks, a
  * treatment by id, the pictures it names), and kept from then on. Not kept
  * from the start: most of a BFF's sites are only ever asked for their
- * content's bytes, and the parsed copy of a clinic's content beside them
- * took about a third of each cached site's heap (bench:sites, 1,000 sites;
- * docs/sites.md, "Memory"). GET /api/content reads the values to build its
- * answer once per change, with peekValue(), which keeps nothing.
+ * content's bytes, and the parsed copies beside them held 35 of the 121 MiB
+ * of live heap of a BFF with 1,000 sites cached (bench:sites;
+ * docs/performance.md, "Many sites"). GET /api/content reads the values to
+ * build its answer once per change, with peekValue(), which keeps nothing.
  */
 export class ResourceAnswer<T> implements CachedAnswer<T> {
   readonly status = 200;
