@@ -17,6 +17,8 @@ export interface PerformanceSwitches {
    * fdatasynced in the thread pool after COMMIT (wal-sync.ts); off, SQLite's own FULL inside COMMIT.
    */
   readonly walSync: boolean;
+  /** Both engines: a booking's and a token check's queries compiled once per database (precompiled-queries.ts); off, Kysely builds and compiles each on every run. */
+  readonly precompiledQueries: boolean;
 }
 
 /** How the server and the CLI run: every trick on. */
@@ -25,4 +27,5 @@ export const ALL_TRICKS_ON: PerformanceSwitches = {
   unchangedReads: true,
   preparedStatements: true,
   walSync: true,
+  precompiledQueries: true,
 };
