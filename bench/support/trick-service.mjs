@@ -30,7 +30,7 @@ const dist = (path) => import(new URL(`../../dist/${path}`, import.meta.url).hre
 
 /** Every trick this script can switch off, per service. */
 const SWITCHABLE = {
-  server: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'unchanged-reads', 'statement-cache', 'wal-sync', 'prepared-statements'],
+  server: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'unchanged-reads', 'statement-cache', 'wal-sync', 'prepared-statements', 'precompiled-queries'],
   bff: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'client-ip-key', 'route-table'],
 };
 
@@ -119,6 +119,7 @@ async function buildServer() {
     ...(trick === 'statement-cache' ? { statementCache: false } : {}),
     ...(trick === 'wal-sync' ? { walSync: false } : {}),
     ...(trick === 'prepared-statements' ? { preparedStatements: false } : {}),
+    ...(trick === 'precompiled-queries' ? { precompiledQueries: false } : {}),
   };
   const database = await openDatabase(config.database, { syncInBackground: true, performance });
   const app = createApp({ database, clock: systemClock, config, logger });
