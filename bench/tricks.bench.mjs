@@ -49,8 +49,8 @@ const PHASES = [
     service: 'server',
     tricks: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'unchanged-reads'],
   },
-  { name: 'durable bookings, SQLite (FULL)', service: 'server', engine: 'sqlite', bookings: true, tricks: ['statement-cache'] },
-  { name: 'durable bookings, PostgreSQL', service: 'server', engine: 'postgres', bookings: true, tricks: ['prepared-statements'] },
+  { name: 'durable bookings, SQLite (FULL)', service: 'server', engine: 'sqlite', bookings: true, tricks: ['statement-cache', 'precompiled-queries'] },
+  { name: 'durable bookings, PostgreSQL', service: 'server', engine: 'postgres', bookings: true, tricks: ['prepared-statements', 'precompiled-queries'] },
 ];
 
 /** In docs/performance.md's table, but not switched here: why. */

@@ -1,5 +1,6 @@
 import type { Database, Db } from './db/database.js';
 import type { Engine } from './db/engine.js';
+import { BUILT_EACH_TIME, type HotQueries } from './db/performance/precompiled-queries.js';
 import { ALWAYS_QUERY, UnchangedReads, type HotReads } from './db/performance/unchanged-reads.js';
 import { KeyStore } from './auth/key.store.js';
 import { TokenStore } from './auth/token.store.js';
@@ -20,6 +21,8 @@ interface Binding {
   readonly engine: Engine;
   /** The app's kept reads; a transaction's stores query every time. */
   readonly hotReads: HotReads;
+  /** How the hot path's queries run: compiled once for the database, or built by Kysely each time. */
+  readonly hotQueries: HotQueries;
   /** The app's parsed website settings, shared by its transactions' stores. */
   readonly parsedSettings: ParsedSettings;
   /** A transaction's shared reads of the clinic (within()). */
@@ -49,13 +52,15 @@ export class Stores {
   /**
    * The stores of one app on `database`, with the memory it keeps for itself:
    * reads kept while a SQLite file is unchanged (PostgreSQL queries every
-   * time) and parsed website settings. Two apps share none of it.
+   * time) and parsed website settings. Two apps share none of it, but the
+   * database's precompiled queries.
    */
   static of(database: Database): Stores {
     return new Stores({
       db: database.kysely,
       engine: database.engine,
       hotReads: database.changes ? new UnchangedReads(database.changes) : ALWAYS_QUERY,
+      hotQueries: database.precompiled ?? BUILT_EACH_TIME,
       parsedSettings: new ParsedSettings(),
     });
   }
@@ -70,7 +75,7 @@ export class Stores {
   within(trx: Db): Stores {
     let stores = this.#transactions.get(trx);
     if (!stores) {
-      stores = new Stores({ ...this.binding, db: trx, hotReads: ALWAYS_QUERY, snapshots: new ClinicSnapshots(trx) });
+      stores = new Stores({ ...this.binding, db: trx, hotReads: ALWAYS_QUERY, snapshots: new ClinicSnapshots(trx, this.binding.hotQueries) });
       this.#transactions.set(trx, stores);
     }
     return stores;
@@ -81,7 +86,7 @@ export class Stores {
   }
 
   get tokens(): TokenStore {
-    return (this.#tokens ??= new TokenStore(this.binding.db, this.binding.hotReads));
+    return (this.#tokens ??= new TokenStore(this.binding.db, this.binding.hotReads, this.binding.hotQueries));
   }
 
   get clinics(): ClinicStore {
@@ -106,10 +111,10 @@ export class Stores {
   }
 
   get appointments(): AppointmentStore {
-    return (this.#appointments ??= new AppointmentStore(this.binding.db, this.binding.engine));
+    return (this.#appointments ??= new AppointmentStore(this.binding.db, this.binding.engine, this.binding.hotQueries));
   }
 
   get idempotency(): IdempotencyStore {
-    return (this.#idempotency ??= new IdempotencyStore(this.binding.db, this.binding.engine));
+    return (this.#idempotency ??= new IdempotencyStore(this.binding.db, this.binding.engine, this.binding.hotQueries));
   }
 }

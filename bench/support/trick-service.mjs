@@ -30,7 +30,7 @@ const dist = (path) => import(new URL(`../../dist/${path}`, import.meta.url).hre
 
 /** Every trick this script can switch off, per service. */
 const SWITCHABLE = {
-  server: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'unchanged-reads', 'statement-cache', 'prepared-statements'],
+  server: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'unchanged-reads', 'statement-cache', 'prepared-statements', 'precompiled-queries'],
   bff: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'route-table'],
 };
 
@@ -118,6 +118,7 @@ async function buildServer() {
     ...(trick === 'unchanged-reads' ? { unchangedReads: false } : {}),
     ...(trick === 'statement-cache' ? { statementCache: false } : {}),
     ...(trick === 'prepared-statements' ? { preparedStatements: false } : {}),
+    ...(trick === 'precompiled-queries' ? { precompiledQueries: false } : {}),
   };
   const database = await openDatabase(config.database, { performance });
   const app = createApp({ database, clock: systemClock, config, logger });

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { AppointmentStatus, AppointmentStatusView, BookAppointmentRequest } from '../../contract/index.js';
 import type { Db } from '../db/database.js';
 import type { Engine } from '../db/engine.js';
+import { BUILT_EACH_TIME, hotQuery, type HotQueries } from '../db/performance/precompiled-queries.js';
 import type { AppointmentRow } from '../db/schema.js';
 import { UniqueViolation } from '../db/unique-violation.js';
 
@@ -27,12 +28,71 @@ export function dentistDayLockOrder(doctorId: number | null | undefined, date: s
   return doctorId == null ? '' : dentistDayLock(doctorId, date).padStart(20, '0');
 }
 
+/** PostgreSQL: the lock on a dentist's day (findOverlap), `day` as dentistDayLock gives it. */
+export const DENTIST_DAY_LOCK = hotQuery('dentist day lock', (_db, { day }: { day: string }) => sql`select pg_advisory_xact_lock(${day}::bigint)`);
+
+/** findOverlap's query, but `except`. */
+export const OVERLAP = hotQuery('overlap', (db, { doctorId, date, start, end }: { doctorId: number; date: string; start: string; end: string }) =>
+  db
+    .selectFrom('appointments')
+    .select(['appointment_id', 'appointment_time', 'end_time'])
+    .where('doctor_id', '=', doctorId)
+    .where('appointment_date', '=', date)
+    .where('status', '=', sql.lit('Scheduled'))
+    .where('appointment_time', '<', end)
+    .where('end_time', '>', start)
+    .orderBy('appointment_time')
+    .limit(1),
+);
+
+/** treatmentAndDentist's query. */
+export const TREATMENT_AND_DENTIST = hotQuery(
+  'treatment and dentist',
+  (db, { careId, treatmentId, doctorId }: { careId: number; treatmentId: number; doctorId: number }) =>
+    db.selectNoFrom((eb) => [
+      eb
+        .selectFrom('treatments')
+        .select('duration_minutes')
+        .where('care_id', '=', careId)
+        .where('treatment_id', '=', treatmentId)
+        .where('active', '=', 1)
+        .as('treatment_minutes'),
+      eb.exists(eb.selectFrom('dentists').select('doctor_id').where('care_id', '=', careId).where('doctor_id', '=', doctorId)).as('dentist_found'),
+    ]),
+);
+
+/** insert's query: every column written, none left out (a hot query's values are never undefined). */
+export const NEW_APPOINTMENT = hotQuery('new appointment', (db, row: Omit<AppointmentRow, 'appointment_id'>) =>
+  db
+    .insertInto('appointments')
+    .values({
+      care_id: row.care_id,
+      patient_name: row.patient_name,
+      patient_phone: row.patient_phone,
+      address: row.address,
+      appointment_date: row.appointment_date,
+      appointment_time: row.appointment_time,
+      end_time: row.end_time,
+      doctor_id: row.doctor_id,
+      treatment_id: row.treatment_id,
+      note: row.note,
+      status: row.status,
+      created_at: row.created_at,
+    })
+    .onConflict((conflict) => conflict.doNothing())
+    .returning('appointment_id'),
+);
+
 /** Appointments, always read and written within one clinic. */
 export class AppointmentStore {
-  /** `engine`: the database's (Database.engine), for a transaction's stores too: on PostgreSQL a booking takes a lock. */
+  /**
+   * `engine`: the database's (Database.engine), for a transaction's stores too: on PostgreSQL a booking takes a lock.
+   * `queries`: how its hot queries run (the database's precompiled ones, in the app).
+   */
   constructor(
     private readonly db: Db,
     private readonly engine: Engine,
+    private readonly queries: HotQueries = BUILT_EACH_TIME,
   ) {}
 
   /**
@@ -62,17 +122,12 @@ export class AppointmentStore {
    * still use that index.
    */
   async findOverlap(doctorId: number, date: string, start: string, end: string, except?: number): Promise<Overlap | undefined> {
-    if (this.engine === 'postgres') await sql`select pg_advisory_xact_lock(${dentistDayLock(doctorId, date)}::bigint)`.execute(this.db);
-    let query = this.db
-      .selectFrom('appointments')
-      .select(['appointment_id', 'appointment_time', 'end_time'])
-      .where('doctor_id', '=', doctorId)
-      .where('appointment_date', '=', date)
-      .where('status', '=', sql.lit('Scheduled'))
-      .where('appointment_time', '<', end)
-      .where('end_time', '>', start);
-    if (except !== undefined) query = query.where('appointment_id', '!=', except);
-    return query.orderBy('appointment_time').limit(1).executeTakeFirst();
+    if (this.engine === 'postgres') await this.queries.rows(this.db, DENTIST_DAY_LOCK, { day: dentistDayLock(doctorId, date) });
+    const values = { doctorId, date, start, end };
+    // Putting an appointment back to Scheduled is rare: Kysely builds that one.
+    if (except !== undefined) return OVERLAP.build(this.db, values).where('appointment_id', '!=', except).executeTakeFirst();
+    const [overlap] = await this.queries.rows(this.db, OVERLAP, values);
+    return overlap;
   }
 
   /**
@@ -87,18 +142,8 @@ export class AppointmentStore {
     treatmentId: number,
     doctorId: number,
   ): Promise<{ treatmentMinutes: number | undefined; dentistFound: boolean }> {
-    const row = await this.db
-      .selectNoFrom((eb) => [
-        eb
-          .selectFrom('treatments')
-          .select('duration_minutes')
-          .where('care_id', '=', careId)
-          .where('treatment_id', '=', treatmentId)
-          .where('active', '=', 1)
-          .as('treatment_minutes'),
-        eb.exists(eb.selectFrom('dentists').select('doctor_id').where('care_id', '=', careId).where('doctor_id', '=', doctorId)).as('dentist_found'),
-      ])
-      .executeTakeFirstOrThrow();
+    const [row] = await this.queries.rows(this.db, TREATMENT_AND_DENTIST, { careId, treatmentId, doctorId });
+    if (!row) throw new Error('a select without FROM answered no row');
     // exists() is a boolean on PostgreSQL, 0 or 1 on SQLite.
     return { treatmentMinutes: row.treatment_minutes ?? undefined, dentistFound: Boolean(row.dentist_found) };
   }
@@ -114,25 +159,20 @@ export class AppointmentStore {
    * that is not yet committed is waited for, so the index still decides races.
    */
   async insert(careId: number, booking: BookAppointmentRequest, endTime: string, status: AppointmentStatus, now: Date): Promise<number> {
-    const inserted = await this.db
-      .insertInto('appointments')
-      .values({
-        care_id: careId,
-        patient_name: booking.patient_name,
-        patient_phone: booking.patient_phone,
-        address: booking.address || null,
-        appointment_date: booking.appointment_date,
-        appointment_time: booking.appointment_time,
-        end_time: endTime,
-        doctor_id: booking.doctor_id ?? null,
-        treatment_id: booking.treatment_id ?? null,
-        note: booking.note || null,
-        status,
-        created_at: now.getTime(),
-      })
-      .onConflict((conflict) => conflict.doNothing())
-      .returning('appointment_id')
-      .executeTakeFirst();
+    const [inserted] = await this.queries.rows(this.db, NEW_APPOINTMENT, {
+      care_id: careId,
+      patient_name: booking.patient_name,
+      patient_phone: booking.patient_phone,
+      address: booking.address || null,
+      appointment_date: booking.appointment_date,
+      appointment_time: booking.appointment_time,
+      end_time: endTime,
+      doctor_id: booking.doctor_id ?? null,
+      treatment_id: booking.treatment_id ?? null,
+      note: booking.note || null,
+      status,
+      created_at: now.getTime(),
+    });
     if (!inserted) throw new UniqueViolation('one_scheduled_booking_per_dentist_slot');
     return inserted.appointment_id;
   }

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Engine } from '../db/engine.js';
+import { BUILT_EACH_TIME, hotQuery, type HotQueries } from '../db/performance/precompiled-queries.js';
+import type { IdempotencyKeysTable } from '../db/schema.js';
 
 /** How long an Idempotency-Key is remembered, as with Stripe. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -11,11 +13,73 @@ export interface StoredAnswer {
   body: unknown;
 }
 
+/** PostgreSQL: the lock on a clinic's Idempotency-Key (find). */
+export const KEY_LOCK = hotQuery('idempotency key lock', (_db, { careId, key }: { careId: number; key: string }) =>
+  sql`select pg_advisory_xact_lock(${careId}, hashtext(${key}))`,
+);
+
+/** find's query: the answer stored for a key since `after` (ms). */
+export const STORED_ANSWER = hotQuery('stored answer', (db, { careId, key, after }: { careId: number; key: string; after: number }) =>
+  db
+    .selectFrom('idempotency_keys')
+    .select(['request_hash', 'status_code', 'response_json'])
+    .where('care_id', '=', careId)
+    .where('idempotency_key', '=', key)
+    .where('created_at', '>', after),
+);
+
+/** SQLite, save: the keys past their window, up to `expiredBy` (ms), forgotten. */
+export const EXPIRED_KEYS = hotQuery('expired keys', (db, { expiredBy }: { expiredBy: number }) =>
+  db.deleteFrom('idempotency_keys').where('created_at', '<=', expiredBy),
+);
+
+/** SQLite, save: the answer stored. */
+export const NEW_ANSWER = hotQuery('new answer', (db, row: IdempotencyKeysTable) =>
+  db.insertInto('idempotency_keys').values({
+    care_id: row.care_id,
+    idempotency_key: row.idempotency_key,
+    request_hash: row.request_hash,
+    status_code: row.status_code,
+    response_json: row.response_json,
+    created_at: row.created_at,
+  }),
+);
+
+/** PostgreSQL, save in one statement: the expired keys but this one deleted, the answer stored or this key's replaced. */
+export const SAVED_ANSWER = hotQuery('saved answer', (db, row: IdempotencyKeysTable & { expiredBy: number }) =>
+  db
+    .with('expired', (expired) =>
+      expired
+        .deleteFrom('idempotency_keys')
+        .where('created_at', '<=', row.expiredBy)
+        .where((eb) => eb.not(eb.and([eb('care_id', '=', row.care_id), eb('idempotency_key', '=', row.idempotency_key)]))),
+    )
+    .insertInto('idempotency_keys')
+    .values({
+      care_id: row.care_id,
+      idempotency_key: row.idempotency_key,
+      request_hash: row.request_hash,
+      status_code: row.status_code,
+      response_json: row.response_json,
+      created_at: row.created_at,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(['care_id', 'idempotency_key']).doUpdateSet((eb) => ({
+        request_hash: eb.ref('excluded.request_hash'),
+        status_code: eb.ref('excluded.status_code'),
+        response_json: eb.ref('excluded.response_json'),
+        created_at: eb.ref('excluded.created_at'),
+      })),
+    ),
+);
+
 /** The first answer given to each Idempotency-Key of a clinic, kept for 24 hours. */
 export class IdempotencyStore {
+  /** `queries`: how its hot queries run (the database's precompiled ones, in the app). */
   constructor(
     private readonly db: Db,
     private readonly engine: Engine,
+    private readonly queries: HotQueries = BUILT_EACH_TIME,
   ) {}
 
   /**
@@ -27,14 +91,8 @@ export class IdempotencyStore {
    * BEGIN IMMEDIATE, already serialises every booking.)
    */
   async find(careId: number, key: string, now: Date): Promise<StoredAnswer | undefined> {
-    if (this.engine === 'postgres') await sql`select pg_advisory_xact_lock(${careId}, hashtext(${key}))`.execute(this.db);
-    const row = await this.db
-      .selectFrom('idempotency_keys')
-      .select(['request_hash', 'status_code', 'response_json'])
-      .where('care_id', '=', careId)
-      .where('idempotency_key', '=', key)
-      .where('created_at', '>', now.getTime() - IDEMPOTENCY_WINDOW_MS)
-      .executeTakeFirst();
+    if (this.engine === 'postgres') await this.queries.rows(this.db, KEY_LOCK, { careId, key });
+    const [row] = await this.queries.rows(this.db, STORED_ANSWER, { careId, key, after: now.getTime() - IDEMPOTENCY_WINDOW_MS });
     return row && { requestHash: row.request_hash, status: row.status_code, body: JSON.parse(row.response_json) };
   }
 
@@ -60,27 +118,10 @@ export class IdempotencyStore {
       created_at: now.getTime(),
     };
     if (this.engine === 'sqlite') {
-      await this.db.deleteFrom('idempotency_keys').where('created_at', '<=', expiredBy).execute();
-      await this.db.insertInto('idempotency_keys').values(row).execute();
+      await this.queries.rows(this.db, EXPIRED_KEYS, { expiredBy });
+      await this.queries.rows(this.db, NEW_ANSWER, row);
       return;
     }
-    await this.db
-      .with('expired', (db) =>
-        db
-          .deleteFrom('idempotency_keys')
-          .where('created_at', '<=', expiredBy)
-          .where((eb) => eb.not(eb.and([eb('care_id', '=', careId), eb('idempotency_key', '=', key)]))),
-      )
-      .insertInto('idempotency_keys')
-      .values(row)
-      .onConflict((conflict) =>
-        conflict.columns(['care_id', 'idempotency_key']).doUpdateSet((eb) => ({
-          request_hash: eb.ref('excluded.request_hash'),
-          status_code: eb.ref('excluded.status_code'),
-          response_json: eb.ref('excluded.response_json'),
-          created_at: eb.ref('excluded.created_at'),
-        })),
-      )
-      .execute();
+    await this.queries.rows(this.db, SAVED_ANSWER, { ...row, expiredBy });
   }
 }

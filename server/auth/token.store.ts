@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { BUILT_EACH_TIME, hotQuery, type HotQueries } from '../db/performance/precompiled-queries.js';
 import { ALWAYS_QUERY, type HotReads } from '../db/performance/unchanged-reads.js';
 
 export interface TokenOwner {
@@ -6,12 +7,27 @@ export interface TokenOwner {
   careId: number;
 }
 
+/** The token check of every authenticated request: the key and clinic of an unrevoked token, and its expiry. */
+export const UNREVOKED_TOKEN = hotQuery('unrevoked token', (db, { tokenHash, appKey }: { tokenHash: string; appKey: string }) =>
+  db
+    .selectFrom('access_tokens as t')
+    .innerJoin('api_keys as k', 'k.app_key', 't.app_key')
+    .select(['k.app_key', 'k.care_id', 't.expires_at'])
+    .where('t.token_hash', '=', tokenHash)
+    .where('t.app_key', '=', appKey)
+    .where('k.revoked_at', 'is', null),
+);
+
 /** Access tokens, stored by SHA-256 only, each tied to the key it was issued to. */
 export class TokenStore {
-  /** `reads`: how its hot reads are made; an app's kept reads (Stores.of), or without them a query each time. */
+  /**
+   * `reads`: how its hot reads are made; an app's kept reads (Stores.of), or without them a query each time.
+   * `queries`: how its hot queries run (the database's precompiled ones, in the app).
+   */
   constructor(
     private readonly db: Db,
     private readonly reads: HotReads = ALWAYS_QUERY,
+    private readonly queries: HotQueries = BUILT_EACH_TIME,
   ) {}
 
   async insert(tokenHash: string, appKey: string, expiresAt: Date): Promise<void> {
@@ -33,14 +49,7 @@ export class TokenStore {
   }
 
   async #findUnrevoked(tokenHash: string, appKey: string): Promise<{ owner: TokenOwner; expiresAt: number } | undefined> {
-    const row = await this.db
-      .selectFrom('access_tokens as t')
-      .innerJoin('api_keys as k', 'k.app_key', 't.app_key')
-      .select(['k.app_key', 'k.care_id', 't.expires_at'])
-      .where('t.token_hash', '=', tokenHash)
-      .where('t.app_key', '=', appKey)
-      .where('k.revoked_at', 'is', null)
-      .executeTakeFirst();
+    const [row] = await this.queries.rows(this.db, UNREVOKED_TOKEN, { tokenHash, appKey });
     return row && { owner: { appKey: row.app_key, careId: row.care_id }, expiresAt: Number(row.expires_at) };
   }
 

@@ -4,6 +4,7 @@ import { engineOfUrl } from './engine.js';
 import { migrateToLatest } from './migrate.js';
 import { openPostgres } from './postgres.js';
 import { openSqlite, sqlitePathFromUrl } from './sqlite.js';
+import { PrecompiledQueries } from './performance/precompiled-queries.js';
 import { ALL_TRICKS_ON, type PerformanceSwitches } from './performance/switches.js';
 
 /** DATABASE_* and SQLITE_SYNCHRONOUS, complete: server/config.ts holds their defaults. */
@@ -30,7 +31,9 @@ export interface DatabaseUse {
 export async function openDatabase(settings: DatabaseSettings, use: DatabaseUse = {}): Promise<Database> {
   const engine = engineOfUrl(settings.url);
   const performance = use.performance ?? ALL_TRICKS_ON;
-  if (engine === 'postgres') return openPostgresDatabase(settings, performance);
+  // A new one per database: its SQL is this database's dialect's.
+  const precompiled = performance.precompiledQueries ? { precompiled: new PrecompiledQueries() } : {};
+  if (engine === 'postgres') return { ...(await openPostgresDatabase(settings, performance)), ...precompiled };
   const { db, changes, backup } = openSqlite(sqlitePathFromUrl(settings.url), {
     synchronous: settings.sqliteSynchronous,
     statementCache: performance.statementCache,
@@ -43,7 +46,14 @@ export async function openDatabase(settings: DatabaseSettings, use: DatabaseUse 
     throw error;
   }
   // Without `changes` the stores query on every read (Stores.of).
-  return { kysely: db, engine, connections: 1, ...(performance.unchangedReads ? { changes } : {}), backup };
+  return {
+    kysely: db,
+    engine,
+    connections: 1,
+    ...(performance.unchangedReads ? { changes } : {}),
+    ...precompiled,
+    backup,
+  };
 }
 
 /**

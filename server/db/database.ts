@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Engine } from './engine.js';
 import type { Tables } from './schema.js';
+import type { PrecompiledQueries } from './performance/precompiled-queries.js';
 import type { DatabaseChanges } from './performance/unchanged-reads.js';
 
 /** Queries on the database, or within one of its transactions. */
@@ -24,6 +25,11 @@ export interface Database {
    * (UnchangedReads). PostgreSQL tells no such thing as cheaply.
    */
   readonly changes?: DatabaseChanges;
+  /**
+   * The hot path's queries, each compiled once for this database's dialect
+   * (Stores.of); absent, Kysely builds and compiles them on every run.
+   */
+  readonly precompiled?: PrecompiledQueries;
   /** SQLite: a consistent copy of the file at `destination` while others write (online backup); PostgreSQL has pg_dump. */
   readonly backup?: (destination: string) => Promise<void>;
 }

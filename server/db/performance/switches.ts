@@ -12,6 +12,8 @@ export interface PerformanceSwitches {
   readonly unchangedReads: boolean;
   /** PostgreSQL: statements named, prepared once per connection (prepared-statements.ts); off, Kysely's unnamed queries. */
   readonly preparedStatements: boolean;
+  /** Both engines: a booking's and a token check's queries compiled once per database (precompiled-queries.ts); off, Kysely builds and compiles each on every run. */
+  readonly precompiledQueries: boolean;
 }
 
 /** How the server and the CLI run: every trick on. */
@@ -19,4 +21,5 @@ export const ALL_TRICKS_ON: PerformanceSwitches = {
   statementCache: true,
   unchangedReads: true,
   preparedStatements: true,
+  precompiledQueries: true,
 };

@@ -8,6 +8,7 @@ import { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';
 import type { Database, Db } from '../../../server/db/database.js';
 import { GroupCommitter } from '../../../server/db/group-commit.js';
+import { PrecompiledQueries } from '../../../server/db/performance/precompiled-queries.js';
 import { ImmediateSqliteDialect } from '../../../server/db/sqlite-immediate-dialect.js';
 import { Stores } from '../../../server/stores.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
@@ -48,7 +49,12 @@ describe(`the statements of bookings that share a transaction (${TEST_ENGINE})`,
         ? new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: POOL_SIZE }) })
         : new ImmediateSqliteDialect({ database: new SQLite(database.location) });
     logged = new Kysely({ dialect, log: (event) => void statements.push(event.query.sql) }) as unknown as Db;
-    const opened: Database = { kysely: logged, engine: database.engine, connections: database.engine === 'postgres' ? POOL_SIZE : 1 };
+    const opened: Database = {
+      kysely: logged,
+      engine: database.engine,
+      connections: database.engine === 'postgres' ? POOL_SIZE : 1,
+      precompiled: new PrecompiledQueries(),
+    };
     const bookings = new BookingService(Stores.of(opened), new GroupCommitter(opened), clock);
     const book = (overrides: Record<string, unknown>) => bookings.book(careId, BookAppointmentRequest.parse(validBooking(overrides)), undefined);
     return { book, statements, treatmentId: treatment!.treatment_id, doctorId: dentist!.doctor_id };

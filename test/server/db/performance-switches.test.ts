@@ -57,3 +57,10 @@ describe.runIf(TEST_ENGINE === 'postgres')('the performance switches on PostgreS
     expect(await preparedAfterTwoRuns()).toBe(1);
   });
 });
+
+describe(`the precompiledQueries switch (${TEST_ENGINE})`, () => {
+  it('off: no precompiled queries, so the stores have Kysely build each query (BUILT_EACH_TIME)', async () => {
+    expect((await open()).precompiled).toBeDefined();
+    expect((await open(without('precompiledQueries'))).precompiled).toBeUndefined();
+  });
+});
