@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express, { type RequestHandler } from 'express';
 import { describe, expect, it } from 'vitest';
 import { served, declaration, type AnyOperation } from '../../../platform/operation.js';
 import { sameOperations, sharedApiRouter, type SiteApi } from '../../../bff/site-api.js';
 import { closeWhenScopeEnds } from '../../support/scoped-teardown.js';
+import { closeServer, listen } from '../support/bff-harness.js';
 
 const PING = declaration({ id: 'ping', method: 'get', path: '/ping', docs: { summary: 'ping' }, responses: {} });
 const ECHO = declaration({ id: 'echo', method: 'post', path: '/echo', docs: { summary: 'echo' }, responses: {} });
@@ -24,18 +24,18 @@ function fakeSite(name: string): SiteApi {
   return { cors: pass, limit: pass, content, routed, operations: [...content, ...routed] } as unknown as SiteApi;
 }
 
-async function listen(handler: RequestHandler): Promise<string> {
+/** An app of `handler` alone, listening until the test ends. */
+async function listenWith(handler: RequestHandler): Promise<string> {
   const server = createServer(express().use(handler));
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  closeWhenScopeEnds(() => new Promise((done) => server.close(() => done())));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  closeWhenScopeEnds(() => closeServer(server));
+  return listen(server);
 }
 
 describe('the one /api router of every database site (sharedApiRouter)', () => {
   it("runs the request's own site's handlers, before-handlers, CORS and limit included", async () => {
     const sites: Record<string, SiteApi> = { a: fakeSite('a'), b: fakeSite('b') };
     const router = sharedApiRouter(sites.a!, (res) => res.locals.siteApi!);
-    const base = await listen((req, res, next) => {
+    const base = await listenWith((req, res, next) => {
       res.locals.siteApi = sites[String(req.headers['x-site'])];
       router(req, res, next);
     });
