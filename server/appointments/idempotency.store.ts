@@ -28,22 +28,23 @@ export const STORED_ANSWER = hotQuery('stored answer', (db, { careId, key, after
     .where('created_at', '>', after),
 );
 
+/** A stored answer's columns, each its own parameter, from `row` (which may carry more: SAVED_ANSWER's expiredBy). */
+const answerColumns = (row: IdempotencyKeysTable): IdempotencyKeysTable => ({
+  care_id: row.care_id,
+  idempotency_key: row.idempotency_key,
+  request_hash: row.request_hash,
+  status_code: row.status_code,
+  response_json: row.response_json,
+  created_at: row.created_at,
+});
+
 /** SQLite, save: the keys past their window, up to `expiredBy` (ms), forgotten. */
 export const EXPIRED_KEYS = hotQuery('expired keys', (db, { expiredBy }: { expiredBy: number }) =>
   db.deleteFrom('idempotency_keys').where('created_at', '<=', expiredBy),
 );
 
 /** SQLite, save: the answer stored. */
-export const NEW_ANSWER = hotQuery('new answer', (db, row: IdempotencyKeysTable) =>
-  db.insertInto('idempotency_keys').values({
-    care_id: row.care_id,
-    idempotency_key: row.idempotency_key,
-    request_hash: row.request_hash,
-    status_code: row.status_code,
-    response_json: row.response_json,
-    created_at: row.created_at,
-  }),
-);
+export const NEW_ANSWER = hotQuery('new answer', (db, row: IdempotencyKeysTable) => db.insertInto('idempotency_keys').values(answerColumns(row)));
 
 /** PostgreSQL, save in one statement: the expired keys but this one deleted, the answer stored or this key's replaced. */
 export const SAVED_ANSWER = hotQuery('saved answer', (db, row: IdempotencyKeysTable & { expiredBy: number }) =>
@@ -55,14 +56,7 @@ export const SAVED_ANSWER = hotQuery('saved answer', (db, row: IdempotencyKeysTa
         .where((eb) => eb.not(eb.and([eb('care_id', '=', row.care_id), eb('idempotency_key', '=', row.idempotency_key)]))),
     )
     .insertInto('idempotency_keys')
-    .values({
-      care_id: row.care_id,
-      idempotency_key: row.idempotency_key,
-      request_hash: row.request_hash,
-      status_code: row.status_code,
-      response_json: row.response_json,
-      created_at: row.created_at,
-    })
+    .values(answerColumns(row))
     .onConflict((conflict) =>
       conflict.columns(['care_id', 'idempotency_key']).doUpdateSet((eb) => ({
         request_hash: eb.ref('excluded.request_hash'),
