@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'express';
 import { AVAILABILITY_DAYS_PATH, AvailabilityDaysQuery, AvailabilityDaysResponse, type AvailabilityDay } from '../../contract/bff.js';
 import { ApiError } from '../../contract/errors.js';
 import { clinicNow } from '../../contract/rules/clinic-now.js';
@@ -32,6 +31,8 @@ const GET_AVAILABILITY_DAYS = declaration({
       `what the BFF has learnt, with no call to the clinic system. ${AVAILABILITY_NOTE} Never cached.`,
   },
   request: { query: AvailabilityDaysQuery },
+  // Set before the query is read, so that a refused one is not cached either.
+  answerHeaders: { 'Cache-Control': 'no-store' },
   responses: {
     '200': { description: "The month's days.", headers: NoStore, ...json(AvailabilityDaysResponse) },
     '400': errorAnswer(
@@ -52,12 +53,7 @@ const GET_AVAILABILITY_DAYS = declaration({
  * taken time. Never cached: it changes with each booking.
  */
 export function availabilityDaysOperations(facts: ClinicFacts, taken: TakenSlots, { timeZone, rules, clock }: AvailabilitySettings): AnyOperation[] {
-  const noStore: RequestHandler = (_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  };
   const getAvailabilityDays = served(GET_AVAILABILITY_DAYS, {
-    before: [noStore],
     async handle({ query }, _req, res) {
       const now = clinicNow(clock.now(), timeZone, rules);
       const [first, last] = [now.date.slice(0, 7), now.lastBookableDate.slice(0, 7)];

@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'express';
 import { AVAILABILITY_PATH, AvailabilityQuery, AvailabilityResponse } from '../../contract/bff.js';
 import { ApiError } from '../../contract/errors.js';
 import type { BookingRules } from '../../contract/rules/booking-rules.js';
@@ -44,6 +43,8 @@ const GET_AVAILABILITY = declaration({
       'free then. Never cached.',
   },
   request: { query: AvailabilityQuery },
+  // Set before the query is read, so that a refused one is not cached either.
+  answerHeaders: { 'Cache-Control': 'no-store' },
   responses: {
     '200': { description: "The day's slots.", headers: NoStore, ...json(AvailabilityResponse) },
     '400': errorAnswer(
@@ -64,13 +65,7 @@ const GET_AVAILABILITY = declaration({
  * one). Never cached: it changes with each booking.
  */
 export function availabilityOperations(facts: ClinicFacts, taken: TakenSlots, { timeZone, rules, clock }: AvailabilitySettings): AnyOperation[] {
-  // Before the query is read, so that a refused one is not cached either.
-  const noStore: RequestHandler = (_req, res, next) => {
-    res.set('Cache-Control', 'no-store');
-    next();
-  };
   const getAvailability = served(GET_AVAILABILITY, {
-    before: [noStore],
     async handle({ query }, _req, res) {
       const now = clinicNow(clock.now(), timeZone, rules);
       if (query.date < now.date || query.date > now.lastBookableDate) {
