@@ -159,6 +159,8 @@ const GET_STATUS = declaration({
   },
   // A reference the schema refuses (over 100 characters) names no booking either: 404, as any unknown one.
   request: { params: ReferencePathParams, notFound: 'Booking' },
+  // On every answer past the status limit, its 404s included.
+  answerHeaders: DEPRECATION_HEADERS,
   responses: {
     '200': { description: 'The status view.', headers: NoStore.extend(DeprecationHeaders.shape), ...json(BffStatusResponse) },
     '404': { ...errorAnswer('not_found: no booking has that reference.'), headers: DeprecationHeaders },
@@ -230,12 +232,6 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
     res.json(body);
   };
 
-  /** What the deprecated GET status lookup adds to its answers. */
-  const deprecationHeaders: RequestHandler = (_req, res, next) => {
-    res.set(DEPRECATION_HEADERS);
-    next();
-  };
-
   return [
     bookAppointment,
     served(LOOK_UP_STATUS, {
@@ -243,7 +239,7 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
       handle: ({ body }, _req, res) => lookUp(body.reference, res),
     }),
     served(GET_STATUS, {
-      before: [statusRateLimit, deprecationHeaders],
+      before: [statusRateLimit],
       handle: ({ params }, _req, res) => lookUp(params.reference, res),
     }),
   ];
