@@ -1,11 +1,9 @@
-import type { Kysely } from 'kysely';
 import type { Engine } from './engine.js';
-import type { Tables } from './schema.js';
+import type { Db } from './schema.js';
 import type { PrecompiledQueries } from './performance/precompiled-queries.js';
 import type { DatabaseChanges } from './performance/unchanged-reads.js';
 
-/** Queries on the database, or within one of its transactions. */
-export type Db = Kysely<Tables>;
+export type { Db };
 
 /**
  * An open database, as openDatabase gives it: the Kysely that queries it and

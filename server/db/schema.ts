@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
 import type { AppointmentStatus } from '../../contract/index.js';
 
 /** Table shapes as Kysely sees them. Money is stored as integer cents. */
@@ -12,6 +12,9 @@ export interface Tables {
   access_tokens: AccessTokensTable;
   idempotency_keys: IdempotencyKeysTable;
 }
+
+/** Queries on the database, or within one of its transactions. */
+export type Db = Kysely<Tables>;
 
 export interface ClinicsTable {
   care_id: Generated<number>;

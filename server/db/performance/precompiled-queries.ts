@@ -1,5 +1,5 @@
 import { createQueryId, type Compilable, type CompiledQuery, type RawBuilder, type RootOperationNode } from 'kysely';
-import type { Db } from '../database.js';
+import type { Db } from '../schema.js';
 
 /** What a hot query's builder answers: one of Kysely's query builders, or a `sql` template. */
 type Built = Compilable<unknown> | RawBuilder<unknown>;
