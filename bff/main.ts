@@ -16,7 +16,9 @@ import { SiteStore } from './sites/site.store.js';
 runMain('BFF', async () => {
   const config = loadBffConfig();
   const logger = createLogger(config.logLevel);
-  await startTracing('clinic-bff'); // OTEL_EXPORTER_OTLP_ENDPOINT (also from .env): before anything that makes spans is built.
+  // OTEL_EXPORTER_OTLP_ENDPOINT (also from .env): before anything that makes spans is built. A browser's
+  // traceparent is not continued: each request starts a trace of the BFF's own (docs/security.md, "Traces").
+  await startTracing('clinic-bff', 'none');
   // REDIS_URL: limits and taken slots shared by every BFF; a Redis down at start is one warning, not a failed start.
   const redis = await openRedis(config, logger);
   const metrics = config.metrics && new BffMetrics();

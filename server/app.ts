@@ -9,6 +9,7 @@ import type { Database } from './db/database.js';
 import { GroupCommitter } from './db/group-commit.js';
 import { Stores } from './stores.js';
 import { AuthService } from './auth/auth.service.js';
+import { SecretHasher } from './auth/secret-hash.js';
 import { requireAuth } from './auth/require-auth.js';
 import { authOperations } from './auth/auth.routes.js';
 import { credentialPrefixes } from './auth/credential-prefixes.js';
@@ -42,13 +43,15 @@ export interface AppDeps {
   redis?: RedisLink;
   /** METRICS_PORT set: where this app counts (served by main.ts); absent, nothing is counted. */
   metrics?: ServiceMetrics;
+  /** How app secrets are checked; absent, at SECRET_HASH_COST. A test server passes its seeds' cost, so its decoy costs what they do. */
+  secretHasher?: SecretHasher;
 }
 
 /** Builds the reference /api/v1 server as an Express app; it never listens. */
-export function createApp({ database, clock, config, logger, redis, metrics }: AppDeps): Express {
+export function createApp({ database, clock, config, logger, redis, metrics, secretHasher }: AppDeps): Express {
   // Everything this app keeps in memory (kept reads, parsed settings, the clinics' "now") is made here: its own.
   const stores = Stores.of(database);
-  const auth = new AuthService(stores.keys, stores.tokens, clock);
+  const auth = new AuthService(stores.keys, stores.tokens, clock, (secretHasher ?? new SecretHasher()).prepare());
   const bookings = new BookingService(stores, new GroupCommitter(database), clock);
   const shared = redis && { redis, keyPrefix: `${redis.keyPrefix}server:rl:` };
   const authenticated = [requireAuth(auth), apiRateLimit(config.apiRateLimit, shared)];

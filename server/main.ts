@@ -15,7 +15,9 @@ import { startTracing } from '../platform/tracing/start-tracing.js';
 runMain('clinic API', async () => {
   const config = loadServerConfig();
   const logger = createLogger(config.logLevel);
-  await startTracing('clinic-api'); // OTEL_EXPORTER_OTLP_ENDPOINT: before anything that makes spans is built.
+  // OTEL_EXPORTER_OTLP_ENDPOINT: before anything that makes spans is built. A caller's traceparent (the BFF's,
+  // an integrator's) is continued, so one booking is one trace (docs/security.md, "Traces").
+  await startTracing('clinic-api', 'traceparent');
   // Bookings, the server's only writes that must survive a power cut, all go through group commit.
   const database = await openDatabase(config.database);
   // REDIS_URL: rate limits shared by every instance; a Redis down at start is one warning, not a failed start.

@@ -46,9 +46,9 @@ export function errorTypeOf(error: unknown): string {
 }
 
 /**
- * `headers` with the active trace's W3C `traceparent` (and `tracestate`)
- * added, for an outbound HTTP call: a copy, the caller's object unchanged.
- * `headers` itself when traces are off.
+ * `headers` with the active trace's W3C `traceparent` added (never a
+ * `tracestate` or `baggage`: TraceparentOnly), for an outbound HTTP call: a
+ * copy, the caller's object unchanged. `headers` itself when traces are off.
  */
 export function withTraceHeaders(headers: Record<string, string>): Record<string, string> {
   if (!tracing()) return headers;

@@ -14,10 +14,11 @@ const REQUESTS = new WeakMap<IncomingMessage, Traced>();
 /**
  * The listener `handle` with a server span around each request (when traces
  * are on; otherwise `handle` itself, unchanged): continuing the trace of an
- * incoming W3C `traceparent` (the BFF's upstream call), active while the
- * request is handled, so the spans of its upstream calls, queries and Redis
- * commands are its children, and ended when the answer is sent or the client
- * went away.
+ * incoming W3C `traceparent` where the service takes one (the server, from
+ * the BFF's upstream call; the BFF starts a trace of its own for every
+ * request: TraceparentOnly), active while the request is handled, so the
+ * spans of its upstream calls, queries and Redis commands are its children,
+ * and ended when the answer is sent or the client went away.
  *
  * Its name and attributes are those of OpenTelemetry's HTTP conventions, with
  * one deliberate gap: the path is never recorded (no `url.path`, no

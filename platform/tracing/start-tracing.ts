@@ -1,4 +1,5 @@
 import { markTracingStarted } from './tracer.js';
+import { TraceparentOnly, type InboundTrace } from './trace-context.js';
 
 /** How long a drained process waits for its last spans to be sent before it exits anyway. */
 export const FLUSH_TIMEOUT_MS = 5000;
@@ -24,16 +25,22 @@ let sdk: RunningSdk | undefined;
  * the few places each kind of work passes (docs/operations.md, "Traces").
  * Only traces: metrics are Prometheus's (METRICS_PORT), logs are pino's.
  *
+ * Trace context travels as a W3C `traceparent` alone, whatever
+ * OTEL_PROPAGATORS says: never `tracestate` or `baggage` (TraceparentOnly).
+ * `inbound` says whether a `traceparent` in a request this service answers
+ * is continued (the server) or ignored (the BFF, whose callers are browsers).
+ *
  * `defaultServiceName` is service.name unless OTEL_SERVICE_NAME (or
  * OTEL_RESOURCE_ATTRIBUTES) says otherwise. Resolves true when tracing.
  */
-export async function startTracing(defaultServiceName: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+export async function startTracing(defaultServiceName: string, inbound: InboundTrace, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   if (sdk || !(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)) return sdk !== undefined;
   const { NodeSDK } = await import('@opentelemetry/sdk-node');
   const named = env.OTEL_SERVICE_NAME || /(^|,)\s*service\.name\s*=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
   const started = new NodeSDK({
     ...(named ? {} : { serviceName: defaultServiceName }),
     instrumentations: [],
+    textMapPropagator: new TraceparentOnly(inbound),
     // Left to the environment, the SDK would also export OTLP metrics and logs: neither is made here.
     metricReaders: [],
     logRecordProcessors: [],

@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock.js';
 import { authFailed } from '../../contract/errors.js';
 import { hashToken, newAccessToken, newAppKey, newAppSecret } from './credentials.js';
 import type { KeyStore } from './key.store.js';
-import { decoySecretHash, hashSecret, SECRET_HASH_COST, verifySecret, type SecretHashCost } from './secret-hash.js';
+import { SecretHasher } from './secret-hash.js';
 import type { TokenOwner, TokenStore } from './token.store.js';
 
 /**
@@ -27,15 +27,15 @@ export class AuthService {
     private readonly keys: KeyStore,
     private readonly tokens: TokenStore,
     private readonly clock: Clock,
-    /** The cost new secrets are hashed at; only a test's seed passes another (see hashSecret). */
-    private readonly hashCost: SecretHashCost = SECRET_HASH_COST,
+    /** How secrets are hashed and checked: at SECRET_HASH_COST; only tests pass another cost (see SecretHasher). */
+    private readonly secrets: SecretHasher = new SecretHasher(),
   ) {}
 
   /** Creates a key pair for a clinic; the secret is returned once and stored only hashed. */
   async createKeyPair(careId: number): Promise<ApiKeyPair> {
     const appKey = newAppKey();
     const secret = newAppSecret();
-    await this.keys.insert(careId, appKey, await hashSecret(secret, this.hashCost), this.clock.now());
+    await this.keys.insert(careId, appKey, await this.secrets.hash(secret), this.clock.now());
     return { app_key: appKey, app_secret_key: secret };
   }
 
@@ -44,9 +44,8 @@ export class AuthService {
     if (!appKey || !secret) throw authFailed('missing_key_or_secret');
     if (appKey.length > 200 || secret.length > 200) throw authFailed('invalid_key');
     const key = await this.keys.findActive(appKey);
-    // Unknown keys are checked against a decoy hash so both paths take as long, and fail alike.
-    const matches = await verifySecret(secret, key?.secretHash ?? (await decoySecretHash()));
-    if (!key || !matches) throw authFailed('invalid_key');
+    // An unknown key is checked against a decoy at the same cost: it fails as a wrong secret does, as slowly.
+    if (!(await this.secrets.matches(secret, key?.secretHash)) || !key) throw authFailed('invalid_key');
 
     const now = this.clock.now();
     const token = newAccessToken();

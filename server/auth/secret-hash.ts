@@ -40,13 +40,51 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-let decoyHash: Promise<string> | undefined;
-
 /**
- * A hash to check against when the app key is unknown, so an unknown key
- * costs the same scrypt work as a known one and timing reveals nothing.
+ * How the server hashes and checks app secrets: at one cost for the keys it
+ * makes and for the decoy an unknown key is checked against, so that a
+ * failed exchange costs the same scrypt work whether or not the key exists
+ * and its timing tells nothing. The server's is at SECRET_HASH_COST; a test
+ * server is given its seeds' cost, so that there too an unknown key costs
+ * what a known one does.
  */
-export function decoySecretHash(): Promise<string> {
-  decoyHash ??= hashSecret(randomBytes(32).toString('base64url'));
-  return decoyHash;
+export class SecretHasher {
+  #decoy?: Promise<string>;
+
+  constructor(readonly cost: SecretHashCost = SECRET_HASH_COST) {}
+
+  /** A new secret's hash, for storage (hashSecret at this cost). */
+  hash(secret: string): Promise<string> {
+    return hashSecret(secret, this.cost);
+  }
+
+  /**
+   * Makes the decoy now rather than at the first unknown key, which would
+   * otherwise be the one exchange that pays for two hashes. The server calls
+   * it as it is built; the CLI, which checks no secret, never makes one.
+   */
+  prepare(): this {
+    this.decoy().catch(() => undefined);
+    return this;
+  }
+
+  /**
+   * Whether `secret` is the one `storedHash` was made from. For an unknown
+   * key (no stored hash) it is checked against the decoy all the same, one
+   * verify() either way, and never matches.
+   */
+  async matches(secret: string, storedHash: string | undefined): Promise<boolean> {
+    const matches = await this.verify(secret, storedHash ?? (await this.decoy()));
+    return storedHash !== undefined && matches;
+  }
+
+  /** One scrypt derivation at the cost `storedHash` names (verifySecret): the work every check does once. */
+  verify(secret: string, storedHash: string): Promise<boolean> {
+    return verifySecret(secret, storedHash);
+  }
+
+  private decoy(): Promise<string> {
+    this.#decoy ??= this.hash(randomBytes(32).toString('base64url'));
+    return this.#decoy;
+  }
 }

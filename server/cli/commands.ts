@@ -17,6 +17,7 @@ import { isPhoneNumber, MIN_PHONE_DIGITS } from '../../contract/rules/patterns.j
 import { BookingRulesInput } from '../clinics/booking-rules.js';
 import { ClinicFile } from '../clinics/clinic-file.js';
 import { ClinicStore } from '../clinics/clinic.store.js';
+import { DestinationTaken, writeNewFile } from './write-new-file.js';
 import { describeIssues } from '../../platform/validation.js';
 import { demoClinic } from '../demo/demo-clinic.js';
 import { secondDemoClinic } from '../demo/second-demo-clinic.js';
@@ -198,10 +199,14 @@ const COMMANDS: Record<string, (options: Options, deps: CommandDeps) => Promise<
   backup: async ({ to }, { database }) => {
     const destination = required(to, '--to');
     if (!database.backup) throw new CliError('backup copies SQLite files only: on PostgreSQL use pg_dump (docs/operations.md)');
-    if (existsSync(destination)) throw new CliError(`${destination} exists: back up to a new file`);
+    const backup = database.backup;
     try {
-      await database.backup(destination);
+      // SQLite opens the file it copies to by name, following a link there: writeNewFile gives it one that cannot be.
+      await writeNewFile(destination, backup);
     } catch (error) {
+      if (error instanceof DestinationTaken) {
+        throw new CliError(error.symlink ? `${destination} is a symbolic link: back up to a new file, not through a link` : `${destination} exists: back up to a new file`);
+      }
       throw new CliError(`cannot write ${destination}: ${error instanceof Error ? error.message : String(error)}`);
     }
     return { backup: destination };

@@ -10,6 +10,7 @@ import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, SHARED_REDIS_URL, testKeyPrefix } from '../../support/redis.js';
 import { CLIENT_KIND, SERVER_KIND, startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../support/otlp-receiver.js';
 import { startService, type ServiceProcess } from './support/service-processes.js';
+import { BROWSER_CHOSEN_TEXT, BROWSER_SPAN_ID, BROWSER_TRACE_ID, browserTraceHeaders } from './support/browser-trace.js';
 
 const PATIENT = { name: 'Philippa Quenby-Hartwell', phone: '+44 7700 900417', note: 'Sensitive molar, lower left' };
 const BOOKING_REF_SECRET = 'traces-test-booking-reference-secret-0123456789';
@@ -76,6 +77,8 @@ describe('traces of one booking through the BFF and the server', () => {
     // A request a route took and then refused (an error passed on through the mount, unwound before the answer).
     const api = `${server.baseUrl}/api/v1`;
     expect((await fetch(`${api}/treatments/not-a-number`, { headers: await authHeaders(api, keys) })).status).toBe(404);
+    // An integrator's system calling the server directly, in a trace of its own, with tracestate and baggage.
+    expect((await fetch(`${api}/dentists`, { headers: { ...(await authHeaders(api, keys)), ...browserTraceHeaders('01') } })).status).toBe(200);
 
     expect(await bff.stop()).toBe(0);
     expect(await server.stop()).toBe(0);
@@ -162,6 +165,13 @@ describe('traces of one booking through the BFF and the server', () => {
   it('exchanges the token in a span of its own, in the trace of the request that needed it', () => {
     const exchange = named('clinic-bff', 'POST /granttoken');
     expect(named('clinic-api', 'POST /api/v1/granttoken').parentSpanId).toBe(exchange.spanId);
+  });
+
+  it("continues the traceparent of a caller of the server, and takes nothing of its tracestate or baggage", () => {
+    const inCallersTrace = receiver.spans.filter((span) => span.traceId === BROWSER_TRACE_ID && span.kind === SERVER_KIND);
+    expect(inCallersTrace).toEqual([expect.objectContaining({ service: 'clinic-api', name: 'GET /api/v1/dentists', parentSpanId: BROWSER_SPAN_ID })]);
+    const sent = receiver.bodies.join('\n');
+    for (const chosen of BROWSER_CHOSEN_TEXT) expect(sent.includes(chosen), `${chosen} sent to the collector`).toBe(false);
   });
 
   it.runIf(withRedis)('records Redis commands by name alone', () => {

@@ -1,8 +1,8 @@
-import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { FAILURES_PER_IP_FACTOR } from '../../../server/auth/rate-limits.js';
 import { authenticatedCaller, seedClinic, type TestServer } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
+import { exchangeFrom as exchangeAnswerFrom } from '../support/exchange-from.js';
 
 const ISSUED = 3;
 const FAILED = 2;
@@ -13,24 +13,10 @@ interface Answer {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/**
- * POST /granttoken from the loopback address `from` (127.0.0.x): a real
- * connection from another client IP, as the server sees it without a proxy.
- */
-function exchangeFrom(server: TestServer, from: string, appKey: string, secret: string): Promise<Answer> {
-  const url = new URL(`${server.api}/granttoken`);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: from, headers: { 'x-app-key': appKey, 'x-app-secret-key': secret } },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Answer['body'], headers: res.headers }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
+/** exchangeFrom, its body parsed. */
+async function exchangeFrom(server: TestServer, from: string, appKey: string, secret: string): Promise<Answer> {
+  const { status, text, headers } = await exchangeAnswerFrom(server, from, appKey, secret);
+  return { status, body: JSON.parse(text) as Answer['body'], headers };
 }
 
 /** The policy a 429 names: the first RateLimit line whose remaining quota is 0. */

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -85,6 +85,33 @@ describe.runIf(TEST_ENGINE === 'sqlite')('clinic backup on SQLite', () => {
 
     expect(result).toMatchObject({ code: 2, stdout: '' });
     expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringContaining('exists')]);
+  });
+
+  it('refuses a dangling symbolic link, with one line and exit code 2, creating nothing at its target', async () => {
+    const target = join(folder, 'elsewhere', 'planted.db');
+    const link = join(folder, 'dangling-link.db');
+    symlinkSync(target, link);
+
+    const result = await clinicCli(ctx.server.databaseUrl, ['backup', '--to', link]);
+
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe(`clinic: ${link} is a symbolic link: back up to a new file, not through a link\n`);
+    expect(existsSync(target)).toBe(false);
+    expect(readlinkSync(link)).toBe(target);
+  });
+
+  it('refuses a symbolic link to a file, leaving the file as it was', async () => {
+    const target = join(folder, 'linked.db');
+    writeFileSync(target, 'precious');
+    const link = join(folder, 'live-link.db');
+    symlinkSync(target, link);
+
+    const result = await clinicCli(ctx.server.databaseUrl, ['backup', '--to', link]);
+
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe(`clinic: ${link} is a symbolic link: back up to a new file, not through a link\n`);
+    expect(readFileSync(target, 'utf8')).toBe('precious');
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
   });
 });
 

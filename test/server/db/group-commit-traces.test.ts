@@ -22,7 +22,7 @@ describe('group commit with traces on', () => {
     receiver = await startOtlpReceiver();
     vi.stubEnv('OTEL_EXPORTER_OTLP_ENDPOINT', receiver.endpoint);
     vi.stubEnv('OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'http/json');
-    expect(await startTracing('group-commit-test')).toBe(true);
+    expect(await startTracing('group-commit-test', 'traceparent')).toBe(true);
     testDatabase = await createTestDatabase();
     // Opened with traces on, as the server opens it after startTracing: its queries make spans.
     database = await openTestDatabase(testDatabase.url);

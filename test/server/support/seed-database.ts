@@ -8,6 +8,7 @@ import type { ClinicFile as ClinicFileInput } from '../../../server/clinics/clin
 import { clinicFixture } from './clinic-fixture.js';
 import { openTestDatabase } from './test-database.js';
 import { SEED_SECRET_COST } from './seed-secret-cost.js';
+import { SecretHasher } from '../../../server/auth/secret-hash.js';
 
 export interface SeededKeys {
   careId: number;
@@ -28,7 +29,7 @@ export async function seedDatabase(databaseUrl: string, file: ClinicFileInput = 
   const db = (await openTestDatabase(databaseUrl)).kysely;
   try {
     const careId = await new ClinicStore(db).create(ClinicFile.parse(file), new Date());
-    const keys = await new AuthService(new KeyStore(db), new TokenStore(db), systemClock, SEED_SECRET_COST).createKeyPair(careId);
+    const keys = await new AuthService(new KeyStore(db), new TokenStore(db), systemClock, new SecretHasher(SEED_SECRET_COST)).createKeyPair(careId);
     const dentists = await db.selectFrom('dentists').select('doctor_id').where('care_id', '=', careId).orderBy('doctor_id').execute();
     const treatments = await db.selectFrom('treatments').select('treatment_id').where('care_id', '=', careId).orderBy('treatment_id').execute();
     return { careId, doctorIds: dentists.map((row) => row.doctor_id), treatmentIds: treatments.map((row) => row.treatment_id), ...keys };

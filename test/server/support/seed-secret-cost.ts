@@ -8,6 +8,8 @@ import type { SecretHashCost } from '../../../server/auth/secret-hash.js';
  * about 130 ms of one core, and hashing and checking the seeds' secrets was
  * more than half of the server suites' CPU (test/server/auth, treatments and
  * appointments on SQLite: 16.3 s at 2^15, 6.8 s at 2^10). Keys made by the
- * server itself (its CLI, seed-demo) keep its cost.
+ * server itself (its CLI, seed-demo) keep its cost. A test server checks
+ * secrets at this cost too (its SecretHasher), so that an unknown key's
+ * decoy costs there what a seeded key's check does, as in production.
  */
 export const SEED_SECRET_COST: SecretHashCost = { N: 2 ** 10, r: 8, p: 1 };

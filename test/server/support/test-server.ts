@@ -17,6 +17,7 @@ import { clinicFixture } from './clinic-fixture.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { createTestDatabase, openTestDatabase, removeSqliteFolder, sqliteTestDatabase, type TestDatabase } from './test-database.js';
 import { SEED_SECRET_COST } from './seed-secret-cost.js';
+import { SecretHasher } from '../../../server/auth/secret-hash.js';
 
 export { tempDbPath } from './test-database.js';
 
@@ -33,6 +34,8 @@ export interface TestServerOptions {
   port?: number;
   /** Count into these metrics, as under METRICS_PORT. */
   metrics?: ServiceMetrics;
+  /** How it checks app secrets; default at the seeds' cost (SEED_SECRET_COST), so that its decoy costs what they do. */
+  secretHasher?: SecretHasher;
 }
 
 export interface TestServer {
@@ -88,6 +91,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     clock,
     logger: createLogger('info', sink),
     metrics: options.metrics,
+    secretHasher: options.secretHasher ?? new SecretHasher(SEED_SECRET_COST),
     config: {
       trustProxy: false,
       apiRateLimit: options.apiRateLimit ?? { limit: 10_000, windowMs: 60_000 },
@@ -139,7 +143,7 @@ export interface SeededClinic {
 /** Creates a clinic (the fixture unless given) and a key pair for it. */
 export async function seedClinic(server: TestServer, file = clinicFixture()): Promise<SeededClinic> {
   const careId = await new ClinicStore(server.db).create(ClinicFile.parse(file), server.clock.now());
-  const auth = new AuthService(new KeyStore(server.db), new TokenStore(server.db), server.clock, SEED_SECRET_COST);
+  const auth = new AuthService(new KeyStore(server.db), new TokenStore(server.db), server.clock, new SecretHasher(SEED_SECRET_COST));
   const { app_key, app_secret_key } = await auth.createKeyPair(careId);
   return { careId, appKey: app_key, secret: app_secret_key };
 }
