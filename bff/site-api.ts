@@ -7,7 +7,7 @@ import { notFoundHandler } from '../platform/error-handler.js';
 import { addOperations, operationTable, type AnyOperation } from '../platform/operation.js';
 import type { BffMetrics } from './metrics/bff-metrics.js';
 import type { BffConfig } from './config.js';
-import type { SiteSettings } from './sites/site-settings.js';
+import { DEFAULT_SITE, type SiteSettings } from './sites/site-settings.js';
 import { TokenManager } from './upstream/token-manager.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 import { ReadBudget } from './upstream/read-budget.js';
@@ -142,6 +142,8 @@ export function createSiteApi({ config, site, logger, clock, redis, metrics, con
         taken: takenSlots,
         dentistMemory,
         keyBindings,
+        // Upstream keeps Idempotency-Keys per clinic, which several sites may share: each site's keys carry its id.
+        keyScope: site.siteId === DEFAULT_SITE ? undefined : site.siteId,
         clock,
         bookingTimeoutMs: config.bookingTimeoutMs,
       }),

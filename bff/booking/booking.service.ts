@@ -25,7 +25,7 @@ import type { BookingFacts } from './booking-facts.js';
 import { BookingRefused, outsideOpeningHours } from './booking-refused.js';
 import type { DentistMemory } from './dentist-memory.js';
 import { bodyFingerprint, type KeyBindings } from './key-bindings.js';
-import { dentistKey } from './upstream-keys.js';
+import { dentistKey, siteKey } from './upstream-keys.js';
 import { msUntilForgotten } from './forget-after-visit.js';
 import { entriesAtMost } from '../../platform/entries-at-most.js';
 
@@ -83,6 +83,8 @@ export interface BookingServiceOptions {
    * or shared through Redis.
    */
   keyBindings: KeyBindings;
+  /** What this site's keys carry upstream (siteKey): its id, or undefined for the default site, whose keys go as they came. */
+  keyScope: string | undefined;
   clock: Clock;
   /** How long a booking waits for upstream (BOOKING_TIMEOUT_MS). */
   bookingTimeoutMs: number;
@@ -96,9 +98,9 @@ const BOOKINGS_REMEMBERED = 50_000;
  * before anything goes upstream (refusals with a reason code), "any dentist"
  * (a booking without a dentist goes to the dentist free for the whole
  * appointment with the fewest bookings known that day, a re-send first to
- * the dentist its key tried), the Idempotency-Key of each try (dentistKey),
- * each patient key bound to the body first sent under it (keyBindings), and
- * what is learnt from each answer (a booking's whole interval is taken;
+ * the dentist its key tried), the Idempotency-Key of each try (this site's,
+ * siteKey; one per dentist tried, dentistKey), each patient key bound to the
+ * body first sent under it (keyBindings), and what is learnt from each answer (a booking's whole interval is taken;
  * a start refused 409 is taken). A booking waits for
  * upstream up to `bookingTimeoutMs`, longer than reads: answering "try again"
  * while upstream is still booking is what makes a patient book twice.
@@ -244,7 +246,7 @@ export class BookingService {
     const leastBooked = dentists.filter((id) => !known.overlaps(id, held.start, held.end)).sort((a, b) => known.count(a) - known.count(b));
     const order = retry !== undefined && dentists.includes(retry) ? [retry, ...leastBooked.filter((id) => id !== retry)] : leastBooked;
     for (const doctorId of order) {
-      const key = patientKey && dentistKey(patientKey.key, doctorId);
+      const key = patientKey && dentistKey(this.upstreamKeyOf(patientKey), doctorId);
       const answer = await this.send({ ...request.body, doctor_id: doctorId }, key, sending).catch(async (error: unknown) => {
         if (error instanceof BookingOutcomeUnknown && patientKey) await this.rememberKey(patientKey, doctorId);
         throw error;
@@ -267,12 +269,17 @@ export class BookingService {
     await this.options.keyBindings.accept(patientKey.key, patientKey.fingerprint);
   }
 
+  /** The Idempotency-Key a booking goes upstream under: the patient's, carrying this site's id (siteKey). */
+  private upstreamKeyOf({ key }: PatientKey): string {
+    return siteKey(key, this.options.keyScope);
+  }
+
   /** send, remembering a keyed booking as the patient sent it that booked, or may have, for its re-sends. */
   private async sendRemembered(body: Record<string, unknown>, patientKey: PatientKey | undefined, sending: (keyed: boolean) => void): Promise<UpstreamAnswer> {
     const remember = async () => {
       if (patientKey) await this.options.keyBindings.accept(patientKey.key, patientKey.fingerprint);
     };
-    const answer = await this.send(body, patientKey?.key, sending).catch(async (error: unknown) => {
+    const answer = await this.send(body, patientKey && this.upstreamKeyOf(patientKey), sending).catch(async (error: unknown) => {
       if (error instanceof BookingOutcomeUnknown) await remember();
       throw error;
     });
