@@ -7,7 +7,7 @@ import { notFoundHandler } from '../platform/error-handler.js';
 import { addOperations, operationTable, type AnyOperation } from '../platform/operation.js';
 import type { BffMetrics } from './metrics/bff-metrics.js';
 import type { BffConfig } from './config.js';
-import type { SiteSettings } from './sites/site-settings.js';
+import { DEFAULT_SITE, type SiteSettings } from './sites/site-settings.js';
 import { TokenManager } from './upstream/token-manager.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 import { ReadBudget } from './upstream/read-budget.js';
@@ -20,6 +20,7 @@ import { bookingOperations } from './booking/booking.routes.js';
 import { BookingService } from './booking/booking.service.js';
 import { BookingFacts } from './booking/booking-facts.js';
 import { MemoryDentistMemory, SharedDentistMemory, type DentistMemory } from './booking/dentist-memory.js';
+import { MemoryKeyBindings, SharedKeyBindings, type KeyBindings } from './booking/key-bindings.js';
 import { availabilityOperations } from './availability/availability.routes.js';
 import { availabilityDaysOperations } from './availability/availability-days.routes.js';
 import { ClinicFacts } from './availability/clinic-facts.js';
@@ -126,8 +127,8 @@ export function createSiteApi({ config, site, logger, clock, redis, metrics, con
   const takenSlots: TakenSlots = redis && scope ? new SharedTakenSlots(redis, `${scope}taken:`, learnt) : learnt;
   const triedDentists = new MemoryDentistMemory(clock);
   const dentistMemory: DentistMemory = redis && scope ? new SharedDentistMemory(redis, `${scope}dentist:`, triedDentists) : triedDentists;
-  const keysBooked = new MemoryDentistMemory(clock);
-  const acceptedKeys: DentistMemory = redis && scope ? new SharedDentistMemory(redis, `${scope}accepted:`, keysBooked) : keysBooked;
+  const boundKeys = new MemoryKeyBindings(clock);
+  const keyBindings: KeyBindings = redis && scope ? new SharedKeyBindings(redis, `${scope}key-body:`, boundKeys) : boundKeys;
   const availability = { timeZone: site.timeZone, rules: site.bookingRules, clock };
   const routed = [
     ...availabilityOperations(facts, takenSlots, availability),
@@ -140,7 +141,9 @@ export function createSiteApi({ config, site, logger, clock, redis, metrics, con
         rules: site.bookingRules,
         taken: takenSlots,
         dentistMemory,
-        acceptedKeys,
+        keyBindings,
+        // Upstream keeps Idempotency-Keys per clinic, which several sites may share: each site's keys carry its id.
+        keyScope: site.siteId === DEFAULT_SITE ? undefined : site.siteId,
         clock,
         bookingTimeoutMs: config.bookingTimeoutMs,
       }),

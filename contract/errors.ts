@@ -72,3 +72,6 @@ export type AuthFailure = keyof typeof AUTH_FAILURES;
 
 export const authFailed = (reason: AuthFailure) => new ApiError('auth_failed', AUTH_FAILURES[reason]);
 export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
+/** An Idempotency-Key sent again with another body: the server's answer, and the BFF's when it sees the reuse first. */
+export const idempotencyKeyReused = () =>
+  new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request body; use a new key for a new booking');

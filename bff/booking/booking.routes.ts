@@ -101,13 +101,16 @@ const BOOK_APPOINTMENT = declaration({
         "from the clinic's time, its notice and horizon (BOOKING_MIN_NOTICE_MINUTES, BOOKING_HORIZON_DAYS), its opening " +
         'hours, treatments and dentists and the 15-minute grid, before sending it on, `reason` names the rule as a code: ' +
         'in_past, inside_notice, beyond_horizon, closed_day, outside_hours, ends_after_closing, unknown_treatment, ' +
-        'unknown_dentist or off_grid. A re-send with the Idempotency-Key of a booking accepted before still goes on ' +
-        'once time has brought it inside the notice, and replays.',
+        'unknown_dentist or off_grid. A re-send of the same body with the Idempotency-Key of a booking accepted before ' +
+        'still goes on once time has brought it inside the notice, and replays; another body under that key is a new ' +
+        'booking, refused inside_notice then.',
     ),
     '409': errorAnswer('slot_unavailable: the dentist is already booked then.'),
     '413': errorAnswer(`payload_too_large: body over ${BROWSER_BOOKING_MAX_BYTES} bytes.`),
     '415': errorAnswer('unsupported_media_type: not sent as application/json.'),
-    '422': errorAnswer('idempotency_key_reused: the key was used with another body.'),
+    '422': errorAnswer(
+      'idempotency_key_reused: the key was used with another body, on this site (a named dentist or "any dentist" alike).',
+    ),
     ...commonErrors,
     '504': {
       ...errorAnswer(

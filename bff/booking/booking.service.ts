@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import {
   BookAppointmentResponse,
@@ -7,8 +6,7 @@ import {
   type TreatmentListResponse,
   type WebsiteResponse,
 } from '../../contract/index.js';
-import { ApiError } from '../../contract/errors.js';
-import { LIMITS } from '../../contract/rules/limits.js';
+import { ApiError, idempotencyKeyReused } from '../../contract/errors.js';
 import { appointmentEnd } from '../../contract/rules/appointment-interval.js';
 import type { BookingRules } from '../../contract/rules/booking-rules.js';
 import { clinicNow } from '../../contract/rules/clinic-now.js';
@@ -26,6 +24,8 @@ import type { ContentResource } from '../content/resources.js';
 import type { BookingFacts } from './booking-facts.js';
 import { BookingRefused, outsideOpeningHours } from './booking-refused.js';
 import type { DentistMemory } from './dentist-memory.js';
+import { bodyFingerprint, type KeyBindings } from './key-bindings.js';
+import { dentistKey, siteKey } from './upstream-keys.js';
 import { msUntilForgotten } from './forget-after-visit.js';
 import { entriesAtMost } from '../../platform/entries-at-most.js';
 
@@ -37,6 +37,12 @@ export interface BookingRequest {
   booking: BookAppointmentRequest;
   /** The browser's Idempotency-Key, when it sent one. */
   idempotencyKey: string | undefined;
+}
+
+/** A booking's patient key (its Idempotency-Key) and the fingerprint of its body under that key (bodyFingerprint). */
+interface PatientKey {
+  key: string;
+  fingerprint: string;
 }
 
 /** What upstream made of a booking: booked (with the dentist booked), or refused with an answer to relay. */
@@ -70,11 +76,15 @@ export interface BookingServiceOptions {
   /** The dentist each patient key of an "any dentist" booking tried: per process, or shared through Redis. */
   dentistMemory: DentistMemory;
   /**
-   * The dentist each keyed booking booked, or may have (an unknown outcome),
-   * by its patient key: a re-send of one is sent on even once time has moved
-   * it inside the notice, so that upstream replays it. Per process, or shared through Redis.
+   * The body each patient key was first sent upstream with, and whether it
+   * booked or may have (an unknown outcome): another body under the key is
+   * refused 422, and only a re-send of the accepted body is sent on once time
+   * has moved it inside the notice, so that upstream replays it. Per process,
+   * or shared through Redis.
    */
-  acceptedKeys: DentistMemory;
+  keyBindings: KeyBindings;
+  /** What this site's keys carry upstream (siteKey): its id, or undefined for the default site, whose keys go as they came. */
+  keyScope: string | undefined;
   clock: Clock;
   /** How long a booking waits for upstream (BOOKING_TIMEOUT_MS). */
   bookingTimeoutMs: number;
@@ -88,8 +98,9 @@ const BOOKINGS_REMEMBERED = 50_000;
  * before anything goes upstream (refusals with a reason code), "any dentist"
  * (a booking without a dentist goes to the dentist free for the whole
  * appointment with the fewest bookings known that day, a re-send first to
- * the dentist its key tried), the Idempotency-Key of each try (dentistKey),
- * and what is learnt from each answer (a booking's whole interval is taken;
+ * the dentist its key tried), the Idempotency-Key of each try (this site's,
+ * siteKey; one per dentist tried, dentistKey), each patient key bound to the
+ * body first sent under it (keyBindings), and what is learnt from each answer (a booking's whole interval is taken;
  * a start refused 409 is taken). A booking waits for
  * upstream up to `bookingTimeoutMs`, longer than reads: answering "try again"
  * while upstream is still booking is what makes a patient book twice.
@@ -114,36 +125,59 @@ export class BookingService {
    * Books `request` upstream, unless a check the BFF can make refuses it
    * first. `sending` is told before each call upstream, and whether it
    * carries an Idempotency-Key: from then on the booking may be stored.
-   * Throws BookingRefused (nothing sent), ApiError slot_unavailable when every
-   * dentist is taken, BookingOutcomeUnknown when a booking sent got no answer
-   * in time, and UpstreamUnavailable or UpstreamBusy when upstream failed.
+   * Throws BookingRefused (nothing sent), ApiError idempotency_key_reused
+   * when its key was sent with another body, ApiError slot_unavailable when
+   * every dentist is taken, BookingOutcomeUnknown when a booking sent got no
+   * answer in time, and UpstreamUnavailable or UpstreamBusy when upstream failed.
    */
   async book(request: BookingRequest, sending: (keyed: boolean) => void): Promise<BookingOutcome> {
     const { booking, idempotencyKey } = request;
+    const patientKey = idempotencyKey === undefined ? undefined : { key: idempotencyKey, fingerprint: bodyFingerprint(idempotencyKey, booking) };
     // The rules of time first: they need nothing read, as on the reference server.
     const untimely = this.refusalByTime(booking);
-    if (untimely && !(untimely.reason === 'inside_notice' && (await this.acceptedBefore(idempotencyKey)))) throw untimely;
+    if (untimely && !(untimely.reason === 'inside_notice' && (await this.acceptedBefore(patientKey)))) throw untimely;
     const facts = await this.knownFacts(booking);
     const refusal = refusalOf(booking, facts);
     if (refusal) throw refusal;
+    // Bound once it would go upstream: a booking the BFF refuses itself binds nothing, as the server remembers no
+    // request refused before its rules. After the rules of time, so another body under an accepted key is inside_notice.
+    if (patientKey) await this.bindKey(patientKey);
     const { appointment_date: date, appointment_time: time } = booking;
     const treatmentMinutes = facts.treatments?.data.find((t) => t.treatment_id === booking.treatment_id)?.duration_minutes;
     const held: TakenInterval = { start: time, end: appointmentEnd(time, appointmentMinutes(treatmentMinutes, this.options.rules)) };
     if (booking.doctor_id == null) {
       // Without the dentist list (upstream failing to answer it) the booking goes as the patient sent it.
       const dentists = facts.dentists?.data.map((dentist) => dentist.doctor_id) ?? [];
-      if (dentists.length > 0) return this.bookAnyDentist(request, dentists, held, sending);
+      if (dentists.length > 0) return this.bookAnyDentist(request, patientKey, dentists, held, sending);
     }
     const requested = booking.doctor_id ?? null;
-    const answer = await this.sendRemembered(request.body, idempotencyKey, requested, sending);
+    const answer = await this.sendRemembered(request.body, patientKey, sending);
     if (requested !== null && answer.status === 200) await this.options.taken.markTaken(requested, date, held);
     if (requested !== null && answer.status === 409) await this.options.taken.markTaken(requested, date, startOnly(time));
     return this.outcomeOf(answer, requested, booking);
   }
 
-  /** True when a booking with this patient key was accepted upstream before, or may have been. */
-  private async acceptedBefore(idempotencyKey: string | undefined): Promise<boolean> {
-    return idempotencyKey !== undefined && (await this.options.acceptedKeys.dentistOf(idempotencyKey)) !== undefined;
+  /**
+   * True when upstream accepted this very body under this patient key before,
+   * or may have: only then is it a re-send, which upstream replays. Another
+   * body under an accepted key is a new booking, and meets the notice as any.
+   */
+  private async acceptedBefore(patientKey: PatientKey | undefined): Promise<boolean> {
+    if (patientKey === undefined) return false;
+    const binding = await this.options.keyBindings.bindingOf(patientKey.key);
+    return binding !== undefined && binding.accepted && binding.fingerprint === patientKey.fingerprint;
+  }
+
+  /**
+   * Binds the patient key to this body, the first time it goes upstream;
+   * refuses another body under a key already bound, as the server refuses it
+   * (422). The BFF must say it itself: "any dentist" sends each try under a
+   * derived key, so upstream never sees a key first used for a named dentist
+   * reused, nor an "any dentist" key reused for another day or patient.
+   */
+  private async bindKey({ key, fingerprint }: PatientKey): Promise<void> {
+    const bound = await this.options.keyBindings.bind(key, fingerprint);
+    if (bound.fingerprint !== fingerprint) throw idempotencyKeyReused();
   }
 
   /**
@@ -198,22 +232,23 @@ export class BookingService {
    */
   private async bookAnyDentist(
     request: BookingRequest,
+    patientKey: PatientKey | undefined,
     dentists: number[],
     held: TakenInterval,
     sending: (keyed: boolean) => void,
   ): Promise<BookingOutcome> {
-    const { booking, idempotencyKey } = request;
+    const { booking } = request;
     const { appointment_date: date, appointment_time: time } = booking;
     const { taken, dentistMemory } = this.options;
-    const retry = idempotencyKey === undefined ? undefined : await dentistMemory.dentistOf(idempotencyKey);
+    const retry = patientKey === undefined ? undefined : await dentistMemory.dentistOf(patientKey.key);
     const known = await taken.takenOn(date, dentists);
     // Array.prototype.sort is stable: dentists with as many bookings keep the list's order.
     const leastBooked = dentists.filter((id) => !known.overlaps(id, held.start, held.end)).sort((a, b) => known.count(a) - known.count(b));
     const order = retry !== undefined && dentists.includes(retry) ? [retry, ...leastBooked.filter((id) => id !== retry)] : leastBooked;
     for (const doctorId of order) {
-      const key = idempotencyKey && dentistKey(idempotencyKey, doctorId);
+      const key = patientKey && dentistKey(this.upstreamKeyOf(patientKey), doctorId);
       const answer = await this.send({ ...request.body, doctor_id: doctorId }, key, sending).catch(async (error: unknown) => {
-        if (error instanceof BookingOutcomeUnknown && idempotencyKey) await this.rememberKey(idempotencyKey, doctorId);
+        if (error instanceof BookingOutcomeUnknown && patientKey) await this.rememberKey(patientKey, doctorId);
         throw error;
       });
       if (answer.status === 409) {
@@ -222,29 +257,29 @@ export class BookingService {
       }
       if (answer.status !== 200) return { booked: false, refusal: answer };
       await taken.markTaken(doctorId, date, held);
-      if (idempotencyKey) await this.rememberKey(idempotencyKey, doctorId);
+      if (patientKey) await this.rememberKey(patientKey, doctorId);
       return this.outcomeOf(answer, doctorId, booking);
     }
     throw new ApiError('slot_unavailable', 'Every dentist is booked at that time; please choose another time');
   }
 
   /** The patient key of a booking that booked, or may have, with the dentist tried: for re-sends ("any dentist", notice). */
-  private async rememberKey(idempotencyKey: string, doctorId: number): Promise<void> {
-    await this.options.dentistMemory.remember(idempotencyKey, doctorId);
-    await this.options.acceptedKeys.remember(idempotencyKey, doctorId);
+  private async rememberKey(patientKey: PatientKey, doctorId: number): Promise<void> {
+    await this.options.dentistMemory.remember(patientKey.key, doctorId);
+    await this.options.keyBindings.accept(patientKey.key, patientKey.fingerprint);
   }
 
-  /** send, remembering a keyed booking of a named dentist that booked, or may have, for its re-sends. */
-  private async sendRemembered(
-    body: Record<string, unknown>,
-    idempotencyKey: string | undefined,
-    doctorId: number | null,
-    sending: (keyed: boolean) => void,
-  ): Promise<UpstreamAnswer> {
+  /** The Idempotency-Key a booking goes upstream under: the patient's, carrying this site's id (siteKey). */
+  private upstreamKeyOf({ key }: PatientKey): string {
+    return siteKey(key, this.options.keyScope);
+  }
+
+  /** send, remembering a keyed booking as the patient sent it that booked, or may have, for its re-sends. */
+  private async sendRemembered(body: Record<string, unknown>, patientKey: PatientKey | undefined, sending: (keyed: boolean) => void): Promise<UpstreamAnswer> {
     const remember = async () => {
-      if (idempotencyKey !== undefined && doctorId !== null) await this.options.acceptedKeys.remember(idempotencyKey, doctorId);
+      if (patientKey) await this.options.keyBindings.accept(patientKey.key, patientKey.fingerprint);
     };
-    const answer = await this.send(body, idempotencyKey, sending).catch(async (error: unknown) => {
+    const answer = await this.send(body, patientKey && this.upstreamKeyOf(patientKey), sending).catch(async (error: unknown) => {
       if (error instanceof BookingOutcomeUnknown) await remember();
       throw error;
     });
@@ -310,18 +345,6 @@ function refusalOf(booking: BookAppointmentRequest, { website, treatments, denti
     return new BookingRefused('off_grid', `appointment_time must be on the booking grid, every ${SLOT_STEP_MINUTES} minutes (:00, :15, :30, :45)`);
   }
   return undefined;
-}
-
-/**
- * Each dentist tried for one "any dentist" booking gets its own
- * Idempotency-Key derived from the patient's, so a re-send replays each try
- * (a 409 or the booking) instead of booking again. A key too long to carry
- * the suffix within the header's limit is replaced by its SHA-256.
- */
-export function dentistKey(patientKey: string, doctorId: number): string {
-  const suffix = `:doctor-${doctorId}`;
-  const base = patientKey.length + suffix.length <= LIMITS.idempotencyKey ? patientKey : createHash('sha256').update(patientKey).digest('base64url');
-  return `${base}${suffix}`;
 }
 
 /**

@@ -25,18 +25,23 @@ export interface DentistMemory {
   remember(patientKey: string, doctorId: number): Promise<void>;
 }
 
+/** What is remembered per patient key in a process's memory: at most KEYS_REMEMBERED keys, each for KEY_MEMORY_TTL_MS. */
+export function patientKeyCache<V extends NonNullable<unknown>>(clock: Clock): LRUCache<string, V> {
+  // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, across a clock moved by hand.
+  return new LRUCache<string, V>({
+    ...entriesAtMost(KEYS_REMEMBERED),
+    ttl: KEY_MEMORY_TTL_MS,
+    ttlResolution: 0,
+    perf: { now: () => clock.now().getTime() },
+  });
+}
+
 /** DentistMemory in this process's memory: at most KEYS_REMEMBERED keys, the least recently used forgotten first. */
 export class MemoryDentistMemory implements DentistMemory {
   private readonly dentists: LRUCache<string, number>;
 
   constructor(clock: Clock = systemClock) {
-    // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, across a clock moved by hand.
-    this.dentists = new LRUCache<string, number>({
-      ...entriesAtMost(KEYS_REMEMBERED),
-      ttl: KEY_MEMORY_TTL_MS,
-      ttlResolution: 0,
-      perf: { now: () => clock.now().getTime() },
-    });
+    this.dentists = patientKeyCache<number>(clock);
   }
 
   dentistOf(patientKey: string): Promise<number | undefined> {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { BookAppointmentRequest, BookAppointmentResponse, ErrorBody } from '../../contract/index.js';
-import { ApiError } from '../../contract/index.js';
+import { ApiError, idempotencyKeyReused } from '../../contract/index.js';
 import { appointmentEnd, checkOpeningHours, ClinicNowReadings, type OpeningHoursVerdict } from '../../contract/rules/index.js';
+import { canonicalJson } from '../../platform/canonical-json.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../db/database.js';
 import type { GroupCommitter } from '../db/group-commit.js';
@@ -68,10 +69,7 @@ export class BookingService {
       if (idempotencyKey && requestHash) {
         const earlier = await stores.idempotency.find(careId, idempotencyKey, now);
         if (earlier && earlier.requestHash !== requestHash) {
-          throw new ApiError(
-            'idempotency_key_reused',
-            'This Idempotency-Key was already used with a different request body; use a new key for a new booking',
-          );
+          throw idempotencyKeyReused();
         }
         if (earlier) return { status: earlier.status, body: earlier.body as BookingAnswer['body'], replayed: true };
       }
@@ -205,13 +203,4 @@ const slotUnavailable = (overlap?: Overlap) =>
  */
 function hashBooking(booking: BookAppointmentRequest): string {
   return createHash('sha256').update(canonicalJson(booking)).digest('base64url');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

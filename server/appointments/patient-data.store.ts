@@ -86,6 +86,35 @@ export class PatientDataStore {
   }
 
   /**
+   * Deletes the Idempotency-Key records of the clinic whose stored answer
+   * booked one of these appointments: a re-send of an erased booking no
+   * longer replays it (which would tell whoever holds the key and body that
+   * it was made) and is a new booking request, which the rules decide.
+   * Answers how many it deleted. The answers are read here, not matched in
+   * SQL: they are JSON text, a clinic holds at most a day of them, and the
+   * erasure of a patient is rare.
+   */
+  async forgetAnswersOf(careId: number, appointmentIds: readonly number[]): Promise<number> {
+    if (appointmentIds.length === 0) return 0;
+    const erased = new Set(appointmentIds);
+    const answers = await this.db
+      .selectFrom('idempotency_keys')
+      .select(['idempotency_key', 'response_json'])
+      .where('care_id', '=', careId)
+      .where('status_code', '=', 200)
+      .execute();
+    const keys = answers
+      .filter((row) => {
+        const booked = bookedIn(row.response_json);
+        return booked !== undefined && erased.has(booked);
+      })
+      .map((row) => row.idempotency_key);
+    if (keys.length === 0) return 0;
+    const result = await this.db.deleteFrom('idempotency_keys').where('care_id', '=', careId).where('idempotency_key', 'in', keys).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /**
    * Deletes the Idempotency-Key records past their window (they hold the
    * answer, which names no patient, and a SHA-256 of the booking, which is
    * derived from one), and on SQLite moves the WAL into the file and empties
@@ -100,6 +129,13 @@ export class PatientDataStore {
       .execute();
     if (this.engine === 'sqlite') await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(this.db);
   }
+}
+
+/** The appointment a stored booking answer booked, if it is one (a 200's `data.appointment_id`). */
+function bookedIn(responseJson: string): number | undefined {
+  const answer = JSON.parse(responseJson) as { data?: { appointment_id?: unknown } };
+  const id = answer.data?.appointment_id;
+  return typeof id === 'number' ? id : undefined;
 }
 
 /** Appointments anonymised per statement by the retention purge. */

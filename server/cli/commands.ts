@@ -190,6 +190,7 @@ const COMMANDS: Record<string, (options: Options, deps: CommandDeps) => Promise<
     const store = new PatientDataStore(deps.db, deps.database.engine);
     const ids = (await store.appointmentsOf(careId, phone)).map((appointment) => appointment.appointment_id);
     const anonymised = await store.anonymise(ids);
+    await store.forgetAnswersOf(careId, ids);
     await store.forget(deps.clock.now());
     deps.audit?.({ action: 'patients erase', care_id: careId, patient: patientHash(phone), anonymised });
     return { anonymised };

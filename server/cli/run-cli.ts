@@ -1,4 +1,4 @@
-import { systemClock } from '../../platform/clock.js';
+import { systemClock, type Clock } from '../../platform/clock.js';
 import { loadServerConfig } from '../config.js';
 import { openDatabase } from '../db/connection.js';
 import { CliError, parseCommand, refuseMissingSqliteFile } from './commands.js';
@@ -10,6 +10,8 @@ export interface CliIo {
   stdout: (text: string) => void;
   /** One line for the person at the terminal (console.error's: the newline is the writer's). */
   stderr: (line: string) => void;
+  /** The time the command runs at: the system's, unless a test runs it at its server's time. */
+  clock?: Clock;
 }
 
 /**
@@ -35,15 +37,16 @@ async function runCommand(argv: string[], io: CliIo): Promise<number> {
   refuseMissingSqliteFile(argv, config.database.url);
   // The CLI's few writes are not group-committed: each COMMIT is synced as SQLITE_SYNCHRONOUS says, by SQLite itself.
   const database = await openDatabase(config.database);
+  const clock = io.clock ?? systemClock;
   try {
     const result = await command({
       database,
-      clock: systemClock,
+      clock,
       publicUrl: config.publicUrl,
       retentionDays: config.retentionDays,
       tell: io.stderr,
       // One JSON line on stderr per patient's data read or erased: keep it (2>>audit.log) as the clinic's record.
-      audit: (record) => io.stderr(JSON.stringify({ audit: true, at: systemClock.now().toISOString(), ...record })),
+      audit: (record) => io.stderr(JSON.stringify({ audit: true, at: clock.now().toISOString(), ...record })),
     });
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return 0;

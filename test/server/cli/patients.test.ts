@@ -2,14 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BookAppointmentResponse, DentistListResponse } from '../../../contract/index.js';
 import { patientHash } from '../../../server/cli/commands.js';
 import type { AppointmentRecord } from '../../../server/appointments/appointment.store.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { clinicCli, type CliResult } from '../support/clinic-cli.js';
 import { insertAppointment, sqliteFileHolds } from '../support/patient-files.js';
 import { TEST_ENGINE } from '../support/test-database.js';
-import { seedClinic } from '../support/test-server.js';
+import { authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
+import { expectError } from '../../support/expect-error.js';
 
 const dbPath = join(mkdtempSync(join(tmpdir(), 'clinic-patients-test-')), 'clinic.db');
 const ctx = useTestServer({
@@ -102,5 +104,40 @@ describe('clinic patients export and erase', () => {
     const args = ['patients', 'erase', '--clinic', String(ctx.clinic.careId), ...flags];
 
     expect(refusal(await clinic(args))).toContain(message);
+  });
+});
+
+describe('clinic patients erase, then a booking of hers sent again with its Idempotency-Key', () => {
+  const ERIN = { patient_name: 'Erin Erasable', patient_phone: '+44 7700 900555' };
+
+  it("is no longer replayed: a new request, which the rules decide; another patient's key still replays", async () => {
+    const caller = await authenticatedCaller(ctx.server, ctx.clinic);
+    const book = (body: Record<string, unknown>, key: string) => caller.post('/appointments/book', body, { 'idempotency-key': key });
+    const [dentist] = DentistListResponse.parse(await (await caller.get('/dentists')).json()).data;
+    const named = validBooking({ ...ERIN, appointment_time: '10:00', doctor_id: dentist!.doctor_id });
+    const unnamed = validBooking({ ...ERIN, appointment_time: '11:00' });
+    const others = validBooking({ patient_name: 'Olga Other', patient_phone: '+44 7700 900556', appointment_time: '12:00' });
+    const booked = [];
+    for (const [body, key] of [[named, 'erin-named'], [unnamed, 'erin-unnamed'], [others, 'olga']] as const) {
+      const res = await book(body, key);
+      expect(res.status).toBe(200);
+      booked.push(BookAppointmentResponse.parse(await res.json()).data.appointment_id);
+    }
+
+    // At the server's time, so the other answers are within their 24 hours when erase forgets the older ones.
+    const erased = await clinicCli(ctx.server.databaseUrl, ['patients', 'erase', '--clinic', String(ctx.clinic.careId), '--phone', ERIN.patient_phone], {}, ctx.server.clock);
+    expect(erased.code, erased.stderr).toBe(0);
+
+    // The erased appointment still holds its dentist at 10:00 (anonymised, not cancelled): refused as any new booking.
+    const namedAgain = await book(named, 'erin-named');
+    await expectError(namedAgain, 409, 'slot_unavailable');
+    expect(namedAgain.headers.get('idempotent-replayed')).toBeNull();
+    const unnamedAgain = await book(unnamed, 'erin-unnamed');
+    expect(unnamedAgain.status).toBe(200);
+    expect(unnamedAgain.headers.get('idempotent-replayed')).toBeNull();
+    expect(BookAppointmentResponse.parse(await unnamedAgain.json()).data.appointment_id).not.toBe(booked[1]);
+    const othersAgain = await book(others, 'olga');
+    expect(othersAgain.headers.get('idempotent-replayed')).toBe('true');
+    expect(BookAppointmentResponse.parse(await othersAgain.json()).data.appointment_id).toBe(booked[2]);
   });
 });

@@ -1,3 +1,4 @@
+import type { Clock } from '../../../platform/clock.js';
 import { runCli } from '../../../server/cli/run-cli.js';
 
 export interface CliResult {
@@ -14,7 +15,13 @@ export interface CliResult {
  * (seconds each through tsx). cli-process.ts runs the real process, for the
  * few tests that prove main.ts wires runCli to it.
  */
-export async function clinicCli(databaseUrl: string, args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+export async function clinicCli(
+  databaseUrl: string,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  /** The time it runs at (a test server's clock), else the system's. */
+  clock?: Clock,
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(args, {
@@ -22,6 +29,7 @@ export async function clinicCli(databaseUrl: string, args: string[], env: Record
     stdout: (text) => (stdout += text),
     // console.error's bytes: the line and a newline.
     stderr: (line) => (stderr += `${line}\n`),
+    clock,
   });
   return { code, stdout, stderr };
 }
