@@ -27,6 +27,7 @@ import { SiteRegistry } from './sites/site-registry.js';
 import { watchSiteChanges, type SiteChangesOptions } from './sites/site-changes.js';
 import { siteOfAnswer, siteRoutes } from './sites/site-routes.js';
 import type { SiteStore } from './sites/site.store.js';
+import { OutboundPolicy, type HostResolver } from './outbound/outbound-policy.js';
 
 export { PICTURE_LIMITS } from './site-api.js';
 
@@ -45,6 +46,8 @@ export interface BffDeps {
    * serves only the env clinic (the default site), as before sites.
    */
   sites?: Pick<SiteStore, 'get' | 'credentials'>;
+  /** How outbound calls (pictures) resolve a host name; tests make a name resolve to loopback here. The system's resolver when absent. */
+  resolveHost?: HostResolver;
 }
 
 export interface Bff {
@@ -64,9 +67,10 @@ export interface Bff {
 }
 
 /** Builds the BFF as an Express app; it never listens. */
-export function createBff({ config, logger, clock = systemClock, redis, metrics, sites }: BffDeps): Bff {
+export function createBff({ config, logger, clock = systemClock, redis, metrics, sites, resolveHost }: BffDeps): Bff {
   const contentStore = new ContentStore({ ttlMs: config.cache.ttlMs, maxBytes: config.cache.maxBytes, clock });
-  const pictureStore = sharedPictureStore(config, clock);
+  const outbound = new OutboundPolicy({ allowlist: config.outboundAllowlist, resolve: resolveHost });
+  const pictureStore = sharedPictureStore(config, clock, outbound);
   // One gate for every site's token exchanges (TOKEN_EXCHANGES_MAX_IN_FLIGHT), the default site's included.
   const exchangeGate = new ConcurrencyGate(config.tokenExchangesMaxInFlight);
   const openApiDocument = {};

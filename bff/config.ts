@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
 import { decodeSecretsKey } from './sites/site-secrets.js';
+import { AllowlistError, parseOutboundAllowlist, type OutboundAllowlist } from './outbound/outbound-allowlist.js';
 import { coreConfig, coreSettings, parseSettings, positiveIntSetting, rateSettings, rateWindow, type CoreConfig, type RateWindow } from '../platform/config.js';
 import { BOOKING_RULE_BOUNDS, DEFAULT_BOOKING_RULES, type BookingRules } from '../contract/rules/booking-rules.js';
 
@@ -26,6 +27,20 @@ const ianaTimeZone = z.string().refine(
   },
   { message: 'must be an IANA time zone, e.g. Europe/London' },
 );
+
+/** OUTBOUND_ALLOWLIST's entries, each checked here (parseOutboundAllowlist); the config holds them parsed. */
+const outboundAllowlist = z
+  .string()
+  .default('')
+  .transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .superRefine((entries, ctx) => {
+    try {
+      parseOutboundAllowlist(entries);
+    } catch (error) {
+      if (!(error instanceof AllowlistError)) throw error;
+      ctx.addIssue({ code: 'custom', message: error.message });
+    }
+  });
 
 /** The BFF's settings, read once from the environment (and .env); nothing else reads process.env. */
 export const BffConfigSchema = z.object({
@@ -138,6 +153,9 @@ export const BffConfigSchema = z.object({
     .describe(
       'during a rotation of `SITE_SECRETS_KEY`, the key it replaces: secrets sealed with it are still read until `npm run bff -- sites reencrypt` has sealed every one with the new key',
     ),
+  OUTBOUND_ALLOWLIST: outboundAllowlist.describe(
+    "comma list of `host`, `host:port` or CIDR ranges (`10.20.0.0/16`, `fd00::/8`) the BFF may reach although they are not public addresses: a clinic's pictures on an internal host, and for `sites create`, a site's `upstream_url`. Empty, the BFF fetches a picture only from a public address or from its site's own upstream origin (scheme, host and port of its API URL); loopback, private, link-local and other internal addresses are refused ([security.md](security.md#outbound-calls))",
+  ),
   DEMO_PAGE: z
     .stringbool()
     .default(false)
@@ -191,6 +209,8 @@ export interface BffConfig extends CoreConfig {
   referenceKey: Buffer;
   /** BOOKING_REF_SECRET_PREVIOUS: keys references are still read with, after referenceKey. */
   previousReferenceKeys: readonly Buffer[];
+  /** OUTBOUND_ALLOWLIST: internal hosts and ranges the BFF may reach on a clinic's word (bff/outbound/). */
+  outboundAllowlist: OutboundAllowlist;
   /** DEMO_PAGE: the demo page at GET /. */
   demoPage: boolean;
   widgetDir: string;
@@ -248,6 +268,7 @@ export function parseBffConfig(env: NodeJS.ProcessEnv): BffConfig {
     },
     referenceKey: deriveReferenceKey(e.BOOKING_REF_SECRET),
     previousReferenceKeys: e.BOOKING_REF_SECRET_PREVIOUS.map(deriveReferenceKey),
+    outboundAllowlist: parseOutboundAllowlist(e.OUTBOUND_ALLOWLIST),
     demoPage: e.DEMO_PAGE,
     widgetDir: e.WIDGET_DIR,
     widgetDevUrl: e.WIDGET_DEV_URL,

@@ -29,21 +29,25 @@ import { SharedTakenSlots } from './availability/shared-taken-slots.js';
 import { docsOperation, type SharedDocument } from './docs/docs.routes.js';
 import { pictureOperations } from './pictures/pictures.routes.js';
 import { PictureStore } from './pictures/picture-store.js';
+import { OutboundPolicy } from './outbound/outbound-policy.js';
 import { apiCors } from './http/cors.js';
 import { RefusedOrigins } from './http/refused-origins.js';
 
-/** The clinic's pictures (/api/pictures): at most 1 MiB each, 16 MiB in all in memory. */
-/** The largest picture passed on, and every site's pictures together (one store for the whole BFF, as the content's). */
-export const PICTURE_LIMITS = { maxPictureBytes: 1024 * 1024, maxBytes: 16 * 1024 * 1024 };
+/**
+ * The clinics' pictures (/api/pictures): at most 1 MiB each; 16 MiB in all in
+ * memory (one store for the whole BFF, as the content's), of which one site
+ * holds at most 4 MiB (a clinic's logo, hero and a few dozen photos sized for
+ * the web), so one site cannot push the others' pictures out.
+ */
+export const PICTURE_LIMITS = { maxPictureBytes: 1024 * 1024, maxBytes: 16 * 1024 * 1024, maxSiteBytes: 4 * 1024 * 1024 };
 
 /**
  * The picture store every site shares: one PICTURE_LIMITS.maxBytes for the
- * whole BFF, so that 1,000 sites may not hold 16 MiB of pictures each. Keyed
- * by URL: pictures are public bytes fetched without credentials, and each
- * site's route serves only a URL its own content names.
+ * whole BFF, so that 1,000 sites may not hold 16 MiB of pictures each, and
+ * each site within its share (PictureStore).
  */
-export const sharedPictureStore = (config: BffConfig, clock: Clock): PictureStore =>
-  new PictureStore({ ...PICTURE_LIMITS, ttlMs: config.cache.ttlMs, timeoutMs: config.upstreamTimeoutMs, clock });
+export const sharedPictureStore = (config: BffConfig, clock: Clock, outbound: OutboundPolicy): PictureStore =>
+  new PictureStore({ ...PICTURE_LIMITS, ttlMs: config.cache.ttlMs, timeoutMs: config.upstreamTimeoutMs, clock, outbound });
 
 /** A site's per-IP limiters: the default site's own, or the ones every site of the database shares (keyed by site and IP). */
 export interface SiteLimiters {
@@ -157,7 +161,9 @@ export function createSiteApi({ config, site, logger, clock, redis, metrics, con
   routed.push(
     ...pictureOperations(
       cache,
-      pictureStore ?? sharedPictureStore(config, clock),
+      pictureStore ?? sharedPictureStore(config, clock, new OutboundPolicy({ allowlist: config.outboundAllowlist })),
+      // Its own upstream's origin is where a site's pictures may always come from (the demo's are on the reference server).
+      { siteId: site.siteId, upstreamOrigin: new URL(site.upstreamUrl).origin },
       Math.floor(config.cache.ttlMs / 1000),
     ),
   );

@@ -96,7 +96,9 @@ function seed() {
       { mode: 0o600 },
     );
     try {
-      return cli(['dist/bff/cli/main.js', 'sites', 'create', '--file', file], { DATABASE_URL: bffDatabase, SITE_SECRETS_KEY: siteSecretsKey }, `create the site of ${clinic.name}`).site_id;
+      // The demo's upstream is on loopback, which `sites create` refuses unless the operator allows it.
+      const env = { DATABASE_URL: bffDatabase, SITE_SECRETS_KEY: siteSecretsKey, OUTBOUND_ALLOWLIST: new URL(serverUrl).host };
+      return cli(['dist/bff/cli/main.js', 'sites', 'create', '--file', file], env, `create the site of ${clinic.name}`).site_id;
     } finally {
       rmSync(file, { force: true });
     }

@@ -5,6 +5,7 @@ import { loadSitesConfig } from '../sites/sites-config.js';
 import { openSitesDatabase } from '../sites/sites-database.js';
 import { CliError, parseSitesCommand } from './sites-commands.js';
 import { changeAnnouncer } from './change-announcer.js';
+import { OutboundPolicy } from '../outbound/outbound-policy.js';
 
 /** Where the CLI reads its settings and input and writes its output: the process's own in main.ts, captured ones in tests. */
 export interface SitesCliIo {
@@ -49,6 +50,7 @@ async function runCommand(argv: string[], io: SitesCliIo): Promise<number> {
     const result = await command({
       store: new SiteStore(database.db, secrets),
       clock: systemClock,
+      outbound: new OutboundPolicy({ allowlist: config.outboundAllowlist }),
       readInput: io.readInput,
       audit: ({ event, ...entry }) => io.stderr(`${JSON.stringify({ audit: event, ...entry })}\n`),
       announce: announcer?.announce,

@@ -4,11 +4,15 @@ import type { z } from 'zod';
 import type { Clock } from '../../platform/clock.js';
 import { describeIssues } from '../../platform/validation.js';
 import { SiteStore } from '../sites/site.store.js';
+import { upstreamRefusal } from '../sites/site-upstream.js';
+import type { OutboundPolicy } from '../outbound/outbound-policy.js';
 import { SiteFile, SiteKeyPair, SiteOrigin, viewOf, type SiteRecord } from '../sites/site.js';
 
 export interface SitesCliDeps {
   store: SiteStore;
   clock: Clock;
+  /** The rule a site's upstream_url must pass (OUTBOUND_ALLOWLIST): no address inside a network unless allowed. */
+  outbound: OutboundPolicy;
   /** Standard input, read whole: where `rotate-secret` takes the new key pair (never from an argument, which `ps` shows). */
   readInput: () => Promise<string>;
   /** One audit line per change: what, which site, when; never a secret. */
@@ -54,7 +58,7 @@ export function parseSitesCommand(argv: string[]): (deps: SitesCliDeps) => Promi
 }
 
 const COMMANDS: Record<string, Command> = {
-  create: async ({ file }, { store, clock, audit, announce }) => {
+  create: async ({ file }, { store, clock, outbound, audit, announce }) => {
     const path = required(file, '--file');
     let text: string;
     try {
@@ -63,6 +67,8 @@ const COMMANDS: Record<string, Command> = {
       throw new CliError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
     }
     const site = parsed(SiteFile, parseJson(text, path), 'invalid site file');
+    const refused = await upstreamRefusal(outbound, site.upstream_url);
+    if (refused) throw new CliError(refused);
     const now = clock.now();
     const siteId = await store.create(site, now);
     audit({ event: 'site.created', site_id: siteId, at: now.toISOString() });

@@ -1,27 +1,12 @@
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../platform/clock.js';
+import type { OutboundPolicy } from '../outbound/outbound-policy.js';
+import { downloadPicture, PictureRefused, type Picture } from './picture-download.js';
 
-/**
- * The types a picture may have. SVG can carry script when opened on its own
- * (never inside an <img>): the route answers every picture with a sandboxing
- * CSP, so it cannot run on the BFF's origin either.
- */
-export const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif', 'image/svg+xml'] as const;
-
-export interface Picture {
-  type: string;
-  body: Buffer;
-  etag: string;
-}
-
-/** Why a picture is not served: a failure of its host, or a picture the BFF refuses to pass on. */
-export type PictureRefusal = 'unreachable' | 'not_an_image' | 'too_large';
-
-export class PictureRefused extends Error {
-  constructor(readonly reason: PictureRefusal) {
-    super(`picture refused: ${reason}`);
-  }
+/** Whose picture it is: the site whose content names it, and that site's upstream origin (which the outbound rule allows). */
+export interface PictureSite {
+  siteId: string;
+  upstreamOrigin: string;
 }
 
 export interface PictureStoreOptions {
@@ -29,84 +14,90 @@ export interface PictureStoreOptions {
   maxPictureBytes: number;
   /** All cached pictures together, in bytes. */
   maxBytes: number;
+  /** One site's cached pictures together, in bytes: its share, whatever the others hold. */
+  maxSiteBytes: number;
   ttlMs: number;
   timeoutMs: number;
   clock: Clock;
+  /** Where a picture may be fetched from: the rule every outbound call of the BFF follows. */
+  outbound: OutboundPolicy;
 }
 
 /**
- * The clinic's pictures, fetched from wherever its content says they are and
- * kept in an LRU bounded in bytes for `ttlMs`, so a popular page costs the
- * picture's host one request per picture per TTL (concurrent misses share
- * one). Past its TTL a picture is served at once while it is fetched again
- * (allowStale), and a failed refresh keeps it (noDeleteOnFetchRejection), so
- * pictures outlast an outage of their host as the content does; a picture
- * the content no longer names is refused by the route whatever is cached. A picture must answer 200 with an image type of PICTURE_TYPES and at
- * most `maxPictureBytes` (checked on Content-Length and again as it streams);
- * redirects are refused, so a named URL cannot lead the BFF elsewhere.
+ * The clinics' pictures, fetched where their content says they are when the
+ * outbound rule allows it (picture-download.ts), and kept for `ttlMs`, so a
+ * popular page costs the picture's host one request per picture per TTL
+ * (concurrent misses share one). Past its TTL a picture is served at once
+ * while it is fetched again (allowStale), and a failed refresh keeps it
+ * (noDeleteOnFetchRejection), so pictures outlast an outage of their host as
+ * the content does; a picture the content no longer names is refused by the
+ * route whatever is cached.
+ *
+ * Each site has an LRU of its own, bounded by `maxSiteBytes`, so one site
+ * filling its share evicts only its own pictures. All of them together stay
+ * within `maxBytes`: past it, the site holding the most gives up its least
+ * recently used picture, so a site can push out another's only while that
+ * other holds more than it does. Kept per site, too, because the outbound
+ * rule is: a picture fetched under one site's own upstream origin is never
+ * served to another.
  */
 export class PictureStore {
-  private readonly cache: LRUCache<string, Picture>;
+  private readonly sites = new Map<string, LRUCache<string, Picture, string>>();
 
-  constructor(private readonly options: PictureStoreOptions) {
-    this.cache = new LRUCache<string, Picture>({
-      maxSize: options.maxBytes,
-      sizeCalculation: (picture) => Math.max(1, picture.body.length),
-      maxEntrySize: options.maxPictureBytes,
-      ttl: options.ttlMs,
-      // lru-cache would otherwise reuse one reading of the clock for 1 ms (see ContentCache).
-      ttlResolution: 0,
-      allowStale: true,
-      noDeleteOnFetchRejection: true,
-      perf: { now: () => options.clock.now().getTime() },
-      fetchMethod: (url) => this.download(url),
-    });
-  }
+  constructor(private readonly options: PictureStoreOptions) {}
 
-  /** The picture at `url` (a URL the clinic's content names: the caller checks). */
-  async get(url: string): Promise<Picture> {
-    const picture = await this.cache.fetch(url);
-    if (!picture) throw new PictureRefused('unreachable');
-    return picture;
-  }
-
-  private async download(url: string): Promise<Picture> {
-    const { maxPictureBytes, timeoutMs } = this.options;
-    let res: Response;
+  /** The picture at `url` (a URL the site's content names: the caller checks). */
+  async get(site: PictureSite, url: string): Promise<Picture> {
     try {
-      res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(timeoutMs), headers: { accept: PICTURE_TYPES.join(',') } });
-    } catch {
-      throw new PictureRefused('unreachable');
+      const picture = await this.siteCache(site.siteId).fetch(url, { context: site.upstreamOrigin });
+      if (!picture) throw new PictureRefused('unreachable');
+      return picture;
+    } finally {
+      this.keepWithinTotal();
     }
-    const abort = () => void res.body?.cancel().catch(() => undefined);
-    if (res.status !== 200 || !res.body) {
-      abort();
-      throw new PictureRefused('unreachable');
+  }
+
+  private siteCache(siteId: string): LRUCache<string, Picture, string> {
+    let cache = this.sites.get(siteId);
+    if (!cache) {
+      const { options } = this;
+      cache = new LRUCache<string, Picture, string>({
+        maxSize: options.maxSiteBytes,
+        sizeCalculation: (picture) => Math.max(1, picture.body.length),
+        maxEntrySize: options.maxPictureBytes,
+        ttl: options.ttlMs,
+        // lru-cache would otherwise reuse one reading of the clock for 1 ms (see ContentCache).
+        ttlResolution: 0,
+        allowStale: true,
+        noDeleteOnFetchRejection: true,
+        perf: { now: () => options.clock.now().getTime() },
+        fetchMethod: (url, _stale, { signal, context }) =>
+          downloadPicture(url, {
+            upstreamOrigin: context,
+            outbound: options.outbound,
+            maxPictureBytes: options.maxPictureBytes,
+            timeoutMs: options.timeoutMs,
+            evicted: signal,
+          }),
+      });
+      this.sites.set(siteId, cache);
     }
-    const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (!(PICTURE_TYPES as readonly string[]).includes(type)) {
-      abort();
-      throw new PictureRefused('not_an_image');
-    }
-    if (Number(res.headers.get('content-length') ?? 0) > maxPictureBytes) {
-      abort();
-      throw new PictureRefused('too_large');
-    }
-    const chunks: Uint8Array[] = [];
+    return cache;
+  }
+
+  /** Past `maxBytes` in all, the site holding the most drops its least recently used picture, until all fit. */
+  private keepWithinTotal(): void {
     let total = 0;
-    try {
-      for await (const chunk of res.body) {
-        total += chunk.byteLength;
-        if (total > maxPictureBytes) {
-          abort();
-          throw new PictureRefused('too_large');
-        }
-        chunks.push(chunk);
-      }
-    } catch (error) {
-      throw error instanceof PictureRefused ? error : new PictureRefused('unreachable');
+    for (const cache of this.sites.values()) total += cache.calculatedSize;
+    while (total > this.options.maxBytes) {
+      let largest: LRUCache<string, Picture, string> | undefined;
+      for (const cache of this.sites.values()) if (!largest || cache.calculatedSize > largest.calculatedSize) largest = cache;
+      // Only pictures being refreshed left in it: they are dropped by a later call, once settled.
+      const oldest = largest?.rkeys().next();
+      if (!largest || !oldest || oldest.done) return;
+      const before = largest.calculatedSize;
+      largest.delete(oldest.value);
+      total -= before - largest.calculatedSize;
     }
-    const body = Buffer.concat(chunks, total);
-    return { type, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` };
   }
 }

@@ -6,7 +6,8 @@ import { removePerClientHeaders } from '../../platform/fast-http/rate-limit-head
 import { errorAnswer, IfNoneMatch, sharedAnswers, tagged } from '../http/answers.js';
 import type { ContentCache } from '../content/content-cache.js';
 import { namedPictures } from './named-pictures.js';
-import { PICTURE_TYPES, PictureRefused, type PictureStore } from './picture-store.js';
+import { PICTURE_TYPES, PictureRefused } from './picture-download.js';
+import type { PictureSite, PictureStore } from './picture-store.js';
 
 const PictureParams = z.object({
   key: z
@@ -17,11 +18,14 @@ const PictureParams = z.object({
 
 const PICTURE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
-const REFUSALS = {
-  unreachable: 'The picture could not be fetched',
-  not_an_image: 'The picture is not a JPEG, PNG, WebP, AVIF, GIF or SVG image',
-  too_large: 'The picture is larger than the BFF passes on',
-} as const;
+/**
+ * The one answer to every picture not served, whatever the reason: a refused
+ * address, a closed port, an open port that is no picture host, a page, a
+ * picture too large. Told apart, they would let anyone who can put a URL in
+ * a clinic's content map the network the BFF runs in. The reason goes to the
+ * operator's log only.
+ */
+const NOT_SERVED = 'The picture could not be fetched';
 
 /** What GET /api/pictures/{key} declares: the same for every site. */
 const binary = z.string().meta({ format: 'binary' });
@@ -46,7 +50,9 @@ const GET_PICTURE = declaration({
       '404': errorAnswer('not_found: the key names no picture of the clinic’s current content.'),
       '429': sharedAnswers.rateLimited,
       '500': sharedAnswers.internalError,
-      '502': errorAnswer('upstream_unavailable: the picture could not be fetched, is no image, or is too large.'),
+      '502': errorAnswer(
+        'upstream_unavailable: the picture could not be fetched, is not at an address the BFF may reach, is no image, or is too large; one answer for all.',
+      ),
       '503': sharedAnswers.upstreamBusy,
     },
 });
@@ -55,10 +61,10 @@ const GET_PICTURE = declaration({
  * GET /api/pictures/{key}: a picture the clinic's current content names,
  * from the BFF's own origin, so that a page whose CSP allows images only from
  * the BFF shows it. Any key that is not such a picture is 404: the BFF is no
- * proxy for other URLs. A picture that cannot be fetched, is no image or is
- * too large is 502, and never cached by the browser.
+ * proxy for other URLs, nor for a named URL inside a network (bff/outbound/).
+ * A picture not served is 502 with one body, and never cached by the browser.
  */
-export function pictureOperations(cache: ContentCache, pictures: PictureStore, maxAgeSeconds: number): AnyOperation[] {
+export function pictureOperations(cache: ContentCache, pictures: PictureStore, site: PictureSite, maxAgeSeconds: number): AnyOperation[] {
   return [
     served(GET_PICTURE, {
       async handle({ params }, req, res) {
@@ -66,10 +72,11 @@ export function pictureOperations(cache: ContentCache, pictures: PictureStore, m
         if (!url || !(await namedPictures(cache)).has(url)) throw notFound('Picture');
         let picture;
         try {
-          picture = await pictures.get(url);
+          picture = await pictures.get(site, url);
         } catch (error) {
-          if (error instanceof PictureRefused) throw new ApiError('upstream_unavailable', REFUSALS[error.reason]);
-          throw error;
+          if (!(error instanceof PictureRefused)) throw error;
+          req.log?.warn({ picture: error.reason }, 'picture not served');
+          throw new ApiError('upstream_unavailable', NOT_SERVED);
         }
         removePerClientHeaders(res);
         res.set({

@@ -42,7 +42,19 @@ export const SiteBookingRules = z
   })
   .strict();
 
-const rateWindow = z.object({ limit: z.number().int().positive(), window_ms: z.number().int().positive() }).strict();
+/**
+ * The bounds of a site's per-IP limits: 1 to 10,000 requests in a window of
+ * 1 s to 24 h (docs/sites.md). Beyond them a limit is no limit (10^12 a
+ * millisecond) or a typo that outlives any use (a window of years).
+ */
+export const SITE_LIMIT_BOUNDS = { limit: { min: 1, max: 10_000 }, windowMs: { min: 1_000, max: 24 * 3600_000 } } as const;
+
+const rateWindow = z
+  .object({
+    limit: z.number().int().min(SITE_LIMIT_BOUNDS.limit.min).max(SITE_LIMIT_BOUNDS.limit.max),
+    window_ms: z.number().int().min(SITE_LIMIT_BOUNDS.windowMs.min).max(SITE_LIMIT_BOUNDS.windowMs.max),
+  })
+  .strict();
 
 /** Per-site overrides of the BFF's per-IP limits (API_, BOOKING_ and STATUS_RATE_*); a limit left out keeps the setting. */
 export const SiteLimits = z.object({ api: rateWindow.optional(), booking: rateWindow.optional(), status: rateWindow.optional() }).strict();

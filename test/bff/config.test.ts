@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { deriveReferenceKey, loadBffConfig, parseBffConfig } from '../../bff/config.js';
+import { OutboundAllowlist } from '../../bff/outbound/outbound-allowlist.js';
 import { REPO_ROOT } from '../server/support/server-process.js';
 
 const SECRET = 'cs_do-not-print-me-0123456789';
@@ -48,10 +49,12 @@ describe('BFF configuration', () => {
       bookingRules: { minNoticeMinutes: 120, horizonDays: 365, defaultDurationMinutes: 30 },
       referenceKey: undefined,
       previousReferenceKeys: [],
+      outboundAllowlist: expect.any(OutboundAllowlist),
       demoPage: false,
       widgetDir: 'widget/dist',
       widgetDevUrl: undefined,
     });
+    expect(config.outboundAllowlist.entries).toEqual([]);
   });
 
   it("reads the clinic's booking rules, a notice and horizon of 0 included", () => {

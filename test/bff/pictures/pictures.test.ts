@@ -1,14 +1,24 @@
 import { createServer, type Server } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pictureKey } from '../../../contract/rules/pictures.js';
 import { PICTURE_LIMITS } from '../../../bff/app.js';
 import { rawGet } from '../content/raw-get.js';
 import type { FakeClock } from '../../support/fake-clock.js';
 import { bffClinicFixture, closeServer, listen, startStack, type Stack } from '../support/bff-harness.js';
+import { parseOutboundAllowlist } from '../../../bff/outbound/outbound-allowlist.js';
+import { expectError } from '../../support/expect-error.js';
 
-/** A picture host: a PNG, a JPEG, an HTML page posing as a picture, one too large, and a redirect. */
+/**
+ * A picture host: a PNG, a JPEG, an HTML page posing as a picture, one too
+ * large, a gzip answer and a redirect. It listens on 127.0.0.1, beside the
+ * clinic's upstream (another port), so the BFF reaches it because
+ * OUTBOUND_ALLOWLIST names it.
+ */
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
 const JPEG = Buffer.concat([Buffer.from('ffd8ffe0', 'hex'), Buffer.alloc(2000, 7)]);
+/** A gzip bomb: 16 MiB of zeros in about 16 KiB. */
+const PACKED = gzipSync(Buffer.alloc(16 * 1024 * 1024));
 let host: Server;
 let hostUrl: string;
 const hostHits: string[] = [];
@@ -24,6 +34,7 @@ beforeAll(async () => {
     else if (req.url === '/sig.svg') res.writeHead(200, { 'content-type': 'image/svg+xml; charset=utf-8' }).end('<svg xmlns="http://www.w3.org/2000/svg"/>');
     else if (req.url === '/flaky.jpg') res.writeHead(flakyDown ? 500 : 200, { 'content-type': 'image/jpeg' }).end(JPEG);
     else if (req.url === '/about.jpg') res.writeHead(200, { 'content-type': 'text/html' }).end('<script>alert(1)</script>');
+    else if (req.url === '/packed.png') res.writeHead(200, { 'content-type': 'image/png', 'content-encoding': 'gzip' }).end(PACKED);
     else if (req.url === '/huge.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(Buffer.alloc(PICTURE_LIMITS.maxPictureBytes + 1));
     else if (req.url === '/huge-chunked.jpg') {
       res.writeHead(200, { 'content-type': 'image/jpeg' });
@@ -42,7 +53,8 @@ beforeAll(async () => {
   clinic.website.team_members[0]!.photo = `${hostUrl}/moved.jpg`;
   clinic.dentists[0]!.signature_image_url = `${hostUrl}/sig.svg`;
   clinic.dentists[1]!.signature_image_url = `${hostUrl}/flaky.jpg`;
-  stack = await startStack({ clinic });
+  clinic.website.services.push({ ...clinic.website.services[0]!, image: `${hostUrl}/packed.png` });
+  stack = await startStack({ clinic, bff: { outboundAllowlist: parseOutboundAllowlist(new URL(hostUrl).host) } });
 });
 afterAll(async () => {
   await stack?.close();
@@ -116,23 +128,30 @@ describe('GET /api/pictures/{key}', () => {
     }
   });
 
+  /** The one answer to every picture not served (test/bff/pictures/picture-addresses.test.ts). */
+  const notServed = async (res: Response) => expect((await expectError(res, 502, 'upstream_unavailable')).message).toBe('The picture could not be fetched');
+
   it('refuses a named URL whose answer is not an image', async () => {
     const res = await picture(`${hostUrl}/about.jpg`);
 
-    expect(res.status).toBe(502);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await res.text()).not.toContain('<script>');
+    await notServed(res);
   });
 
   it('refuses a named picture larger than the limit, by its Content-Length or as it streams', async () => {
-    expect((await picture(`${hostUrl}/huge.jpg`)).status).toBe(502);
-    expect((await picture(`${hostUrl}/huge-chunked.jpg`)).status).toBe(502);
+    await notServed(await picture(`${hostUrl}/huge.jpg`));
+    await notServed(await picture(`${hostUrl}/huge-chunked.jpg`));
+  });
+
+  it('refuses a compressed answer rather than inflate it (a gzip bomb)', async () => {
+    await notServed(await picture(`${hostUrl}/packed.png`));
+    expect(hostHits.filter((path) => path === '/packed.png')).toHaveLength(1);
   });
 
   it('does not follow a redirect from a named URL', async () => {
     const before = hostHits.filter((path) => path === '/hero.jpg').length;
 
-    expect((await picture(`${hostUrl}/moved.jpg`)).status).toBe(502);
+    await notServed(await picture(`${hostUrl}/moved.jpg`));
     expect(hostHits.filter((path) => path === '/hero.jpg')).toHaveLength(before);
   });
 

@@ -42,7 +42,7 @@ describe.each(ENGINES)('the site store on %s', (engine) => {
     expect(await store.get(siteId)).toEqual({
       site_id: siteId,
       name: 'Smile Dental',
-      upstream_url: 'http://127.0.0.1:4000/api/v1',
+      upstream_url: 'https://api.vendor.example/api/v1',
       app_key: 'ck_00112233445566778899aabbccddeeff',
       allowed_origins: ['https://smile.example', 'https://*.smile.example'],
       time_zone: 'Europe/London',

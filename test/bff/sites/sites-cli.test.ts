@@ -13,6 +13,20 @@ import { ENGINES, sitesTestDatabase, type SitesTestDatabase } from './support/si
 
 const NEW_SECRET = 'SECRET-rotated-c41d9e';
 
+/** Upstream URLs on an address inside a network, as `sites create` names them: the URL, its host, the address refused. */
+const upstreamsInsideANetwork: [string, string, string][] = [
+  ['http://169.254.169.254/latest/api/v1', '169.254.169.254', '169.254.169.254'],
+  ['http://127.0.0.1:4000/api/v1', '127.0.0.1:4000', '127.0.0.1'],
+  ['http://2130706433:4000/api/v1', '127.0.0.1:4000', '127.0.0.1'],
+  ['http://[::ffff:a9fe:a9fe]/api/v1', '[::ffff:a9fe:a9fe]', '::ffff:a9fe:a9fe'],
+  ['http://[::1]:4000/api/v1', '[::1]:4000', '::1'],
+  ['https://10.0.0.5/api/v1', '10.0.0.5', '10.0.0.5'],
+  ['https://192.168.1.20:8443/api/v1', '192.168.1.20:8443', '192.168.1.20'],
+  ['http://100.64.0.1/api/v1', '100.64.0.1', '100.64.0.1'],
+  ['http://[fd00::5]/api/v1', '[fd00::5]', 'fd00::5'],
+];
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 // Each command runs in this process (support/sites-cli.ts); the last suite runs the real process.
 describe.each(ENGINES)('npm run bff -- sites, on %s', { timeout: 90_000 }, (engine) => {
   let testDb: SitesTestDatabase;
@@ -157,7 +171,7 @@ describe('npm run bff -- sites, given bad input', { timeout: 90_000 }, () => {
   });
   afterAll(() => testDb.remove());
 
-  it.each([
+  it.each<[string, () => string[], RegExp]>([
     ['a file that is not there', () => ['sites', 'create', '--file', join(folder, 'missing.json')], /^bff: cannot read .*missing\.json: ENOENT$/],
     ['a file that is not JSON', () => ['sites', 'create', '--file', writeFile('bad.json', '{"name": SECRET-x')], /^bff: .*bad\.json is not valid JSON$/],
     ['a missing field', () => ['sites', 'create', '--file', writeFile('no-zone.json', JSON.stringify({ ...siteFile(), time_zone: undefined }))], /^bff: invalid site file: time_zone /],
@@ -166,12 +180,36 @@ describe('npm run bff -- sites, given bad input', { timeout: 90_000 }, () => {
     ['no --file', () => ['sites', 'create'], /^bff: --file is required$/],
     ['an unknown command', () => ['sites', 'frob'], /^bff: unknown command: sites frob/],
     ['an unknown option', () => ['sites', 'list', '--verbose'], /^bff: Unknown option '--verbose'/],
+    ...upstreamsInsideANetwork.map(([url, host, address]): [string, () => string[], RegExp] => [
+      `an upstream_url of ${url}`,
+      () => ['sites', 'create', '--file', writeFile('inside.json', JSON.stringify(siteFile({ upstream_url: url })))],
+      new RegExp(`^bff: upstream_url ${escaped(host)} is at ${escaped(address)}, which is not public; list ${escaped(host)} in OUTBOUND_ALLOWLIST to allow it$`),
+    ]),
+    ['a per-site limit of 10^12 a millisecond', () => ['sites', 'create', '--file', writeFile('limits.json', JSON.stringify(siteFile({ limits: { api: { limit: 1e12, window_ms: 1 } } })))], /^bff: invalid site file: limits\.api\.limit .*10000.*limits\.api\.window_ms .*1000/],
+    ['a per-site window of a year', () => ['sites', 'create', '--file', writeFile('window.json', JSON.stringify(siteFile({ limits: { booking: { limit: 5, window_ms: 365 * 86_400_000 } } })))], /^bff: invalid site file: limits\.booking\.window_ms .*86400000/],
   ])('refuses %s with one line and exit code 2', async (_case, args, message) => {
     expect(refusal(await cli(args()))).toMatch(message);
   });
 
   it('has created nothing after those refusals', async () => {
     expect(printed(await cli(['sites', 'list']))).toEqual([]);
+  });
+
+  it('creates a site on an internal upstream that OUTBOUND_ALLOWLIST names, by host and port or by range, and no other', async () => {
+    const create = (upstream: string, allowlist: string) =>
+      cli(['sites', 'create', '--file', writeFile('allowed.json', JSON.stringify(siteFile({ upstream_url: upstream })))], '', { OUTBOUND_ALLOWLIST: allowlist });
+
+    const byHost = printed<{ site_id: string }>(await create('http://127.0.0.1:4000/api/v1', '127.0.0.1:4000'));
+    const byRange = printed<{ site_id: string }>(await create('http://10.20.0.5/api/v1', '10.20.0.0/16'));
+    expect(refusal(await create('http://127.0.0.1:4001/api/v1', '127.0.0.1:4000'))).toMatch(/^bff: upstream_url 127\.0\.0\.1:4001 is at 127\.0\.0\.1/);
+    expect(refusal(await create('http://169.254.169.254/api/v1', '10.0.0.0/8'))).toMatch(/^bff: upstream_url 169\.254\.169\.254 is at 169\.254\.169\.254/);
+
+    const sites = printed<SiteView[]>(await cli(['sites', 'list']));
+    expect(sites.map((site) => [site.site_id, site.upstream_url])).toEqual([
+      [byHost.site_id, 'http://127.0.0.1:4000/api/v1'],
+      [byRange.site_id, 'http://10.20.0.5/api/v1'],
+    ]);
+    for (const site of sites) printed(await cli(['sites', 'delete', '--site', site.site_id]));
   });
 
   it('refuses a malformed origin in set-origins and keeps the ones it had', async () => {

@@ -71,6 +71,8 @@ export async function startBff(
   metrics?: BffMetrics,
   /** The sites of a BFF database (test/bff/sites), served at /s/{site_id} beside the clinic above. */
   sites?: BffDeps['sites'],
+  /** How outbound calls resolve host names (test/bff/outbound): the system's resolver when absent. */
+  resolveHost?: BffDeps['resolveHost'],
 ): Promise<RunningBff> {
   const { lines: logs, sink } = collectLogLines();
   // The schema's defaults, with the settings these tests run under, then each test's own.
@@ -95,7 +97,7 @@ export async function startBff(
     }),
     ...overrides,
   };
-  const bff = createBff({ config, logger: createLogger('info', sink), clock, redis, metrics, sites });
+  const bff = createBff({ config, logger: createLogger('info', sink), clock, redis, metrics, sites, resolveHost });
   const server = createHttpServer(bff.app);
   const baseUrl = await listen(server);
   const close = once(() => closeServer(server));
@@ -130,11 +132,18 @@ export interface Stack {
  * test, it closes itself when that scope ends: no afterAll to write.
  */
 export async function startStack(
-  options: { bff?: Partial<BffConfig>; clock?: Clock; clinic?: ClinicFile; server?: TestServerOptions; bffMetrics?: BffMetrics } = {},
+  options: {
+    bff?: Partial<BffConfig>;
+    clock?: Clock;
+    clinic?: ClinicFile;
+    server?: TestServerOptions;
+    bffMetrics?: BffMetrics;
+    resolveHost?: BffDeps['resolveHost'];
+  } = {},
 ): Promise<Stack> {
   const upstream = await startTestServer(options.server);
   const clinic = await seedClinic(upstream, options.clinic ?? bffClinicFixture());
-  const bff = await startBff(upstream.api, clinic, options.bff, options.clock ?? upstream.clock, undefined, options.bffMetrics);
+  const bff = await startBff(upstream.api, clinic, options.bff, options.clock ?? upstream.clock, undefined, options.bffMetrics, undefined, options.resolveHost);
   const close = once(async () => {
     await bff.close();
     await upstream.close();
