@@ -19,7 +19,7 @@ import { apiRateLimit, bookingRateLimit, perSiteRateLimit, statusRateLimit, type
 import { bffErrorHandler } from './http/error-handler.js';
 import { apiSecurityHeaders, devPageSecurityHeaders, pageSecurityHeaders, widgetSecurityHeaders } from './http/security-headers.js';
 import { widgetRoutes } from './widget-hosting/widget.routes.js';
-import { createWidgetDevProxy, type WidgetDevProxy } from './widget-hosting/widget-dev-proxy.js';
+import type { WidgetDevProxy } from './widget-hosting/widget-dev-proxy.js';
 import { demoPage, demoRoutes } from './demo/demo-page.js';
 import { apiRouter, createSiteApi, sameOperations, sharedApiRouter, sharedPictureStore, type SiteApi, type SiteLimiters } from './site-api.js';
 import { DEFAULT_SITE, defaultSiteSettings, siteSettingsOf, type SiteSettings } from './sites/site-settings.js';
@@ -48,6 +48,11 @@ export interface BffDeps {
   sites?: Pick<SiteStore, 'get' | 'credentials'>;
   /** How outbound calls (pictures) resolve a host name; tests make a name resolve to loopback here. The system's resolver when absent. */
   resolveHost?: HostResolver;
+  /**
+   * `npm run dev` only (WIDGET_DEV_URL, made by main.ts with createWidgetDevProxy): /widget/* goes to Vite
+   * instead of the built widget, and the pages' CSP lets Vite's client work.
+   */
+  widgetDevProxy?: WidgetDevProxy;
 }
 
 export interface Bff {
@@ -58,8 +63,6 @@ export interface Bff {
   takenSlots: TakenSlots;
   /** Every operation of /api, as the router serves them and the OpenAPI document describes them. */
   operations: readonly AnyOperation[];
-  /** `npm run dev` only (WIDGET_DEV_URL): /widget/* goes to Vite; main.ts attaches it for the HMR websocket. */
-  widgetDevProxy?: WidgetDevProxy;
   /** The content LRU every site shares (one byte bound). */
   contentStore: ContentStore;
   /** The sites of the database met so far; absent without `sites`. */
@@ -67,7 +70,7 @@ export interface Bff {
 }
 
 /** Builds the BFF as an Express app; it never listens. */
-export function createBff({ config, logger, clock = systemClock, redis, metrics, sites, resolveHost }: BffDeps): Bff {
+export function createBff({ config, logger, clock = systemClock, redis, metrics, sites, resolveHost, widgetDevProxy }: BffDeps): Bff {
   const contentStore = new ContentStore({ ttlMs: config.cache.ttlMs, maxBytes: config.cache.maxBytes, clock });
   const outbound = new OutboundPolicy({ allowlist: config.outboundAllowlist, resolve: resolveHost });
   const pictureStore = sharedPictureStore(config, clock, outbound);
@@ -109,7 +112,6 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
   app.use(requestLogger(logger));
   if (metrics) app.use(requestMetrics(metrics, bffRoutes(operations)));
   app.use('/api', apiSecurityHeaders, tagDefaultSite, apiRouter(main));
-  const widgetDevProxy = config.widgetDevUrl ? createWidgetDevProxy(config.widgetDevUrl) : undefined;
   const widget = widgetRoutes(config.widgetDir);
   app.use('/widget', widgetSecurityHeaders, tagDefaultSite, widgetDevProxy?.middleware ?? widget, notFoundHandler);
   const siteRegistry = sites && servedSites(sites, config, logger, redis, contentStore, (site, limiters) => {
@@ -142,7 +144,6 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
     cache: main.cache,
     takenSlots: main.takenSlots,
     operations,
-    widgetDevProxy,
     contentStore,
     siteRegistry,
   };

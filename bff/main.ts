@@ -11,6 +11,7 @@ import { loadBffConfig } from './config.js';
 import { openSitesDatabase } from './sites/sites-database.js';
 import { SiteSecrets } from './sites/site-secrets.js';
 import { SiteStore } from './sites/site.store.js';
+import { createWidgetDevProxy } from './widget-hosting/widget-dev-proxy.js';
 
 /** Starts the BFF: reads config (one line naming a bad setting), listens, drains on SIGTERM. */
 runMain('BFF', async () => {
@@ -19,13 +20,16 @@ runMain('BFF', async () => {
   // OTEL_EXPORTER_OTLP_ENDPOINT (also from .env): before anything that makes spans is built. A browser's
   // traceparent is not continued: each request starts a trace of the BFF's own (docs/security.md, "Traces").
   await startTracing('clinic-bff', 'none');
+  // npm run dev (WIDGET_DEV_URL): the widget from Vite, through a development package loaded only then, before
+  // anything is opened, so that a production install without it stops here with one line.
+  const widgetDevProxy = config.widgetDevUrl ? await createWidgetDevProxy(config.widgetDevUrl) : undefined;
   // REDIS_URL: limits and taken slots shared by every BFF; a Redis down at start is one warning, not a failed start.
   const redis = await openRedis(config, logger);
   const metrics = config.metrics && new BffMetrics();
   // SITE_SECRETS_KEY: the sites of the BFF's own database (DATABASE_URL) too; unset, no database is opened.
   const sites = config.sites && (await openSitesDatabase(config.sites.databaseUrl));
   const store = sites && config.sites && new SiteStore(sites.db, new SiteSecrets(config.sites.secretsKey!, config.sites.previousSecretsKey));
-  const bff = createBff({ config, logger, clock: systemClock, redis, metrics, sites: store });
+  const bff = createBff({ config, logger, clock: systemClock, redis, metrics, sites: store, widgetDevProxy });
   // Changes made by the CLI or another instance drop the site here within seconds (at once with REDIS_URL).
   const changes = store && followSiteChanges(bff, { store, redis, logger });
   const server = serve(bff.app, {
@@ -41,6 +45,6 @@ runMain('BFF', async () => {
     },
   });
   if (metrics && config.metrics) serveMetrics(metrics.registry, config.metrics, logger);
-  // npm run dev (WIDGET_DEV_URL): Vite's HMR websocket goes through the widget proxy too.
-  bff.widgetDevProxy?.attach(server);
+  // Vite's HMR websocket goes through the widget proxy too.
+  widgetDevProxy?.attach(server);
 });

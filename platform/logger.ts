@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type Logger, type SerializerFn } from 'pino';
-import { PinoPretty } from 'pino-pretty';
+import { devPackageMissing, isNotInstalled } from './dev-package.js';
 import { BufferedStdout } from './fast-http/buffered-stdout.js';
 import { loggedError } from './logged-error.js';
 
@@ -36,6 +37,8 @@ const errorSerializer: SerializerFn = (value: unknown) => (value instanceof Erro
  * pino-pretty instead, after redaction; anywhere else (tests, containers, a
  * pipe to a log shipper) they stay one JSON object per line, written to
  * stdout asynchronously in batches (BufferedStdout), and flushed on exit.
+ * pino-pretty is a development package: in a production install without it,
+ * a terminal gets the JSON lines too, after one line saying why.
  */
 export function createLogger(
   level: string,
@@ -44,8 +47,12 @@ export function createLogger(
 ): Logger {
   const options = { level, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, serializers: { err: errorSerializer } };
   if (destination) return pino(options, destination);
-  if (isTTY) return pino(options, prettyTerminal());
-  return pino(options, new BufferedStdout());
+  if (!isTTY) return pino(options, new BufferedStdout());
+  const pretty = prettyTerminal();
+  if (pretty) return pino(options, pretty);
+  const logger = pino(options, new BufferedStdout());
+  logger.info(`${devPackageMissing('pino-pretty', 'Readable logs in a terminal')}: JSON lines instead`);
+  return logger;
 }
 
 /**
@@ -60,9 +67,19 @@ export function exitAfterLogsFlushed(logger: Logger, code: number): void {
   logger.flush(exit);
 }
 
-/** pino-pretty as a stream in this thread (no worker), writing through process.stdout. */
-function prettyTerminal(): DestinationStream {
-  return PinoPretty({
+/** Loads a package at run time, so that one a production install leaves out is needed only where it is used. */
+const loadPackage = createRequire(import.meta.url);
+
+/** pino-pretty as a stream in this thread (no worker), writing through process.stdout; undefined when it is not installed. */
+function prettyTerminal(): DestinationStream | undefined {
+  let pinoPretty: typeof import('pino-pretty');
+  try {
+    pinoPretty = loadPackage('pino-pretty') as typeof import('pino-pretty');
+  } catch (error) {
+    if (isNotInstalled(error, 'pino-pretty')) return undefined;
+    throw error;
+  }
+  return pinoPretty.PinoPretty({
     colorize: true,
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname',

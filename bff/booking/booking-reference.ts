@@ -6,50 +6,45 @@ import {
   REFERENCE_ALPHABET,
   REFERENCE_SYMBOLS,
 } from '../../contract/rules/bff-api.js';
+import { decryptIdFeistelV1 } from './reference-id-feistel-v1.js';
+import { decryptIdFf1, encryptIdFf1 } from './reference-id-ff1.js';
 
 /**
  * Booking references stand in for the upstream's sequential appointment_id.
  * `key` is 64 bytes (deriveReferenceKey). Two formats:
  *
  * Short (issued for ids below 2^32): 20 Crockford base32 symbols, 100 bits:
- * a 4-bit format marker, the id encrypted to 32 bits with a keyed
- * permutation (a 4-round Feistel network over 16-bit halves, HMAC-SHA-256
- * round functions), and a 64-bit MAC (HMAC-SHA-256 over marker and
- * ciphertext, truncated). Opaque: without the key the ciphertext says nothing
- * of the id. Unforgeable: a guess is right with probability 2^-64, and status
- * lookups are rate-limited per IP. Deterministic: the same booking always has
- * the same reference (100 bits leave no room for a random nonce beside a
- * 64-bit MAC; nothing is lost, since the reference only ever names its booking).
+ * a 4-bit format marker, the id encrypted to 32 bits, and a 64-bit MAC
+ * (HMAC-SHA-256 over marker and ciphertext, truncated). The marker says how the
+ * id was encrypted: 2 (issued now) with FF1, the format-preserving cipher of
+ * NIST SP 800-38G (reference-id-ff1.ts); 1 (issued before, read only) with a
+ * 4-round Feistel network (reference-id-feistel-v1.ts). Opaque: without the
+ * key the ciphertext says nothing of the id. Unforgeable: a guess is right with
+ * probability 2^-64, and status lookups are rate-limited per IP. Deterministic:
+ * the same booking always has the same reference (100 bits leave no room for a
+ * random nonce beside a 64-bit MAC; nothing is lost, since the reference only
+ * ever names its booking).
  *
  * Legacy (ids of 2^32 and above, and every reference issued before the short
  * format): AES-256-CTR under a random IV, then HMAC-SHA-256 (encrypt-then-MAC),
- * 54 base64url characters. Both are read; neither can be turned into the other.
+ * 54 base64url characters. All are read; none can be turned into another.
  */
 
-/** The 4-bit marker of the short format, version 1; other values are free for later formats. */
-const SHORT_V1 = 0b0001;
+/** The 4-bit markers of the short format; the other values are free for later formats. */
+const SHORT_V1_FEISTEL = 0b0001;
+const SHORT_V2_FF1 = 0b0010;
 const SHORT_MAC_BITS = 64n;
 const SHORT_ID_LIMIT = 2 ** 32;
-const FEISTEL_ROUNDS = 4;
 
 const subkey = (key: Buffer, purpose: string) => createHmac('sha256', key).update(purpose).digest();
 
-/** The 16-bit round function: HMAC-SHA-256 of the round number and the half. */
-function round(feistelKey: Buffer, index: number, half: number): number {
-  return createHmac('sha256', feistelKey).update(Buffer.from([index, half >>> 8, half & 0xff])).digest().readUInt16BE(0);
-}
+const ff1Key = (key: Buffer) => subkey(key, 'booking-reference-short-ff1');
 
-/** The keyed permutation of 32-bit values (encrypt); `decrypt` runs the rounds backwards. */
-function feistel(value: number, feistelKey: Buffer, decrypt: boolean): number {
-  let left = value >>> 16;
-  let right = value & 0xffff;
-  if (!decrypt) {
-    for (let i = 0; i < FEISTEL_ROUNDS; i++) [left, right] = [right, left ^ round(feistelKey, i, right)];
-  } else {
-    for (let i = FEISTEL_ROUNDS - 1; i >= 0; i--) [left, right] = [right ^ round(feistelKey, i, left), left];
-  }
-  return ((left << 16) | right) >>> 0;
-}
+/** How each short format's id is decrypted, by its marker; a marker not listed names nothing. */
+const SHORT_ID_DECRYPTION = new Map<number, (cipher: number, key: Buffer) => number>([
+  [SHORT_V2_FF1, (cipher, key) => decryptIdFf1(cipher, ff1Key(key))],
+  [SHORT_V1_FEISTEL, (cipher, key) => decryptIdFeistelV1(cipher, subkey(key, 'booking-reference-short-feistel'))],
+]);
 
 function shortMac(key: Buffer, marker: number, cipher: number): bigint {
   const message = Buffer.alloc(5);
@@ -81,8 +76,8 @@ function fromSymbols(symbols: string): bigint | undefined {
 /** The reference a patient keeps for an appointment: the short form when the id fits 32 bits, else the legacy one. */
 export function createReference(appointmentId: number, key: Buffer): string {
   if (appointmentId >= SHORT_ID_LIMIT) return createLegacyReference(appointmentId, key);
-  const cipher = feistel(appointmentId, subkey(key, 'booking-reference-short-feistel'), false);
-  const value = (BigInt(SHORT_V1) << 96n) | (BigInt(cipher) << SHORT_MAC_BITS) | shortMac(key, SHORT_V1, cipher);
+  const cipher = encryptIdFf1(appointmentId, ff1Key(key));
+  const value = (BigInt(SHORT_V2_FF1) << 96n) | (BigInt(cipher) << SHORT_MAC_BITS) | shortMac(key, SHORT_V2_FF1, cipher);
   return formatReference(toSymbols(value));
 }
 
@@ -100,7 +95,7 @@ export function readReferenceWithAny(reference: string, keys: readonly Buffer[])
 }
 
 /**
- * The appointment id of a genuine reference, in either format and in any
+ * The appointment id of a genuine reference, in any format issued so far and in any
  * spelling normaliseReference accepts; undefined for anything tampered or made up.
  */
 export function readReference(reference: string, key: Buffer): number | undefined {
@@ -109,14 +104,15 @@ export function readReference(reference: string, key: Buffer): number | undefine
   const value = fromSymbols(normalised);
   if (value === undefined) return undefined;
   const marker = Number(value >> 96n);
-  if (marker !== SHORT_V1) return undefined;
+  const decryptId = SHORT_ID_DECRYPTION.get(marker);
+  if (decryptId === undefined) return undefined;
   const cipher = Number((value >> SHORT_MAC_BITS) & 0xffffffffn);
   const mac = Buffer.alloc(8);
   mac.writeBigUInt64BE(value & ((1n << SHORT_MAC_BITS) - 1n));
   const expected = Buffer.alloc(8);
   expected.writeBigUInt64BE(shortMac(key, marker, cipher));
   if (!timingSafeEqual(mac, expected)) return undefined;
-  const id = feistel(cipher, subkey(key, 'booking-reference-short-feistel'), true);
+  const id = decryptId(cipher, key);
   return id > 0 ? id : undefined;
 }
 

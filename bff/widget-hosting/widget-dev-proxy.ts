@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Request, RequestHandler, Response } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
+import { devPackageMissing, isNotInstalled } from '../../platform/dev-package.js';
 import { sendError } from '../../platform/error-body.js';
 
 /** /widget/* and Vite's HMR websocket, proxied to Vite's dev server (`npm run dev`). */
@@ -27,7 +27,8 @@ export interface WidgetDevProxy {
  * server's upgrades itself on the first HTTP request, for every path and with
  * the URL unstripped; upgrade() is wired explicitly instead (bff/main.ts).
  */
-export function createWidgetDevProxy(viteUrl: string, mountPath = '/widget'): WidgetDevProxy {
+export async function createWidgetDevProxy(viteUrl: string, mountPath = '/widget'): Promise<WidgetDevProxy> {
+  const { createProxyMiddleware } = await loadProxyLibrary();
   const proxy = createProxyMiddleware<Request, Response>({
     target: `${viteUrl}${mountPath}`,
     // Vite answers only Host names it allows: its own address always is.
@@ -72,4 +73,14 @@ export function createWidgetDevProxy(viteUrl: string, mountPath = '/widget'): Wi
       process.once('SIGINT', closeWebSockets);
     },
   };
+}
+
+/** http-proxy-middleware, a development package: loaded only when WIDGET_DEV_URL asks for the proxy. */
+async function loadProxyLibrary(): Promise<typeof import('http-proxy-middleware')> {
+  try {
+    return await import('http-proxy-middleware');
+  } catch (error) {
+    if (!isNotInstalled(error, 'http-proxy-middleware')) throw error;
+    throw new Error(`${devPackageMissing('http-proxy-middleware', 'WIDGET_DEV_URL (the widget dev proxy of npm run dev)')}; unset WIDGET_DEV_URL to serve the built widget`);
+  }
 }

@@ -86,12 +86,11 @@ describe('a booking reference', () => {
     expect(readReference(createLegacyReference(2 ** 60, key), key)).toBeUndefined();
   });
 
-  it('names no appointment in a format marker other than version 1, even with a MAC made by the key', () => {
-    const key = stack.bff.config.referenceKey;
-    const symbols = createReference(appointmentId, key).replaceAll('-', '');
+  /** The 100 bits of a short reference, and the same ciphertext sealed under any marker with the MAC the key gives it (booking-reference.ts, shortMac). */
+  function shortParts(reference: string, key: Buffer) {
+    const symbols = reference.replaceAll('-', '');
     const value = [...symbols].reduce((sum, symbol) => (sum << 5n) | BigInt(REFERENCE_ALPHABET.indexOf(symbol)), 0n);
     const cipher = Number((value >> 64n) & 0xffffffffn);
-    // The same ciphertext under another marker, with the MAC the key gives that marker (booking-reference.ts, shortMac).
     const macKey = createHmac('sha256', key).update('booking-reference-short-mac').digest();
     const sealed = (marker: number) => {
       const message = Buffer.alloc(5);
@@ -102,9 +101,22 @@ describe('a booking reference', () => {
       for (let i = 0; i < 20; i++, next >>= 5n) text = REFERENCE_ALPHABET[Number(next & 31n)]! + text;
       return text;
     };
+    return { symbols, marker: Number(value >> 96n), sealed };
+  }
 
-    expect(sealed(1)).toBe(symbols);
-    expect(readReference(sealed(2), key)).toBeUndefined();
+  it('is issued in format 2 (the id under FF1): its first 4 bits say so', () => {
+    const { symbols, marker, sealed } = shortParts(reference, stack.bff.config.referenceKey);
+
+    expect(marker).toBe(2);
+    expect(sealed(2)).toBe(symbols);
+  });
+
+  it('names no appointment under a format marker no format has, even with a MAC made by the key', () => {
+    const key = stack.bff.config.referenceKey;
+    const { sealed } = shortParts(reference, key);
+
+    expect(readReference(sealed(2), key)).toBe(appointmentId);
+    for (const marker of [0, 3, 8, 15]) expect(readReference(sealed(marker), key)).toBeUndefined();
   });
 
   it('is normalised the same way the widget does: case, dashes, spaces and look-alikes', () => {

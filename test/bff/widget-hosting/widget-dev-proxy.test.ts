@@ -2,8 +2,9 @@ import { createServer, request, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBff, type Bff } from '../../../bff/app.js';
+import { createBff } from '../../../bff/app.js';
 import { loadBffConfig } from '../../../bff/config.js';
+import { createWidgetDevProxy, type WidgetDevProxy } from '../../../bff/widget-hosting/widget-dev-proxy.js';
 import { createHttpServer } from '../../../platform/fast-http/http-server.js';
 import { silentLogger } from '../../support/silent-logger.js';
 import { closeServer, listen } from '../support/bff-harness.js';
@@ -51,7 +52,7 @@ async function startStubVite(): Promise<StubVite> {
 }
 
 interface RunningDevBff {
-  bff: Bff;
+  proxy: WidgetDevProxy;
   server: Server;
   baseUrl: string;
 }
@@ -59,10 +60,11 @@ interface RunningDevBff {
 /** The BFF as bff/main.ts runs it with WIDGET_DEV_URL, upgrades wired, minus the signal handlers. */
 async function startDevBff(widgetDevUrl: string): Promise<RunningDevBff> {
   const config = loadBffConfig({ ...SETTINGS, WIDGET_DEV_URL: widgetDevUrl, DEMO_PAGE: 'true' }, '/nonexistent');
-  const bff = createBff({ config, logger: silentLogger() });
+  const proxy = await createWidgetDevProxy(config.widgetDevUrl!);
+  const bff = createBff({ config, logger: silentLogger(), widgetDevProxy: proxy });
   const server = createHttpServer(bff.app);
-  if (bff.widgetDevProxy) server.on('upgrade', bff.widgetDevProxy.upgrade);
-  return { bff, server, baseUrl: await listen(server) };
+  server.on('upgrade', proxy.upgrade);
+  return { proxy, server, baseUrl: await listen(server) };
 }
 
 /** A websocket handshake, raw: resolves with the socket once the other end answers 101. */
@@ -90,7 +92,7 @@ beforeAll(async () => {
   dev = await startDevBff(vite.url);
 });
 afterAll(async () => {
-  dev.bff.widgetDevProxy?.closeWebSockets();
+  dev.proxy.closeWebSockets();
   await closeServer(dev.server);
   await vite.close();
 });
@@ -137,7 +139,7 @@ describe('the widget dev proxy (WIDGET_DEV_URL)', () => {
     const socket = await openWebSocket(`${dev.baseUrl}/widget/`);
     const closed = new Promise((resolve) => socket.once('close', resolve));
 
-    dev.bff.widgetDevProxy!.closeWebSockets();
+    dev.proxy.closeWebSockets();
 
     await closed;
   });
@@ -171,7 +173,6 @@ describe('without WIDGET_DEV_URL', () => {
     try {
       const csp = (await fetch(`${baseUrl}/`)).headers.get('content-security-policy');
 
-      expect(bff.widgetDevProxy).toBeUndefined();
       // Vite's overlay needs inline style elements; the page without it does not allow them.
       expect(csp).not.toMatch(/style-src [^;]*'unsafe-inline'/);
       expect(csp).toContain("script-src 'self'");
