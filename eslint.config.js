@@ -47,11 +47,21 @@ export default tseslint.config(
   // widget/: its own files and contract/rules/ at run time; from the rest of contract/ only types.
   {
     files: ['widget/**/*.ts'],
-    rules: walls(SERVER, BFF, PLATFORM, ZOD, {
-      group: ['**/contract/*.js', '**/contract/*.ts'],
-      allowTypeImports: true,
-      message: 'The widget imports contract/ schemas as types only (import type): their values would bundle zod.',
-    }),
+    rules: walls(
+      SERVER,
+      BFF,
+      PLATFORM,
+      ZOD,
+      {
+        group: ['**/contract/*.js', '**/contract/*.ts'],
+        allowTypeImports: true,
+        message: 'The widget imports contract/ schemas as types only (import type): their values would bundle zod.',
+      },
+      {
+        group: ['**/contract/rules/booking-time-words.*'],
+        message: 'Those are the English sentences for integrators: the widget puts refusal codes in its own words (widget/i18n/).',
+      },
+    ),
   },
   {
     files: ['**/*.{js,mjs}'],

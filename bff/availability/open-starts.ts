@@ -2,22 +2,12 @@ import type { AvailabilitySlot } from '../../contract/bff.js';
 import { ApiError } from '../../contract/errors.js';
 import { appointmentEnd } from '../../contract/rules/appointment-interval.js';
 import type { BookingRules } from '../../contract/rules/booking-rules.js';
+import { checkBookingWindow } from '../../contract/rules/booking-window.js';
 import type { ClinicNow } from '../../contract/rules/clinic-now.js';
 import type { OpeningHours } from '../../contract/rules/opening-hours.js';
 import { candidateSlots } from '../../contract/rules/slots.js';
 import type { ClinicFacts } from './clinic-facts.js';
 import type { TakenOnDate } from './taken-slots.js';
-
-/**
- * Whether a start lies where a booking may be: ahead of now, no sooner than
- * the notice allows (now.earliest) and no later than the horizon's last date,
- * read as the reference server reads them.
- */
-export function withinBookingWindow(now: ClinicNow, date: string, time: string): boolean {
-  if (date < now.date || (date === now.date && time <= now.time)) return false;
-  if (date < now.earliest.date || (date === now.earliest.date && time < now.earliest.time)) return false;
-  return date <= now.lastBookableDate;
-}
 
 /** How long an appointment holds its dentist: its treatment's duration, else the clinic's default length. */
 export const appointmentMinutes = (treatmentMinutes: number | undefined, rules: BookingRules): number =>
@@ -62,10 +52,11 @@ export async function readQuestion(
 /**
  * The day's starts a patient may be offered: the grid's starts from which the
  * whole appointment ends by closing (contract/rules/slots.ts), inside the
- * booking window. Empty for a closed day, a day passed or beyond the horizon.
+ * booking window (contract/rules/booking-window.ts), as a booking is checked.
+ * Empty for a closed day, a day passed or beyond the horizon.
  */
 export function bookableStarts(question: AvailabilityQuestion, date: string, now: ClinicNow): string[] {
-  return candidateSlots(question.openingHours, date, question.minutes).filter((time) => withinBookingWindow(now, date, time));
+  return candidateSlots(question.openingHours, date, question.minutes).filter((time) => checkBookingWindow(now, date, time).within);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ApiError } from '../../contract/errors.js';
 import type { RefusalReason } from '../../contract/bff.js';
-import type { OpeningHoursVerdict } from '../../contract/rules/opening-hours.js';
+import { bookingTimeSentence, type BookingTimeRefusal } from '../../contract/rules/booking-time-words.js';
 
 /**
  * A booking the BFF refuses before sending it on, by a rule it can check from
@@ -17,20 +17,8 @@ export class BookingRefused extends ApiError {
   }
 }
 
-/** A start outside the opening hours, refused with checkOpeningHours's own code, in the reference server's words. */
-export function outsideOpeningHours(verdict: Extract<OpeningHoursVerdict, { open: false }>): BookingRefused {
-  switch (verdict.reason) {
-    case 'closed_day':
-      return new BookingRefused(verdict.reason, `the clinic is closed on ${verdict.day}`);
-    case 'outside_hours':
-      return new BookingRefused(
-        verdict.reason,
-        `appointment_time must be within opening hours on ${verdict.day} (${verdict.hours.open}-${verdict.hours.close})`,
-      );
-    case 'ends_after_closing':
-      return new BookingRefused(
-        verdict.reason,
-        `the treatment takes ${verdict.durationMinutes} minutes and would end after closing time (${verdict.hours.close}) on ${verdict.day}`,
-      );
-  }
-}
+/**
+ * A start outside the booking window or the opening hours, refused with the
+ * verdict's own code, in the reference server's words (the same function words both).
+ */
+export const refusedForTime = (refusal: BookingTimeRefusal): BookingRefused => new BookingRefused(refusal.reason, bookingTimeSentence(refusal));

@@ -9,6 +9,7 @@ import {
 import { ApiError, idempotencyKeyReused } from '../../contract/errors.js';
 import { appointmentEnd } from '../../contract/rules/appointment-interval.js';
 import type { BookingRules } from '../../contract/rules/booking-rules.js';
+import { checkBookingWindow } from '../../contract/rules/booking-window.js';
 import { clinicNow } from '../../contract/rules/clinic-now.js';
 import { minutesOf } from '../../contract/rules/clinic-time.js';
 import { checkOpeningHours } from '../../contract/rules/opening-hours.js';
@@ -22,7 +23,7 @@ import { appointmentMinutes } from '../availability/open-starts.js';
 import { DENTISTS, TREATMENTS, WEBSITE } from '../content/resources.js';
 import type { ContentResource } from '../content/resources.js';
 import type { BookingFacts } from './booking-facts.js';
-import { BookingRefused, outsideOpeningHours } from './booking-refused.js';
+import { BookingRefused, refusedForTime } from './booking-refused.js';
 import type { DentistMemory } from './dentist-memory.js';
 import { bodyFingerprint, type KeyBindings } from './key-bindings.js';
 import { dentistKey, siteKey } from './upstream-keys.js';
@@ -133,14 +134,16 @@ export class BookingService {
   async book(request: BookingRequest, sending: (keyed: boolean) => void): Promise<BookingOutcome> {
     const { booking, idempotencyKey } = request;
     const patientKey = idempotencyKey === undefined ? undefined : { key: idempotencyKey, fingerprint: bodyFingerprint(idempotencyKey, booking) };
-    // The rules of time first: they need nothing read, as on the reference server.
-    const untimely = this.refusalByTime(booking);
-    if (untimely && !(untimely.reason === 'inside_notice' && (await this.acceptedBefore(patientKey)))) throw untimely;
+    // The booking window first, in the clinic's time (CLINIC_TIMEZONE, BOOKING_MIN_NOTICE_MINUTES,
+    // BOOKING_HORIZON_DAYS): it needs nothing read, as on the reference server.
+    const { clock, timeZone, rules } = this.options;
+    const window = checkBookingWindow(clinicNow(clock.now(), timeZone, rules), booking.appointment_date, booking.appointment_time);
+    if (!window.within && !(window.reason === 'inside_notice' && (await this.acceptedBefore(patientKey)))) throw refusedForTime(window);
     const facts = await this.knownFacts(booking);
     const refusal = refusalOf(booking, facts);
     if (refusal) throw refusal;
     // Bound once it would go upstream: a booking the BFF refuses itself binds nothing, as the server remembers no
-    // request refused before its rules. After the rules of time, so another body under an accepted key is inside_notice.
+    // request refused before its rules. After the booking window, so another body under an accepted key is inside_notice.
     if (patientKey) await this.bindKey(patientKey);
     const { appointment_date: date, appointment_time: time } = booking;
     const treatmentMinutes = facts.treatments?.data.find((t) => t.treatment_id === booking.treatment_id)?.duration_minutes;
@@ -178,33 +181,6 @@ export class BookingService {
   private async bindKey({ key, fingerprint }: PatientKey): Promise<void> {
     const bound = await this.options.keyBindings.bind(key, fingerprint);
     if (bound.fingerprint !== fingerprint) throw idempotencyKeyReused();
-  }
-
-  /**
-   * The rules of time, in the clinic's time (CLINIC_TIMEZONE), as the
-   * reference server reads them and in its order: a start that has passed
-   * (one at this very minute too), then one sooner than the notice
-   * (BOOKING_MIN_NOTICE_MINUTES), then a day past the horizon (BOOKING_HORIZON_DAYS),
-   * each in the server's words, naming the clinic rule the setting mirrors.
-   */
-  private refusalByTime({ appointment_date: date, appointment_time: time }: BookAppointmentRequest): BookingRefused | undefined {
-    const { timeZone, clock, rules } = this.options;
-    const now = clinicNow(clock.now(), timeZone, rules);
-    if (date < now.date || (date === now.date && time <= now.time)) {
-      return new BookingRefused('in_past', `appointment_date and appointment_time are in the past (clinic time ${timeZone}: ${now.date} ${now.time})`);
-    }
-    const { earliest } = now;
-    if (date < earliest.date || (date === earliest.date && time < earliest.time)) {
-      return new BookingRefused(
-        'inside_notice',
-        `appointment_date and appointment_time must be at least ${rules.minNoticeMinutes} minutes ahead (min_notice_minutes): ` +
-          `the earliest is ${earliest.date} ${earliest.time} (clinic time ${timeZone})`,
-      );
-    }
-    if (date > now.lastBookableDate) {
-      return new BookingRefused('beyond_horizon', `appointment_date must be within ${rules.horizonDays} days from today (horizon_days): the last is ${now.lastBookableDate}`);
-    }
-    return undefined;
   }
 
   /** What the booking's checks read, each in parallel; what cannot be read (upstream down) is not checked. */
@@ -338,7 +314,7 @@ function refusalOf(booking: BookAppointmentRequest, { website, treatments, denti
   if (website) {
     // Only a treatment's length must end by closing, as on the reference server.
     const hours = checkOpeningHours(website.site.opening_hours, date, time, treatmentMinutes);
-    if (!hours.open) return outsideOpeningHours(hours);
+    if (!hours.open) return refusedForTime(hours);
   }
   // The grid the BFF offers starts on; the reference server takes any HH:MM, as the spec allows.
   if (minutesOf(time) % SLOT_STEP_MINUTES !== 0) {

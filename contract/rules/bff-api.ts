@@ -95,7 +95,8 @@ export const BROWSER_BOOKING_MAX_BYTES = 8 * 1024;
  * Why the BFF refused a booking (400 validation_error), as a code in its error
  * body's `reason`: the widget puts each in the patient's words and never reads
  * the message, which is English for integrators. The opening-hours codes are
- * checkOpeningHours's own; the rest name a rule of the booking.
+ * checkOpeningHours's own, the past, notice and horizon codes checkBookingWindow's;
+ * the rest name a rule of the booking.
  */
 export const REFUSAL_REASONS = [
   /** The start has passed, in the clinic's time. */

@@ -10,6 +10,8 @@ export * from './clinic-now.js';
 export * from './booking-rules.js';
 export * from './appointment-interval.js';
 export * from './opening-hours.js';
+export * from './booking-window.js';
+export * from './booking-time-words.js';
 export * from './slots.js';
 export * from './patterns.js';
 export * from './patient-text.js';

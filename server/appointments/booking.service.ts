@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BookAppointmentRequest, BookAppointmentResponse, ErrorBody } from '../../contract/index.js';
 import { ApiError, idempotencyKeyReused } from '../../contract/index.js';
-import { appointmentEnd, checkOpeningHours, ClinicNowReadings, type OpeningHoursVerdict } from '../../contract/rules/index.js';
+import { appointmentEnd, bookingTimeSentence, checkBookingWindow, checkOpeningHours, ClinicNowReadings } from '../../contract/rules/index.js';
 import { canonicalJson } from '../../platform/canonical-json.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../db/database.js';
@@ -114,27 +114,16 @@ export class BookingService {
     if (!timezone || !stored || !settings) throw new Error(`clinic ${careId} has no time zone, booking rules or website settings`);
     const rules = toBookingRules(stored);
 
-    const today = this.#clinicNow.at(now, timezone, rules);
-    if (date < today.date || (date === today.date && time <= today.time)) {
-      throw invalid(`appointment_date and appointment_time are in the past (clinic time ${timezone}: ${today.date} ${today.time})`);
-    }
-    const { earliest } = today;
-    if (date < earliest.date || (date === earliest.date && time < earliest.time)) {
-      throw invalid(
-        `appointment_date and appointment_time must be at least ${rules.minNoticeMinutes} minutes ahead (min_notice_minutes): ` +
-          `the earliest is ${earliest.date} ${earliest.time} (clinic time ${timezone})`,
-      );
-    }
-    if (date > today.lastBookableDate) {
-      throw invalid(`appointment_date must be within ${rules.horizonDays} days from today (horizon_days): the last is ${today.lastBookableDate}`);
-    }
+    // The rules of time (the booking window, the opening hours) are contract/rules', so the BFF refuses alike.
+    const window = checkBookingWindow(this.#clinicNow.at(now, timezone, rules), date, time);
+    if (!window.within) throw invalid(bookingTimeSentence(window));
 
     const treatmentMinutes = await this.checkNamed(stores, careId, treatment_id, doctor_id);
 
     // Only a treatment's length must end by closing: without one, the clinic's default length is a
     // placeholder, there to hold the dentist, and the clinic shortens or moves such an appointment itself.
     const hours = checkOpeningHours(settings.opening_hours, date, time, treatmentMinutes);
-    if (!hours.open) throw invalid(openingHoursProblem(hours));
+    if (!hours.open) throw invalid(bookingTimeSentence(hours));
 
     // An appointment without a dentist holds nobody's time (docs/spec-silence.md).
     const end = appointmentEnd(time, treatmentMinutes ?? rules.defaultDurationMinutes);
@@ -166,18 +155,6 @@ export class BookingService {
     if (treatmentId != null && treatmentMinutes === undefined) throw invalid('treatment_id does not name an active treatment of this clinic');
     if (!dentistFound) throw invalid('doctor_id does not name a dentist of this clinic');
     return treatmentMinutes;
-  }
-}
-
-/** The opening-hours reason codes in the words integrators read. */
-function openingHoursProblem(verdict: Extract<OpeningHoursVerdict, { open: false }>): string {
-  switch (verdict.reason) {
-    case 'closed_day':
-      return `the clinic is closed on ${verdict.day}`;
-    case 'outside_hours':
-      return `appointment_time must be within opening hours on ${verdict.day} (${verdict.hours.open}-${verdict.hours.close})`;
-    case 'ends_after_closing':
-      return `the treatment takes ${verdict.durationMinutes} minutes and would end after closing time (${verdict.hours.close}) on ${verdict.day}`;
   }
 }
 

@@ -33,6 +33,7 @@ describe('the walls between the parts', () => {
     ['widget/ importing zod', 'widget/api.ts', "import { z } from 'zod';"],
     ['widget/ importing a contract schema as a value', 'widget/api.ts', "import { BookAppointmentRequest } from '../contract/index.js';"],
     ['widget/ importing the BFF schemas as a value', 'widget/api.ts', "import { BffBookingResponse } from '../contract/bff.js';"],
+    ['widget/ importing the integrators\' sentences for refusals', 'widget/booking/failure-text.ts', "import { bookingTimeSentence } from '../../contract/rules/booking-time-words.js';"],
     ['contract/rules/ importing zod', 'contract/rules/patterns.ts', "import { z } from 'zod';"],
     ['contract/rules/ importing the zod contract', 'contract/rules/patterns.ts', "import { ErrorBody } from '../common.js';"],
     ['contract/ importing platform/', 'contract/common.ts', "import { sendError } from '../platform/error-body.js';"],
@@ -45,6 +46,7 @@ describe('the walls between the parts', () => {
 
   it.each([
     ['widget/ importing contract/rules/ at run time', 'widget/api.ts', "import { LIMITS } from '../contract/rules/limits.js';"],
+    ['widget/ importing the booking window\'s codes', 'widget/booking/failure-text.ts', "import { checkBookingWindow } from '../../contract/rules/booking-window.js';"],
     ['widget/ importing contract types', 'widget/api.ts', "import type { Treatment } from '../contract/index.js';"],
     ['bff/ importing contract/ and platform/', 'bff/app.ts', "import { ErrorBody } from '../contract/index.js';\nimport { serve } from '../platform/serve.js';"],
     ['platform/ importing contract/', 'platform/serve.ts', "import { ApiError } from '../contract/index.js';"],

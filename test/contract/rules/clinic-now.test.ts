@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { BookingRules } from '../../../contract/rules/booking-rules.js';
 import { ClinicNowReadings, clinicNow } from '../../../contract/rules/clinic-now.js';
 import { addDays } from '../../../contract/rules/clinic-time.js';
 import { LIMITS } from '../../../contract/rules/limits.js';
@@ -7,10 +8,12 @@ import { LIMITS } from '../../../contract/rules/limits.js';
 // (one reading per zone): these ask in turn, as bookings do.
 
 describe('clinicNow', () => {
-  it('reads the clinic’s date and time, and the last bookable date that far ahead', () => {
+  it('reads the clinic’s date and time, and the last bookable date that far ahead, naming the zone and window it read them with', () => {
     expect(clinicNow(new Date('2026-11-23T03:00:00Z'), 'America/New_York')).toEqual({
       date: '2026-11-22',
       time: '22:00',
+      timeZone: 'America/New_York',
+      window: { minNoticeMinutes: 120, horizonDays: LIMITS.bookingHorizonDays },
       earliest: { date: '2026-11-23', time: '00:00' },
       lastBookableDate: addDays('2026-11-22', LIMITS.bookingHorizonDays),
     });
@@ -19,14 +22,14 @@ describe('clinicNow', () => {
   it('puts the earliest bookable minute the notice after now, rounded up to a whole minute, and the horizon that many days ahead', () => {
     const now = clinicNow(new Date('2026-11-23T14:06:30Z'), 'Europe/London', { minNoticeMinutes: 90, horizonDays: 7 });
 
-    expect(now).toEqual({ date: '2026-11-23', time: '14:06', earliest: { date: '2026-11-23', time: '15:37' }, lastBookableDate: '2026-11-30' });
+    expect(now).toMatchObject({ date: '2026-11-23', time: '14:06', earliest: { date: '2026-11-23', time: '15:37' }, lastBookableDate: '2026-11-30' });
   });
 
   it('takes the earliest minute exactly the notice ahead when now is a whole minute, and no notice as now itself', () => {
     const instant = new Date('2026-11-23T14:06:00Z');
 
     expect(clinicNow(instant, 'Europe/London', { minNoticeMinutes: 120, horizonDays: 1 }).earliest).toEqual({ date: '2026-11-23', time: '16:06' });
-    expect(clinicNow(instant, 'Europe/London', { minNoticeMinutes: 0, horizonDays: 0 })).toEqual({
+    expect(clinicNow(instant, 'Europe/London', { minNoticeMinutes: 0, horizonDays: 0 })).toMatchObject({
       date: '2026-11-23',
       time: '14:06',
       earliest: { date: '2026-11-23', time: '14:06' },
@@ -69,6 +72,15 @@ describe('clinicNow', () => {
   it('reads two local minutes inside one UTC minute where the offset was not whole minutes (Monrovia, UTC-00:44:30 until 1972)', () => {
     expect(clinicNow(new Date('1971-06-01T12:00:10Z'), 'Africa/Monrovia').time).toBe('11:15');
     expect(clinicNow(new Date('1971-06-01T12:00:40Z'), 'Africa/Monrovia').time).toBe('11:16');
+  });
+
+  it('keeps only the notice and horizon of the rules it is given', () => {
+    const rules: BookingRules = { minNoticeMinutes: 30, horizonDays: 14, defaultDurationMinutes: 45 };
+
+    const now = clinicNow(new Date('2026-11-23T14:06:00Z'), 'Europe/London', rules);
+
+    expect(now.window).toEqual({ minNoticeMinutes: 30, horizonDays: 14 });
+    expect(Object.isFrozen(now.window)).toBe(true);
   });
 
   it('answers the same reading to every booking in one second, and none of them can change it for the next', () => {
