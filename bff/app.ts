@@ -45,7 +45,7 @@ export interface BffDeps {
    * each served at /s/{site_id}/api and /s/{site_id}/widget. Absent, the BFF
    * serves only the env clinic (the default site), as before sites.
    */
-  sites?: Pick<SiteStore, 'get' | 'credentials'>;
+  sites?: Pick<SiteStore, 'serving'>;
   /** How outbound calls (pictures) resolve a host name; tests make a name resolve to loopback here. The system's resolver when absent. */
   resolveHost?: HostResolver;
   /**
@@ -150,11 +150,13 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
 }
 
 /**
- * Issue 24, item 7: a site changed by any instance or the CLI (created,
- * deleted, suspended, resumed, its origins or secret changed) is dropped
- * here, with its cached content, within SITE_POLL_MS (at once when the CLI
- * announces it on REDIS_URL); its next request builds it afresh from the
- * database. Nothing to follow when the BFF serves no sites.
+ * A site changed by any instance or the CLI (created, deleted, suspended,
+ * resumed, its origins or secret changed) is dropped here, with its cached
+ * content, at the first look at the sites table after the change (every
+ * SITE_POLL_MS; at once when the CLI announces it on REDIS_URL): each look
+ * checks every site held against the table (SiteRegistry.reconcile). Its
+ * next request builds it afresh from the database. Nothing to follow when
+ * the BFF serves no sites.
  */
 export function followSiteChanges(
   bff: Pick<Bff, 'siteRegistry'>,
@@ -162,7 +164,11 @@ export function followSiteChanges(
 ): { close(): Promise<void> } {
   const registry = bff.siteRegistry;
   if (!registry) return { close: async () => undefined };
-  return watchSiteChanges(options, (siteId) => registry.drop(siteId));
+  return watchSiteChanges(
+    options,
+    (siteId) => registry.drop(siteId),
+    (revisions) => registry.reconcile(revisions),
+  );
 }
 
 /** One object for every request of the default site (tagRequestLog makes its access logger once). */
@@ -181,7 +187,7 @@ const tagDefaultSite: RequestHandler = (req, _res, next) => {
  * entries go with it.
  */
 function servedSites(
-  store: Pick<SiteStore, 'get' | 'credentials'>,
+  store: Pick<SiteStore, 'serving'>,
   config: BffConfig,
   logger: Logger,
   redis: RedisLink | undefined,
