@@ -204,7 +204,7 @@ function servedSites(
   };
   return new SiteRegistry<SiteApi>({
     store,
-    settingsOf: (site, credentials) => siteSettingsOf(site, credentials, config),
+    settingsOf: (site, credentials, revision) => siteSettingsOf(site, credentials, config, revision),
     build: (site) =>
       build(site, {
         api: limiterOf('api', site.limits.api.windowMs),
