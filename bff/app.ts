@@ -15,7 +15,7 @@ import { healthRoutes } from './health/health.routes.js';
 import type { ContentCache } from './content/content-cache.js';
 import { ContentStore } from './content/content-store.js';
 import type { TakenSlots } from './availability/taken-slots.js';
-import { apiRateLimit, bookingRateLimit, perSiteRateLimit, statusRateLimit, type LimitKind } from './http/rate-limits.js';
+import { apiRateLimit, bookingRateLimit, perSiteRateLimit, siteLookupRateLimit, statusRateLimit, type LimitKind } from './http/rate-limits.js';
 import { bffErrorHandler } from './http/error-handler.js';
 import { apiSecurityHeaders, devPageSecurityHeaders, pageSecurityHeaders, widgetSecurityHeaders } from './http/security-headers.js';
 import { widgetRoutes } from './widget-hosting/widget.routes.js';
@@ -114,7 +114,7 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
   app.use('/api', apiSecurityHeaders, tagDefaultSite, apiRouter(main));
   const widget = widgetRoutes(config.widgetDir);
   app.use('/widget', widgetSecurityHeaders, tagDefaultSite, widgetDevProxy?.middleware ?? widget, notFoundHandler);
-  const siteRegistry = sites && servedSites(sites, config, logger, redis, contentStore, (site, limiters) => {
+  const siteRegistry = sites && servedSites(sites, config, logger, clock, redis, contentStore, (site, limiters) => {
     const built = build(site, limiters);
     sameOperations(main, built);
     return built;
@@ -127,7 +127,8 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
       sitesApi(req, res, next);
     };
     // The built widget only: Vite's dev server (WIDGET_DEV_URL) knows nothing of /s/{site_id}.
-    app.use('/s/:siteId', siteRoutes(siteRegistry, serveApi, widget, config.publicOrigin));
+    const lookups = siteLookupRateLimit(config.apiRateLimit, redis && { redis, keyPrefix: `${redis.keyPrefix}bff:sites:rl:` });
+    app.use('/s/:siteId', siteRoutes(siteRegistry, serveApi, widget, lookups, config.publicOrigin));
   }
   const demo = config.demoPage ? demoPage() : undefined;
   app.use(widgetDevProxy ? devPageSecurityHeaders : pageSecurityHeaders(demo ? [demo.styleHash] : []));
@@ -190,6 +191,7 @@ function servedSites(
   store: Pick<SiteStore, 'serving'>,
   config: BffConfig,
   logger: Logger,
+  clock: Clock,
   redis: RedisLink | undefined,
   contentStore: ContentStore,
   build: (site: SiteSettings, limiters: SiteLimiters) => SiteApi,
@@ -212,6 +214,7 @@ function servedSites(
         status: limiterOf('status', site.limits.status.windowMs),
       }),
     onDrop: (siteId) => contentStore.dropSite(siteId),
+    clock,
     logger,
   });
 }

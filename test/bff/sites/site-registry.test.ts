@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SiteRegistry } from '../../../bff/sites/site-registry.js';
+import { SiteRegistry, UNKNOWN_SITE_TTL_MS } from '../../../bff/sites/site-registry.js';
 import type { ServedSite } from '../../../bff/sites/site.store.js';
 import type { SiteRecord } from '../../../bff/sites/site.js';
 import type { SiteSettings } from '../../../bff/sites/site-settings.js';
+import { FakeClock } from '../../support/fake-clock.js';
 import { silentLogger } from '../../support/silent-logger.js';
 
 const SITE = 'cbs_aaaaaaaaaaaaaaaaaaaaaaaaaa';
@@ -49,12 +50,13 @@ function table() {
   };
 }
 
-function registry(store: ReturnType<typeof table>) {
+function registry(store: ReturnType<typeof table>, clock = new FakeClock()) {
   return new SiteRegistry<string>({
     store,
     // The row's name stands for the revision it was read at: what each runtime says it was built from.
     settingsOf: (site) => ({ siteId: site.site_id, appKey: site.name }) as SiteSettings,
     build: (settings) => `runtime of ${settings.appKey}`,
+    clock,
     logger: silentLogger(),
   });
 }
@@ -107,5 +109,32 @@ describe('the site registry checked against the table (reconcile)', () => {
     await Promise.resolve();
     expect(sites.holds(SITE)).toBe(false);
     expect(await runtimeOf(sites.find(SITE))).toBe('runtime of r2');
+  });
+
+  it('answers an unknown id from memory until it expires or the table has it', async () => {
+    const store = table();
+    store.set(undefined);
+    const clock = new FakeClock();
+    const sites = registry(store, clock);
+
+    expect(await sites.find(SITE)).toBeUndefined();
+    expect(await sites.find(SITE)).toBeUndefined();
+    expect(store.reads).toHaveLength(1);
+    clock.advance(UNKNOWN_SITE_TTL_MS);
+    expect(await sites.find(SITE)).toBeUndefined();
+    expect(store.reads).toHaveLength(2);
+
+    store.set('r1');
+    sites.reconcile(new Map([[SITE, 'r1']]));
+    expect(await runtimeOf(sites.find(SITE))).toBe('runtime of r1');
+    expect(store.reads).toHaveLength(3);
+  });
+
+  it('forgets an unknown id read just before the site appeared, at the look that saw it appear', async () => {
+    const { sites, found } = await readAcrossChange(undefined, 'r1');
+
+    expect(await found).toBeUndefined();
+    await Promise.resolve();
+    expect(await runtimeOf(sites.find(SITE))).toBe('runtime of r1');
   });
 });
