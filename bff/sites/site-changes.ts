@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { RedisLink } from '../../platform/redis-link.js';
 import type { SiteStore } from './site.store.js';
 
-/** How often the sites table is compared with the last look when no interval is given. */
+/** How often the sites table is looked at when no interval is given. */
 export const SITE_POLL_MS = 2000;
 
 /** A site id as a message may carry it; anything else on the channel is ignored. */
