@@ -15,7 +15,7 @@ import { healthRoutes } from './health/health.routes.js';
 import type { ContentCache } from './content/content-cache.js';
 import { ContentStore } from './content/content-store.js';
 import type { TakenSlots } from './availability/taken-slots.js';
-import { apiRateLimit, bookingRateLimit, perSiteRateLimit, statusRateLimit, type LimitKind } from './http/rate-limits.js';
+import { apiRateLimit, bookingRateLimit, perSiteRateLimit, siteLookupRateLimit, statusRateLimit, type LimitKind } from './http/rate-limits.js';
 import { bffErrorHandler } from './http/error-handler.js';
 import { apiSecurityHeaders, devPageSecurityHeaders, pageSecurityHeaders, widgetSecurityHeaders } from './http/security-headers.js';
 import { widgetRoutes } from './widget-hosting/widget.routes.js';
@@ -45,7 +45,7 @@ export interface BffDeps {
    * each served at /s/{site_id}/api and /s/{site_id}/widget. Absent, the BFF
    * serves only the env clinic (the default site), as before sites.
    */
-  sites?: Pick<SiteStore, 'get' | 'credentials'>;
+  sites?: Pick<SiteStore, 'serving'>;
   /** How outbound calls (pictures) resolve a host name; tests make a name resolve to loopback here. The system's resolver when absent. */
   resolveHost?: HostResolver;
   /**
@@ -114,7 +114,7 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
   app.use('/api', apiSecurityHeaders, tagDefaultSite, apiRouter(main));
   const widget = widgetRoutes(config.widgetDir);
   app.use('/widget', widgetSecurityHeaders, tagDefaultSite, widgetDevProxy?.middleware ?? widget, notFoundHandler);
-  const siteRegistry = sites && servedSites(sites, config, logger, redis, contentStore, (site, limiters) => {
+  const siteRegistry = sites && servedSites(sites, config, logger, clock, redis, contentStore, (site, limiters) => {
     const built = build(site, limiters);
     sameOperations(main, built);
     return built;
@@ -127,7 +127,8 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
       sitesApi(req, res, next);
     };
     // The built widget only: Vite's dev server (WIDGET_DEV_URL) knows nothing of /s/{site_id}.
-    app.use('/s/:siteId', siteRoutes(siteRegistry, serveApi, widget, config.publicOrigin));
+    const lookups = siteLookupRateLimit(config.apiRateLimit, redis && { redis, keyPrefix: `${redis.keyPrefix}bff:sites:rl:` });
+    app.use('/s/:siteId', siteRoutes(siteRegistry, serveApi, widget, lookups, config.publicOrigin));
   }
   const demo = config.demoPage ? demoPage() : undefined;
   app.use(widgetDevProxy ? devPageSecurityHeaders : pageSecurityHeaders(demo ? [demo.styleHash] : []));
@@ -150,11 +151,13 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
 }
 
 /**
- * Issue 24, item 7: a site changed by any instance or the CLI (created,
- * deleted, suspended, resumed, its origins or secret changed) is dropped
- * here, with its cached content, within SITE_POLL_MS (at once when the CLI
- * announces it on REDIS_URL); its next request builds it afresh from the
- * database. Nothing to follow when the BFF serves no sites.
+ * A site changed by any instance or the CLI (created, deleted, suspended,
+ * resumed, its origins or secret changed) is dropped here, with its cached
+ * content, at the first look at the sites table after the change (every
+ * SITE_POLL_MS; at once when the CLI announces it on REDIS_URL): each look
+ * checks every site held against the table (SiteRegistry.reconcile). Its
+ * next request builds it afresh from the database. Nothing to follow when
+ * the BFF serves no sites.
  */
 export function followSiteChanges(
   bff: Pick<Bff, 'siteRegistry'>,
@@ -162,7 +165,11 @@ export function followSiteChanges(
 ): { close(): Promise<void> } {
   const registry = bff.siteRegistry;
   if (!registry) return { close: async () => undefined };
-  return watchSiteChanges(options, (siteId) => registry.drop(siteId));
+  return watchSiteChanges(
+    options,
+    (siteId) => registry.drop(siteId),
+    (revisions) => registry.reconcile(revisions),
+  );
 }
 
 /** One object for every request of the default site (tagRequestLog makes its access logger once). */
@@ -181,9 +188,10 @@ const tagDefaultSite: RequestHandler = (req, _res, next) => {
  * entries go with it.
  */
 function servedSites(
-  store: Pick<SiteStore, 'get' | 'credentials'>,
+  store: Pick<SiteStore, 'serving'>,
   config: BffConfig,
   logger: Logger,
+  clock: Clock,
   redis: RedisLink | undefined,
   contentStore: ContentStore,
   build: (site: SiteSettings, limiters: SiteLimiters) => SiteApi,
@@ -198,7 +206,7 @@ function servedSites(
   };
   return new SiteRegistry<SiteApi>({
     store,
-    settingsOf: (site, credentials) => siteSettingsOf(site, credentials, config),
+    settingsOf: (site, credentials, revision) => siteSettingsOf(site, credentials, config, revision),
     build: (site) =>
       build(site, {
         api: limiterOf('api', site.limits.api.windowMs),
@@ -206,6 +214,7 @@ function servedSites(
         status: limiterOf('status', site.limits.status.windowMs),
       }),
     onDrop: (siteId) => contentStore.dropSite(siteId),
+    clock,
     logger,
   });
 }

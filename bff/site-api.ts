@@ -120,7 +120,7 @@ export function createSiteApi({ config, site, logger, clock, redis, metrics, con
   const readiness = new Readiness({ probe: upstreamProbe(client), clock });
   const upstream = reportingAnswers(client, readiness);
   const readBudget = new ReadBudget({ limit: config.upstreamReadBudget, clock });
-  const cache = new ContentCache(upstream, { ...config.cache, clock, readBudget, observer: metrics, store: contentStore, site: site.siteId });
+  const cache = new ContentCache(upstream, { ...config.cache, clock, readBudget, observer: metrics, store: contentStore, site: site.siteId, revision: site.revision });
 
   // REDIS_URL: one set of taken slots and one dentist per patient key for every BFF instance of this site.
   const scope = redis && `${redis.keyPrefix}bff:${site.redisScope}:`;

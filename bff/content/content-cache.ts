@@ -30,6 +30,8 @@ export interface ContentCacheOptions {
   store?: ContentStore;
   /** Whose content this is; `default` when absent (the one clinic of APP_KEY). */
   site?: string;
+  /** The revision of the site this cache's runtime was built from: its keys carry it (siteKey). */
+  revision?: string;
 }
 
 /**
@@ -65,7 +67,7 @@ export class ContentCache {
 
   /** This site's key for a resource's path (or a combined answer's key). */
   private key(path: string): string {
-    return siteKey(this.site, path);
+    return siteKey(this.site, path, this.options.revision);
   }
 
   /** The held answer when it is this site's; anything else is not there for this site (and never served). */

@@ -43,7 +43,7 @@ export class ContentStore {
 
   /** Forgets every answer of one site (it changed, or is gone): its next request loads afresh. */
   dropSite(siteId: string): number {
-    const prefix = siteKey(siteId, '');
+    const prefix = sitePrefix(siteId);
     const keys = [...this.lru.keys()].filter((key) => key.startsWith(prefix));
     for (const key of keys) this.lru.delete(key);
     return keys.length;
@@ -51,15 +51,24 @@ export class ContentStore {
 
   /** How many answers one site holds (tests, and the change log line). */
   countOf(siteId: string): number {
-    const prefix = siteKey(siteId, '');
+    const prefix = sitePrefix(siteId);
     let count = 0;
     for (const key of this.lru.keys()) if (key.startsWith(prefix)) count++;
     return count;
   }
 }
 
-/** A site's key for a path: its id, then a character no site id or path holds. */
-export const siteKey = (siteId: string, path: string): string => `${siteId}\n${path}`;
+/** Where every key of a site starts: its id, then a character no site id, revision or path holds. */
+const sitePrefix = (siteId: string): string => `${siteId}\n`;
+
+/**
+ * A site's key for a path, under the revision of the site its runtime was
+ * built from (none for the default site). An answer an earlier runtime was
+ * still fetching when the site changed lands under that runtime's revision
+ * (dropSite does not see a fetch in flight: lru-cache lists no such key), so
+ * the runtime built after the change never serves it.
+ */
+export const siteKey = (siteId: string, path: string, revision = ''): string => `${sitePrefix(siteId)}${revision}\n${path}`;
 
 /**
  * Bytes an answer holds in the cache: its plain body, its value counted as

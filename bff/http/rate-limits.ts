@@ -55,3 +55,13 @@ export function perSiteRateLimit(kind: LimitKind, windowMs: number, sites: SiteO
     { shared },
   );
 }
+
+/**
+ * Requests for a site this instance does not hold, per client IP (siteRoutes
+ * passes only those here; a site held is counted under its own limits): each
+ * may cost a read of the sites table, so ids that are no site (guesses,
+ * typos, deleted sites) cannot be asked for without bound. Counted before the
+ * read, under the BFF's per-IP API limit (API_RATE_*); a request that finds
+ * its site gives its hit back (giveBack), so what stays counted is unknown ids.
+ */
+export const siteLookupRateLimit = (window: RateWindow, shared?: SharedCounting) => perIpRateLimit('site_lookup', REFUSALS.api, window, { shared });

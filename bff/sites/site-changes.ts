@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { RedisLink } from '../../platform/redis-link.js';
 import type { SiteStore } from './site.store.js';
 
-/** How often the sites table is compared with the last look when no interval is given. */
+/** How often the sites table is looked at when no interval is given. */
 export const SITE_POLL_MS = 2000;
 
 /** A site id as a message may carry it; anything else on the channel is ignored. */
@@ -31,22 +31,33 @@ export interface SiteChangesOptions {
 
 /**
  * Calls `onChange(siteId)` when a site is created, changed or deleted by
- * anyone (the CLI, another instance), so that a change reaches every instance
- * within seconds (issue 24, item 7). Two ways, either enough alone:
+ * anyone (the CLI, another instance), and hands every look's whole table to
+ * `onLook`, so that a change reaches every instance within seconds. Two ways
+ * to learn of a change:
  *
- * - Redis pub/sub (when `redis` is given): the CLI announces each change, and
- *   the announcement makes this instance look at the table at once.
- * - Polling: every `pollMs` each site's `updated_at`, and which sites exist,
- *   are compared with the last look. This catches what pub/sub misses: a
- *   message lost while Redis was down, a deployment without Redis, a change
- *   made by hand in the database, a delete.
+ * - Redis pub/sub (when `redis` is given): the CLI announces each change
+ *   after it is committed, and the announcement makes this instance look at
+ *   the table at once.
+ * - Polling: every `pollMs` the table's revisions (SiteStore.versions) are
+ *   read. `onLook` gets them all: the instance checks every site it holds
+ *   against them (SiteRegistry.reconcile), which is what bounds how long a
+ *   stale site can be served, whatever a notice or a comparison missed: a
+ *   notice lost while Redis was down or sent before this instance
+ *   subscribed, a deployment without Redis, a change made by hand, a site
+ *   created and deleted between two looks (which comparing a look with the
+ *   last one never sees).
  *
- * An announced site is reported even when its `updated_at` looks unchanged
- * (two changes within one millisecond); a site is reported at most once per
- * look. The first look only records what is there. A failing look is logged
- * once (when it begins and when it ends) and tried again at the next interval.
+ * `onChange` also gets each site whose revision differs from the last look's,
+ * or that went away, and every announced site even when the table looks
+ * unchanged; a site is reported at most once per look, and the first look
+ * reports nothing. A failing look is logged once (when it begins and when it
+ * ends) and tried again at the next interval.
  */
-export function watchSiteChanges(options: SiteChangesOptions, onChange: (siteId: string) => void): { close(): Promise<void> } {
+export function watchSiteChanges(
+  options: SiteChangesOptions,
+  onChange: (siteId: string) => void,
+  onLook?: (revisions: ReadonlyMap<string, string>) => void,
+): { close(): Promise<void> } {
   const { store, redis, logger } = options;
   const pollMs = options.pollMs ?? SITE_POLL_MS;
   let last: Map<string, string> | undefined;
@@ -86,6 +97,11 @@ export function watchSiteChanges(options: SiteChangesOptions, onChange: (siteId:
     }
     last = now;
     for (const siteId of changed) report(siteId);
+    try {
+      onLook?.(now);
+    } catch (error) {
+      logger.error({ err: error }, 'checking the sites held against the table failed');
+    }
   };
 
   const lookNow = () => (looking = looking.then(look));

@@ -5,6 +5,7 @@ import { tagRequestLog } from '../../platform/fast-http/request-logger.js';
 import { apiSecurityHeaders, widgetSecurityHeaders } from '../http/security-headers.js';
 import { apiCors } from '../http/cors.js';
 import type { SiteOfAnswer } from '../http/rate-limits.js';
+import type { GivingBackRateLimit } from '../../platform/rate-limits.js';
 import { isSiteId } from './site-id.js';
 import type { SiteRegistry } from './site-registry.js';
 import type { SiteSettings } from './site-settings.js';
@@ -39,12 +40,15 @@ export const SITE_SUSPENDED_MESSAGE = 'Online booking is unavailable for this cl
  * A malformed or unknown site id is 404 in the error body; a suspended site's
  * API is 403 `site_suspended`, while its widget still loads, so that it can
  * say booking is unavailable. Each found site's id is on every log line of
- * its requests (`site`).
+ * its requests (`site`). A request for a site the registry does not hold
+ * passes `lookups` first (siteLookupRateLimit): per IP, unknown ids end in
+ * 429 before they cost a read; one that finds its site gives its hit back.
  */
 export function siteRoutes<Runtime>(
   registry: SiteRegistry<Runtime>,
   serveApi: SiteApiHandler<Runtime>,
   widget: RequestHandler,
+  lookups: GivingBackRateLimit,
   publicOrigin?: string,
 ): Router {
   const sites = Router({ mergeParams: true });
@@ -55,6 +59,8 @@ export function siteRoutes<Runtime>(
     if (!cors) suspendedCors.set(found, (cors = apiCors(found.allowedOrigins, publicOrigin)));
     return cors;
   };
+  /** The requests `lookups` counted: one that finds its site gives its hit back. */
+  const lookedUp = new WeakSet<Request>();
   /** Each registry entry's log tags, one object per site (tagRequestLog makes its access logger once per object). */
   const logTags = new WeakMap<object, { site: string }>();
   /** The site of the path, tagged on the request's log lines; throws the 404 of a malformed or unknown id. */
@@ -62,6 +68,7 @@ export function siteRoutes<Runtime>(
     const { siteId } = req.params;
     const found = isSiteId(siteId) ? await registry.find(siteId) : undefined;
     if (!found) throw notFound('Site');
+    if (lookedUp.has(req)) void lookups.giveBack(req);
     let tags = logTags.get(found);
     if (!tags) logTags.set(found, (tags = { site: siteId }));
     tagRequestLog(req, tags);
@@ -77,12 +84,18 @@ export function siteRoutes<Runtime>(
     res.locals.site = found.settings;
     serveApi(found.runtime, req, res, next);
   };
+  /** A site held answers from memory; any other id may cost a read of the database, so it is counted first. */
+  const lookup: RequestHandler<{ siteId: string }> = (req, res, next) => {
+    if (registry.holds(req.params.siteId)) return next();
+    lookedUp.add(req);
+    lookups(req, res, next);
+  };
   const widgetOfSite: RequestHandler<{ siteId: string }> = async (req, _res, next) => {
     await siteOf(req);
     next();
   };
-  sites.use('/api', apiSecurityHeaders, api);
-  sites.use('/widget', widgetSecurityHeaders, widgetOfSite, widget, notFoundHandler);
+  sites.use('/api', apiSecurityHeaders, lookup, api);
+  sites.use('/widget', widgetSecurityHeaders, lookup, widgetOfSite, widget, notFoundHandler);
   sites.use(notFoundHandler);
   return sites;
 }

@@ -30,6 +30,12 @@ export interface SiteSettings {
   previousReferenceKeys: readonly Buffer[];
   /** Its part of the Redis key space (after `${REDIS_KEY_PREFIX}bff:`): taken slots, "any dentist" keys, the default site's limits. */
   redisScope: string;
+  /**
+   * A database site's row revision it was built from (SiteStore.serving): its
+   * cached content is kept under it, so that an answer still being fetched by
+   * the runtime of an earlier revision is never served by this one.
+   */
+  revision?: string;
 }
 
 /** The env clinic, exactly as the BFF served it before sites: its references and Redis keys are unchanged. */
@@ -51,8 +57,8 @@ export function defaultSiteSettings(config: BffConfig): SiteSettings {
   };
 }
 
-/** A site of the database with its opened key pair; per-IP limits it does not override are the BFF's settings. */
-export function siteSettingsOf(site: SiteRecord, credentials: SiteKeyPair, config: BffConfig): SiteSettings {
+/** A site of the database with its opened key pair, read at `revision`; per-IP limits it does not override are the BFF's settings. */
+export function siteSettingsOf(site: SiteRecord, credentials: SiteKeyPair, config: BffConfig, revision?: string): SiteSettings {
   const override = (window: { limit: number; window_ms: number } | undefined, fallback: RateWindow): RateWindow =>
     window ? { limit: window.limit, windowMs: window.window_ms } : fallback;
   return {
@@ -76,6 +82,7 @@ export function siteSettingsOf(site: SiteRecord, credentials: SiteKeyPair, confi
     referenceKey: siteReferenceKey(config.referenceKey, site.site_id),
     previousReferenceKeys: config.previousReferenceKeys.map((key) => siteReferenceKey(key, site.site_id)),
     redisScope: `site:${site.site_id}`,
+    revision,
   };
 }
 

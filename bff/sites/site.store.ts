@@ -53,13 +53,28 @@ export class SiteStore {
   }
 
   /**
-   * Each site's id and when it last changed, nothing else: what an instance
-   * compares with its last look to learn which sites changed or went away
-   * (site-changes.ts), cheap enough to ask every few seconds.
+   * Each site's id and revision (revisionOf), nothing else: what an instance
+   * checks the sites it holds against to learn which changed or went away
+   * (site-changes.ts, site-registry.ts), cheap enough to ask every few seconds.
    */
   async versions(): Promise<Map<string, string>> {
-    const rows = await this.db.selectFrom('sites').select(['site_id', 'updated_at']).execute();
-    return new Map(rows.map((row) => [row.site_id, row.updated_at]));
+    const rows = await this.db.selectFrom('sites').select(['site_id', 'version', 'updated_at']).execute();
+    return new Map(rows.map((row) => [row.site_id, revisionOf(row)]));
+  }
+
+  /**
+   * What a BFF builds a site from, in one read: the site, the revision it is
+   * at, and its key pair opened (an active site's only: a suspended one is
+   * served without it). undefined when there is no such site.
+   */
+  async serving(siteId: string): Promise<ServedSite | undefined> {
+    const row = await this.db.selectFrom('sites').selectAll().where('site_id', '=', siteId).executeTakeFirst();
+    if (!row) return undefined;
+    const site = recordOf(row);
+    const revision = revisionOf(row);
+    if (site.status === 'suspended') return { status: 'suspended', site, revision };
+    const credentials = { app_key: row.app_key, app_secret_key: this.requireSecrets().open(siteId, row.app_secret_sealed) };
+    return { status: 'active', site, revision, credentials };
   }
 
   async get(siteId: string): Promise<SiteRecord | undefined> {
@@ -108,7 +123,7 @@ export class SiteStore {
         const sealed = secrets.seal(row.site_id, secrets.open(row.site_id, row.app_secret_sealed));
         await trx
           .updateTable('sites')
-          .set({ app_secret_sealed: sealed, updated_at: now.toISOString() })
+          .set((eb) => ({ app_secret_sealed: sealed, updated_at: now.toISOString(), version: eb('version', '+', 1) }))
           .where('site_id', '=', row.site_id)
           .execute();
       }
@@ -120,7 +135,7 @@ export class SiteStore {
     return this.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('sites')
-        .set({ ...changes, updated_at: now.toISOString() })
+        .set((eb) => ({ ...changes, updated_at: now.toISOString(), version: eb('version', '+', 1) }))
         .where('site_id', '=', siteId)
         .executeTakeFirst();
       if (result.numUpdatedRows === 0n) return undefined;
@@ -133,6 +148,21 @@ export class SiteStore {
     if (!this.secrets) throw new SiteSecretError('SITE_SECRETS_KEY is not set: it is needed to seal or open a site secret');
     return this.secrets;
   }
+}
+
+/** A site as a BFF builds it (SiteStore.serving), with the revision of the row it was read at (revisionOf). */
+export type ServedSite =
+  | { status: 'active'; site: SiteRecord; revision: string; credentials: SiteKeyPair }
+  | { status: 'suspended'; site: SiteRecord; revision: string };
+
+/**
+ * Where a site's row is at: its version, which every change the store makes
+ * moves, and its `updated_at`, which a change made by hand moves too. Two
+ * reads of a row that did not change give the same revision; any change gives
+ * another.
+ */
+function revisionOf(row: { version: number; updated_at: string }): string {
+  return `${row.version}@${row.updated_at}`;
 }
 
 function recordOf(row: Selectable<SiteRow>): SiteRecord {

@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Generated, type Migration } from 'kysely';
 import pg from 'pg';
 import { engineOfUrl, sqlitePathFromUrl, type Engine } from '../../platform/database/database-url.js';
 import { sitesTable } from './migrations/001-sites.js';
+import { siteVersion } from './migrations/002-site-version.js';
 
 /** The BFF's own tables (decision 0013): the sites, nothing of the clinic's. */
 export interface SitesTables {
@@ -28,6 +29,8 @@ export interface SiteRow {
   status: string;
   created_at: string;
   updated_at: string;
+  /** Moved by one at every change (site.store.ts), by the store's own writes; what a BFF compares its sites with. */
+  version: Generated<number>;
 }
 
 export interface SitesDatabase {
@@ -77,7 +80,7 @@ function openPostgres(url: string): Kysely<SitesTables> {
 }
 
 async function migrate(db: Kysely<SitesTables>): Promise<void> {
-  const migrations: Record<string, Migration> = { '001-sites': sitesTable };
+  const migrations: Record<string, Migration> = { '001-sites': sitesTable, '002-site-version': siteVersion };
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

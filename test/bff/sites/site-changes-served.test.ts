@@ -87,6 +87,27 @@ describe.each(ENGINES)('site changes reaching two running BFFs, the sites databa
     }
   });
 
+  it('gives a site new origins on every instance within 5 s when two changes fall in one millisecond (updated_at unmoved)', async () => {
+    // Built before the first change, so that each instance is served the first origins only once a look saw that change.
+    for (const bff of instances) expect((await get(bff, '/treatments')).status).toBe(200);
+    const at = new Date();
+    await admin.setOrigins(siteId, ['https://first.example'], at);
+    for (const bff of instances) {
+      await within(
+        () => get(bff, '/treatments', { origin: 'https://first.example' }),
+        (answer) => answer.headers.get('access-control-allow-origin') === 'https://first.example',
+      );
+    }
+    await admin.setOrigins(siteId, ['https://second.example'], at);
+    for (const bff of instances) {
+      const res = await within(
+        () => get(bff, '/treatments', { origin: 'https://second.example' }),
+        (answer) => answer.headers.get('access-control-allow-origin') === 'https://second.example',
+      );
+      expect(res.status).toBe(200);
+    }
+  });
+
   it('refuses a suspended site on every instance within 5 s, its cached content emptied, and serves it again on resume', async () => {
     for (const bff of instances) {
       expect((await get(bff, '/dentists')).status).toBe(200);
