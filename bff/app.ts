@@ -7,6 +7,7 @@ import { requestLogger, tagRequestLog } from '../platform/fast-http/request-logg
 import { requestMetrics, type RequestMetricsOptions } from '../platform/metrics/request-metrics.js';
 import type { BffMetrics } from './metrics/bff-metrics.js';
 import { notFoundHandler } from '../platform/error-handler.js';
+import { sendError } from '../platform/error-body.js';
 import type { AnyOperation } from '../platform/operation.js';
 import type { BffConfig } from './config.js';
 import type { TokenManager } from './upstream/token-manager.js';
@@ -22,7 +23,7 @@ import { widgetRoutes } from './widget-hosting/widget.routes.js';
 import type { WidgetDevProxy } from './widget-hosting/widget-dev-proxy.js';
 import { demoPage, demoRoutes } from './demo/demo-page.js';
 import { apiRouter, createSiteApi, sameOperations, sharedApiRouter, sharedPictureStore, type SiteApi, type SiteLimiters } from './site-api.js';
-import { DEFAULT_SITE, defaultSiteSettings, siteSettingsOf, type SiteSettings } from './sites/site-settings.js';
+import { DEFAULT_SITE, defaultSiteSettings, operationsTemplateSettings, siteSettingsOf, type SiteSettings } from './sites/site-settings.js';
 import { SiteRegistry } from './sites/site-registry.js';
 import { watchSiteChanges, type SiteChangesOptions } from './sites/site-changes.js';
 import { siteOfAnswer, siteRoutes } from './sites/site-routes.js';
@@ -57,10 +58,11 @@ export interface BffDeps {
 
 export interface Bff {
   app: Express;
-  tokens: TokenManager;
-  cache: ContentCache;
-  /** What the BFF has learnt about taken slots (availability). */
-  takenSlots: TakenSlots;
+  /** The default site's (the clinic of APP_KEY); absent, as are cache and takenSlots, in a BFF of sites only. */
+  tokens?: TokenManager;
+  cache?: ContentCache;
+  /** What the BFF has learnt about the default site's taken slots (availability). */
+  takenSlots?: TakenSlots;
   /** Every operation of /api, as the router serves them and the OpenAPI document describes them. */
   operations: readonly AnyOperation[];
   /** The content LRU every site shares (one byte bound). */
@@ -92,15 +94,14 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
       openApiDocument,
     });
 
-  // The env clinic: its limiters count per IP under its own Redis scope, as before sites.
+  // The env clinic, unless the BFF serves only sites: its limiters count per IP under its own Redis scope, as before sites.
   const defaultSite = defaultSiteSettings(config);
-  const defaultShared = redis && { redis, keyPrefix: `${redis.keyPrefix}bff:${defaultSite.redisScope}:rl:` };
-  const main = build(defaultSite, {
-    api: apiRateLimit(defaultSite.limits.api, defaultShared),
-    booking: bookingRateLimit(defaultSite.limits.booking, defaultShared),
-    status: statusRateLimit(defaultSite.limits.status, defaultShared),
-  });
-  const operations = main.operations;
+  const main = defaultSite && build(defaultSite, ownLimiters(defaultSite, redis));
+  // Every site serves the same operations: they shape the one router of the sites, the metrics' route
+  // templates and the document. A BFF of sites only takes them from a site it builds for that and never mounts.
+  const template = main ? undefined : operationsTemplateSettings(config);
+  const shape = main ?? build(template!, ownLimiters(template!));
+  const operations = shape.operations;
 
   const app = express();
   app.disable('x-powered-by');
@@ -111,17 +112,22 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
   // can answer (a 404, a 429, an error); the error handler last.
   app.use(requestLogger(logger));
   if (metrics) app.use(requestMetrics(metrics, bffRoutes(operations)));
-  app.use('/api', apiSecurityHeaders, tagDefaultSite, apiRouter(main));
   const widget = widgetRoutes(config.widgetDir);
-  app.use('/widget', widgetSecurityHeaders, tagDefaultSite, widgetDevProxy?.middleware ?? widget, notFoundHandler);
+  if (main) {
+    app.use('/api', apiSecurityHeaders, tagDefaultSite, apiRouter(main));
+    app.use('/widget', widgetSecurityHeaders, tagDefaultSite, widgetDevProxy?.middleware ?? widget, notFoundHandler);
+  } else {
+    app.use('/api', apiSecurityHeaders, noDefaultClinic);
+    app.use('/widget', widgetSecurityHeaders, noDefaultClinic);
+  }
   const siteRegistry = sites && servedSites(sites, config, logger, clock, redis, contentStore, (site, limiters) => {
     const built = build(site, limiters);
-    sameOperations(main, built);
+    sameOperations(shape, built);
     return built;
   });
   if (siteRegistry) {
     // Every database site's /api is one router, its handlers the request's site's own (res.locals.siteApi).
-    const sitesApi = sharedApiRouter(main, (res) => res.locals.siteApi!);
+    const sitesApi = sharedApiRouter(shape, (res) => res.locals.siteApi!);
     const serveApi = (runtime: SiteApi, req: Request, res: Response, next: NextFunction) => {
       res.locals.siteApi = runtime;
       sitesApi(req, res, next);
@@ -133,7 +139,7 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
   const demo = config.demoPage ? demoPage() : undefined;
   app.use(widgetDevProxy ? devPageSecurityHeaders : pageSecurityHeaders(demo ? [demo.styleHash] : []));
 
-  app.use(healthRoutes(main.readiness));
+  app.use(healthRoutes(main?.readiness));
 
   // DEMO_PAGE (npm start, npm run dev): a clinic's own BFF answers / with 404 like any other path.
   if (demo) app.use(demoRoutes(demo));
@@ -141,9 +147,9 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
   app.use(bffErrorHandler);
   return {
     app,
-    tokens: main.tokens,
-    cache: main.cache,
-    takenSlots: main.takenSlots,
+    tokens: main?.tokens,
+    cache: main?.cache,
+    takenSlots: main?.takenSlots,
     operations,
     contentStore,
     siteRegistry,
@@ -179,6 +185,25 @@ const DEFAULT_SITE_TAGS = { site: DEFAULT_SITE };
 const tagDefaultSite: RequestHandler = (req, _res, next) => {
   tagRequestLog(req, DEFAULT_SITE_TAGS);
   next();
+};
+
+/** A site's own per-IP limiters (the default site's), counted under its Redis scope with REDIS_URL. */
+function ownLimiters(site: SiteSettings, redis?: RedisLink): SiteLimiters {
+  const shared = redis && { redis, keyPrefix: `${redis.keyPrefix}bff:${site.redisScope}:rl:` };
+  return {
+    api: apiRateLimit(site.limits.api, shared),
+    booking: bookingRateLimit(site.limits.booking, shared),
+    status: statusRateLimit(site.limits.status, shared),
+  };
+}
+
+/**
+ * A BFF of sites only (SITE_SECRETS_KEY, no APP_KEY) serves no clinic at
+ * /api or /widget: a 404 in the error body that says where its sites are,
+ * so an embed copied from a one-clinic set-up says what to change.
+ */
+const noDefaultClinic: RequestHandler = (req, res) => {
+  sendError(res, 'not_found', `No clinic is served at ${req.baseUrl}: this BFF serves only its sites, at /s/{site_id}${req.baseUrl}`);
 };
 
 /**

@@ -47,9 +47,20 @@ export const BffConfigSchema = z.object({
   UPSTREAM_URL: z
     .url()
     .transform((url) => url.replace(/\/$/, ''))
-    .describe('the API base, e.g. `http://127.0.0.1:4000/api/v1`'),
-  APP_KEY: z.string().min(1).describe("the clinic's application key; never sent to browsers"),
-  APP_SECRET_KEY: z.string().min(1).describe("the clinic's secret key; never sent to browsers, never logged"),
+    .optional()
+    .describe(
+      'the API base of the clinic served at `/api` (the default site), e.g. `http://127.0.0.1:4000/api/v1`. Required with `APP_KEY` and `APP_SECRET_KEY`, unless `SITE_SECRETS_KEY` is set and the BFF serves only the sites of its database ([docs/sites.md](sites.md#a-bff-of-sites-only))',
+    ),
+  APP_KEY: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("the default site's application key; never sent to browsers. Required as `UPSTREAM_URL` is"),
+  APP_SECRET_KEY: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("the default site's secret key; never sent to browsers, never logged. Required as `UPSTREAM_URL` is"),
   ...coreSettings(8080),
   ALLOWED_ORIGINS: originList.describe('comma list of sites that may call `/api` from a browser (CORS)'),
   PUBLIC_ORIGIN: z
@@ -168,6 +179,33 @@ export const BffConfigSchema = z.object({
     .describe('`npm run dev` only: Vite\'s dev server, to which `/widget/*` and its hot-reload websocket are proxied instead of serving `WIDGET_DIR`'),
 });
 
+/** The settings of the clinic served at /api and /widget (the default site): all of them, or none beside sites. */
+const DEFAULT_CLINIC_SETTINGS = ['UPSTREAM_URL', 'APP_KEY', 'APP_SECRET_KEY'] as const;
+
+/**
+ * A BFF serves a default clinic, the sites of its database (SITE_SECRETS_KEY),
+ * or both. So the default clinic's settings are all given or none; none only
+ * beside sites, and then there is no demo page (it shows the default clinic).
+ * Checked with every other setting (`when`), so one error names all that is wrong.
+ */
+const defaultClinicOrSites = z.superRefine<z.output<typeof BffConfigSchema>>(
+  (settings, ctx) => {
+    const given = DEFAULT_CLINIC_SETTINGS.filter((name) => settings[name] !== undefined);
+    const missing = DEFAULT_CLINIC_SETTINGS.filter((name) => settings[name] === undefined);
+    const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (given.length > 0) {
+      for (const name of missing) problem(name, `required with ${given.join(' and ')}: the clinic served at /api needs ${DEFAULT_CLINIC_SETTINGS.join(', ')}`);
+      return;
+    }
+    if (settings.SITE_SECRETS_KEY === undefined) {
+      problem(missing.join(', '), 'required: the clinic this BFF serves at /api; or set SITE_SECRETS_KEY to serve only the sites of DATABASE_URL, docs/sites.md');
+      return;
+    }
+    if (settings.DEMO_PAGE) problem('DEMO_PAGE', `the demo page shows the clinic served at /api, which needs ${DEFAULT_CLINIC_SETTINGS.join(', ')}`);
+  },
+  { when: () => true },
+);
+
 export interface SitesConfig {
   databaseUrl: string;
   /** SITE_SECRETS_KEY, decoded; absent, nothing can be sealed or opened. */
@@ -182,10 +220,16 @@ export interface SitesConfig {
  * a config built in code (a test) starts from the schema's defaults too
  * (parseBffConfig). Only what has no default may be absent.
  */
-export interface BffConfig extends CoreConfig {
+/** The clinic of UPSTREAM_URL, APP_KEY and APP_SECRET_KEY: the default site, served at /api and /widget. */
+export interface DefaultClinic {
   upstreamUrl: string;
   appKey: string;
   appSecretKey: string;
+}
+
+export interface BffConfig extends CoreConfig {
+  /** Absent in a BFF of sites only (SITE_SECRETS_KEY set, no APP_KEY): then /api and /widget answer 404. */
+  defaultClinic?: DefaultClinic;
   allowedOrigins: string[];
   /** PUBLIC_ORIGIN: the BFF's own origin, allowed by CORS; none when absent. */
   publicOrigin?: string;
@@ -240,13 +284,13 @@ export function loadBffConfig(env: NodeJS.ProcessEnv = process.env, envFile = '.
  * the schema's default. Throws one Error naming each bad variable, never its value.
  */
 export function parseBffConfig(env: NodeJS.ProcessEnv): BffConfig {
-  const e = parseSettings(BffConfigSchema, env, 'BFF');
+  const e = parseSettings(BffConfigSchema.check(defaultClinicOrSites), env, 'BFF');
   return {
     ...coreConfig(e),
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
-    upstreamUrl: e.UPSTREAM_URL,
-    appKey: e.APP_KEY,
-    appSecretKey: e.APP_SECRET_KEY,
+    ...(e.UPSTREAM_URL !== undefined && e.APP_KEY !== undefined && e.APP_SECRET_KEY !== undefined
+      ? { defaultClinic: { upstreamUrl: e.UPSTREAM_URL, appKey: e.APP_KEY, appSecretKey: e.APP_SECRET_KEY } }
+      : {}),
     allowedOrigins: e.ALLOWED_ORIGINS,
     publicOrigin: e.PUBLIC_ORIGIN,
     cache: { ttlMs: e.CACHE_TTL_MS, maxStaleMs: e.CACHE_MAX_STALE_MS, maxBytes: e.CACHE_MAX_BYTES },

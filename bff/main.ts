@@ -30,6 +30,8 @@ runMain('BFF', async () => {
   const sites = config.sites && (await openSitesDatabase(config.sites.databaseUrl));
   const store = sites && config.sites && new SiteStore(sites.db, new SiteSecrets(config.sites.secretsKey!, config.sites.previousSecretsKey));
   const bff = createBff({ config, logger, clock: systemClock, redis, metrics, sites: store, widgetDevProxy });
+  // Before the BFF's own port: a metrics port it cannot take fails the start, before anything could see it healthy.
+  if (metrics && config.metrics) await serveMetrics(metrics.registry, config.metrics, logger);
   // Changes made by the CLI or another instance drop the site here within seconds (at once with REDIS_URL).
   const changes = store && followSiteChanges(bff, { store, redis, logger });
   const server = serve(bff.app, {
@@ -44,7 +46,6 @@ runMain('BFF', async () => {
       await sites?.close();
     },
   });
-  if (metrics && config.metrics) serveMetrics(metrics.registry, config.metrics, logger);
   // Vite's HMR websocket goes through the widget proxy too.
   widgetDevProxy?.attach(server);
 });

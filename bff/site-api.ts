@@ -30,7 +30,8 @@ import { docsOperation, type SharedDocument } from './docs/docs.routes.js';
 import { pictureOperations } from './pictures/pictures.routes.js';
 import { PictureStore } from './pictures/picture-store.js';
 import { OutboundPolicy } from './outbound/outbound-policy.js';
-import { apiCors } from './http/cors.js';
+import { corsFor, corsOriginMatcher } from './http/cors.js';
+import { originCheckOperation } from './http/origin-check.routes.js';
 import { RefusedOrigins } from './http/refused-origins.js';
 
 /**
@@ -167,13 +168,16 @@ export function createSiteApi({ config, site, logger, clock, redis, metrics, con
       Math.floor(config.cache.ttlMs / 1000),
     ),
   );
+  // One matcher for the site's CORS and for the question of a page it refuses (GET /api/origin-check).
+  const allowedOrigins = corsOriginMatcher(site.allowedOrigins, site.publicOrigin);
+  routed.push(originCheckOperation(allowedOrigins, site.siteId === DEFAULT_SITE ? undefined : site.siteId));
   routed.push(docsOperation([...content, ...routed], openApiDocument));
   return {
     tokens,
     cache,
     takenSlots,
     readiness,
-    cors: apiCors(site.allowedOrigins, site.publicOrigin, new RefusedOrigins(logger, clock)),
+    cors: corsFor(allowedOrigins, new RefusedOrigins(logger, clock)),
     limit: limiters.api,
     content,
     routed,

@@ -19,6 +19,7 @@ import {
   CONTENT_PATHS,
   HONEYPOT_FIELD,
   LEGACY_REFERENCE_PATTERN,
+  ORIGIN_CHECK_PATH,
   REFERENCE_PATTERN,
   REFUSAL_REASONS,
   STATUS_LOOKUP_MAX_BYTES,
@@ -41,6 +42,7 @@ export {
   CONTENT_BUNDLE_PATH,
   CONTENT_PATHS,
   HONEYPOT_FIELD,
+  ORIGIN_CHECK_PATH,
   REFUSAL_REASONS,
   STATUS_LOOKUP_MAX_BYTES,
   STATUS_LOOKUP_PATH,
@@ -252,6 +254,33 @@ export const AvailabilityDaysResponse = z
   .strict()
   .meta({ id: 'AvailabilityDaysResponse' });
 export type AvailabilityDaysResponse = z.infer<typeof AvailabilityDaysResponse>;
+
+/**
+ * GET /origin-check: yes or no for the asking page's origin (no list, no other origin), and a sentence
+ * for the page's developer saying so, and, when no, which setting to change.
+ */
+export const OriginCheckResponse = z
+  .object({
+    success: z.literal(true),
+    message: z.string().meta({
+      description:
+        "For the page's developer, in English (the widget logs it to the console when `allowed` is false): the request's " +
+        'origin and, when it is refused, the setting that would allow it (`ALLOWED_ORIGINS`, or a site\'s `sites set-origins`).',
+      example: "https://www.clinic.example is not in this BFF's ALLOWED_ORIGINS: add it there to use the widget on that page",
+    }),
+    data: z
+      .object({
+        allowed: z.boolean().meta({
+          description:
+            "Whether a page on the request's Origin may read this API's answers (CORS). A request without Origin " +
+            '(same-origin, or not from a browser) is not subject to CORS: true.',
+        }),
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'OriginCheckResponse' });
+export type OriginCheckResponse = z.infer<typeof OriginCheckResponse>;
 
 /** The Idempotency-Key a browser sends with a booking, passed upstream as is. */
 export const BookingIdempotencyKey = IdempotencyKeyHeader;

@@ -61,8 +61,7 @@ clinics.forEach((clinic, i) => {
   }).listen(clinic.port, '127.0.0.1');
 });
 
-demo.started();
-console.log(`
+demo.started(`
 clinic-booking, two sites on one BFF (${bffOrigin}):
 ${clinics.map((c, i) => `  ${c.name.padEnd(22)} http://localhost:${c.port}/   site ${state.sites[i]}`).join('\n')}
   list the sites         SITE_SECRETS_KEY=… DATABASE_URL=${bffDatabase} npm run --silent bff -- sites list

@@ -8,7 +8,7 @@
 // DATABASE_URL move it.
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { bffSettings, DemoRunner, demoSettings, serviceSettings } from './support/demo-stack.mjs';
+import { bffSettings, DemoRunner, demoSettings, metricsBannerLine, metricsPorts, serviceSettings } from './support/demo-stack.mjs';
 
 const require = createRequire(import.meta.url);
 const VITE = join(dirname(require.resolve('vite/package.json')), 'bin/vite.js');
@@ -32,11 +32,15 @@ await dev.ensurePortFree(bffPort, 'PORT');
 await dev.ensurePortFree(vitePort, 'VITE_PORT');
 const keys = dev.ensureDemoClinic(settings, ['--import', 'tsx', 'server/cli/main.ts']);
 const shared = serviceSettings(settings);
+// METRICS_PORT: the server's, and METRICS_PORT+1 the BFF's (metricsPorts); checked before either starts.
+const metrics = metricsPorts(shared);
+await dev.ensureMetricsPortsFree(metrics);
 dev.run('reference server', watch('server/main.ts'), {
   ...shared,
   PORT: serverPort,
   DATABASE_URL: databaseUrl,
   PUBLIC_URL: shared.PUBLIC_URL ?? serverUrl,
+  ...(metrics && { METRICS_PORT: metrics.server }),
 });
 // vite.config.ts: base /widget/ and the /widget/clinic-booking.js entry, in serve mode only.
 dev.run('widget dev server (Vite)', [VITE, '--port', vitePort, '--clearScreen', 'false'], process.env, { stdin: 'pipe' });
@@ -50,6 +54,7 @@ dev.run('BFF', watch('bff/main.ts'), {
   BOOKING_REF_SECRET: keys.BOOKING_REF_SECRET,
   BOOKING_REF_SECRET_PREVIOUS: keys.BOOKING_REF_SECRET_PREVIOUS ?? '',
   DEMO_PAGE: 'true',
+  ...(metrics && { METRICS_PORT: metrics.bff }),
   // The demo URL printed below; CORS's own origin comes from here, never from a request's Host.
   PUBLIC_ORIGIN: shared.PUBLIC_ORIGIN ?? `http://127.0.0.1:${bffPort}`,
   WIDGET_DEV_URL: viteUrl,
@@ -57,10 +62,9 @@ dev.run('BFF', watch('bff/main.ts'), {
 await dev.waitForHealth(`${viteUrl}/widget/@vite/client`, 30_000);
 await dev.waitForHealth(`http://127.0.0.1:${bffPort}/readyz`, 30_000);
 
-dev.started();
-console.log(`
+dev.started(`
 clinic-booking dev is running (server and BFF restart on change, the widget reloads on save):
   demo page      http://127.0.0.1:${bffPort}/
   API reference  ${serverUrl}/api/v1/docs
-  widget         Vite at ${viteUrl}/widget/, proxied by the BFF at /widget/
+  widget         Vite at ${viteUrl}/widget/, proxied by the BFF at /widget/${metricsBannerLine(metrics)}
 Press Ctrl-C to stop.`);

@@ -25,6 +25,8 @@ runMain('clinic API', async () => {
   // RETENTION_DAYS: patient data past it is erased now, then daily; the timer never keeps the process alive.
   const retention = scheduleRetention({ database, clock: systemClock, retentionDays: config.retentionDays, logger });
   const metrics = config.metrics && new ServiceMetrics();
+  // Before the API's own port: a metrics port it cannot take fails the start, before anything could see it healthy.
+  if (metrics && config.metrics) await serveMetrics(metrics.registry, config.metrics, logger);
   serve(createApp({ database, clock: systemClock, config, logger, redis, metrics }), {
     name: 'clinic API',
     port: config.port,
@@ -37,5 +39,4 @@ runMain('clinic API', async () => {
       await redis?.close();
     },
   });
-  if (metrics && config.metrics) serveMetrics(metrics.registry, config.metrics, logger);
 });

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../contract/errors.js';
 import type { Dentist, Organization, Treatment, WebsiteSite } from '../contract/index.js';
-import type { AvailabilityDaysResponse, AvailabilityResponse, BffBookingResponse, BffStatusResponse, BookingResult, BrowserBookingRequest, ContentBundleResponse } from '../contract/bff.js';
-import { AVAILABILITY_DAYS_PATH, AVAILABILITY_PATH, BOOKING_PATH, CONTENT_BUNDLE_PATH, HONEYPOT_FIELD, normaliseReference, STATUS_LOOKUP_PATH } from '../contract/rules/bff-api.js';
+import type { AvailabilityDaysResponse, AvailabilityResponse, BffBookingResponse, BffStatusResponse, BookingResult, BrowserBookingRequest, ContentBundleResponse, OriginCheckResponse } from '../contract/bff.js';
+import { AVAILABILITY_DAYS_PATH, AVAILABILITY_PATH, BOOKING_PATH, CONTENT_BUNDLE_PATH, HONEYPOT_FIELD, normaliseReference, ORIGIN_CHECK_PATH, STATUS_LOOKUP_PATH } from '../contract/rules/bff-api.js';
 import { BffError, toBffError } from './bff-error.js';
 
 export interface ClinicContent {
@@ -66,10 +66,28 @@ function shared<T>(url: string): Promise<T> {
   return promise;
 }
 
-/** Loads the named resources in one request (GET /api/content), shared with every other widget on the page. */
+/**
+ * Loads the named resources in one request (GET /api/content), shared with every other widget on the page.
+ *
+ * A failure without an answer the page could read (status 0) is, on a new embed, most often the BFF
+ * refusing the page's origin (CORS), which browsers report only as a network error. The BFF's CORS-open
+ * GET /api/origin-check says whether it is, and if so its message (English, for the page's developer)
+ * names the origin and the setting to change: logged as one console error. Asked through `shared`, so
+ * once per page however many widgets fail (again only after the check itself failed); patients see
+ * nothing more. The words are the BFF's: the module is held to 25 KiB as sent.
+ */
 export async function loadContent(apiBase: string, resources: readonly Resource[]): Promise<ClinicContent> {
   if (resources.length === 0) return {};
-  const { data } = await shared<ContentBundleResponse>(`${apiBase}${CONTENT_BUNDLE_PATH}`);
+  const { data } = await shared<ContentBundleResponse>(`${apiBase}${CONTENT_BUNDLE_PATH}`).catch((error: BffError) => {
+    const check = apiBase + ORIGIN_CHECK_PATH;
+    if (!error.status && !pending.has(check)) {
+      shared<OriginCheckResponse>(check).then(
+        (answer) => answer.data.allowed || console.error(`<clinic-booking>: ${answer.message}`),
+        () => {},
+      );
+    }
+    throw error;
+  });
   return Object.fromEntries(resources.map((resource) => [resource, data[resource]])) as ClinicContent;
 }
 

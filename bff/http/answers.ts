@@ -94,6 +94,7 @@ export const TAGS = [
   { name: 'Appointments', description: 'Book an appointment and follow it by its reference.' },
   { name: 'Availability', description: 'Which start times of a day are open, as best known to the BFF.' },
   { name: 'Documentation', description: 'This document.' },
+  { name: 'Embedding', description: 'Help for the page that embeds the widget.' },
 ] as const;
 
 /** An operation's tag, by name. */

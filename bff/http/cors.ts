@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { RefusedOrigins } from './refused-origins.js';
-import { originMatcher } from './origin-matcher.js';
+import { originMatcher, type OriginMatcher } from './origin-matcher.js';
 
 /** What a preflight may ask for, and what a page may read of an answer: the same strings on every request. */
 const ALLOW_METHODS = ['GET', 'POST'].join(',');
@@ -30,7 +30,16 @@ const MAX_AGE_SECONDS = String(600);
  * Origin header (no browser, or a same-origin GET) now costs one lookup.
  */
 export function apiCors(allowedOrigins: readonly string[], publicOrigin?: string, refused?: RefusedOrigins): RequestHandler {
-  const allowed = originMatcher(publicOrigin ? [...allowedOrigins, publicOrigin] : allowedOrigins);
+  return corsFor(corsOriginMatcher(allowedOrigins, publicOrigin), refused);
+}
+
+/** The origins whose pages get CORS headers: a site's allowed origins, and the BFF's own public origin when set. */
+export function corsOriginMatcher(allowedOrigins: readonly string[], publicOrigin?: string): OriginMatcher {
+  return originMatcher(publicOrigin ? [...allowedOrigins, publicOrigin] : allowedOrigins);
+}
+
+/** apiCors for the origins `allowed` matches (corsOriginMatcher), shared with what else asks it (GET /api/origin-check). */
+export function corsFor(allowed: OriginMatcher, refused?: RefusedOrigins): RequestHandler {
   return (req, res, next) => {
     const origin = req.headers.origin;
     if (!origin || !allowed(origin)) {

@@ -52,6 +52,11 @@ export const widgetSecurityHeaders = fixedHeaders(
 const pageDirectives = {
   // The clinic's pictures come from the BFF itself (/api/pictures); data: is the demo's favicon.
   'img-src': ["'self'", 'data:'],
+  // helmet's default upgrade-insecure-requests made WebKit ask for the demo's widget script over
+  // https from a page served over plain http (npm start), and fail. Behind TLS it adds nothing:
+  // every URL the BFF's pages name is their own, and HSTS (on every answer) already keeps the
+  // browser on https.
+  'upgrade-insecure-requests': null,
   // The widget starts one throwaway worker from a blob: URL to load ICU's data off the main thread
   // (widget/intl-warm-up.ts); docs/embedding.md asks clinics' pages with a CSP to allow the same.
   'worker-src': ["'self'", 'blob:'],

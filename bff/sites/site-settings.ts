@@ -38,22 +38,54 @@ export interface SiteSettings {
   revision?: string;
 }
 
-/** The env clinic, exactly as the BFF served it before sites: its references and Redis keys are unchanged. */
-export function defaultSiteSettings(config: BffConfig): SiteSettings {
+/**
+ * The env clinic, exactly as the BFF served it before sites: its references and
+ * Redis keys are unchanged. None in a BFF of sites only (no APP_KEY).
+ */
+export function defaultSiteSettings(config: BffConfig): SiteSettings | undefined {
+  const clinic = config.defaultClinic;
+  if (!clinic) return undefined;
   return {
+    ...clinicWideSettings(config),
     siteId: DEFAULT_SITE,
-    upstreamUrl: config.upstreamUrl,
-    appKey: config.appKey,
-    appSecretKey: config.appSecretKey,
+    upstreamUrl: clinic.upstreamUrl,
+    appKey: clinic.appKey,
+    appSecretKey: clinic.appSecretKey,
+    referenceKey: config.referenceKey,
+    previousReferenceKeys: config.previousReferenceKeys,
+    // The app key enters only as a hash, so no key names a credential (as before sites).
+    redisScope: createHash('sha256').update(clinic.appKey).digest('hex').slice(0, 16),
+  };
+}
+
+/**
+ * What a BFF of sites only builds from the operations every site serves
+ * before any site is asked for: the one router the sites share, the metrics'
+ * route templates. A site of these settings is built for its operations'
+ * shape alone and never mounted, so nothing calls its upstream (an `.invalid`
+ * name, which never resolves) or uses its placeholder keys.
+ */
+export function operationsTemplateSettings(config: BffConfig): SiteSettings {
+  return {
+    ...clinicWideSettings(config),
+    siteId: 'operations-template',
+    upstreamUrl: 'http://operations-template.invalid/api/v1',
+    appKey: 'operations-template',
+    appSecretKey: 'operations-template',
+    referenceKey: config.referenceKey,
+    previousReferenceKeys: [],
+    redisScope: 'operations-template',
+  };
+}
+
+/** The env settings the default site reads beside its clinic's own. */
+function clinicWideSettings(config: BffConfig): Pick<SiteSettings, 'allowedOrigins' | 'publicOrigin' | 'timeZone' | 'bookingRules' | 'limits'> {
+  return {
     allowedOrigins: config.allowedOrigins,
     publicOrigin: config.publicOrigin,
     timeZone: config.clinicTimeZone,
     bookingRules: config.bookingRules,
     limits: { api: config.apiRateLimit, booking: config.bookingRateLimit, status: config.statusRateLimit },
-    referenceKey: config.referenceKey,
-    previousReferenceKeys: config.previousReferenceKeys,
-    // The app key enters only as a hash, so no key names a credential (as before sites).
-    redisScope: createHash('sha256').update(config.appKey).digest('hex').slice(0, 16),
   };
 }
 

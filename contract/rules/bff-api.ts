@@ -46,6 +46,14 @@ export const AVAILABILITY_PATH = '/availability';
  */
 export const AVAILABILITY_DAYS_PATH = '/availability/days';
 
+/**
+ * GET: whether the asking page's origin (its Origin header) may read /api's
+ * answers: `{success: true, data: {allowed}}` and nothing else. Open to every
+ * origin (CORS `*`), so that a widget on a page the BFF refuses can still ask,
+ * and tell the page's developer which setting to change.
+ */
+export const ORIGIN_CHECK_PATH = '/origin-check';
+
 /** Largest status lookup body a browser may send, in bytes. */
 export const STATUS_LOOKUP_MAX_BYTES = 1024;
 

@@ -14,8 +14,13 @@ export interface MetricsListener {
  * scraper reaches 127.0.0.1 or a private network), and so that a scrape
  * never waits behind the API's rate limits. It does not hold the process
  * open: the service's own server decides when it exits.
+ *
+ * Resolves once it listens; a port it cannot take rejects, so that the
+ * service, which awaits this before its own port, fails to start with one
+ * line (runMain) instead of answering for a moment and then exiting: a
+ * supervisor (npm start) that saw it healthy took it for started.
  */
-export function serveMetrics(registry: Registry, { port, host }: MetricsListener, logger: Logger): Server {
+export function serveMetrics(registry: Registry, { port, host }: MetricsListener, logger: Logger): Promise<Server> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics' || (req.method !== 'GET' && req.method !== 'HEAD')) {
@@ -30,16 +35,16 @@ export function serveMetrics(registry: Registry, { port, host }: MetricsListener
       },
     );
   });
-  server.listen(port, host, () => {
-    const address = server.address();
-    const actual = typeof address === 'object' && address ? address.port : port;
-    logger.info({ host, port: actual }, `metrics on http://${host}:${actual}/metrics`);
-  });
-  server.on('error', (error: NodeJS.ErrnoException) => {
-    const reason = error.code === 'EADDRINUSE' ? `port ${port} is already in use` : error.message;
-    console.error(`metrics could not start: ${reason}`);
-    process.exit(1);
-  });
   server.unref();
-  return server;
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(new Error(error.code === 'EADDRINUSE' ? `metrics port ${port} (METRICS_PORT) is already in use` : `metrics: ${error.message}`));
+    });
+    server.listen(port, host, () => {
+      const address = server.address();
+      const actual = typeof address === 'object' && address ? address.port : port;
+      logger.info({ host, port: actual }, `metrics on http://${host}:${actual}/metrics`);
+      resolve(server);
+    });
+  });
 }

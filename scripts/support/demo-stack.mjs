@@ -48,6 +48,27 @@ export function bffSettings(shared) {
   return BFF_DATABASE_URL ? { ...rest, DATABASE_URL: BFF_DATABASE_URL } : rest;
 }
 
+/**
+ * METRICS_PORT under `npm start` and `npm run dev`: two services cannot listen
+ * on one port, so the reference server gets METRICS_PORT and the BFF the port
+ * after it (9464 and 9465, the scrape config of docs/operations.md). 0 (any
+ * free port) stays 0 for both; a value that is no port goes to both as it is,
+ * for each service to refuse in its one line. Unset, neither keeps metrics.
+ */
+export function metricsPorts(shared) {
+  const port = shared.METRICS_PORT?.trim();
+  if (!port) return undefined;
+  if (!/^\d+$/.test(port) || Number(port) === 0) return { server: port, bff: port, host: shared.METRICS_HOST ?? '127.0.0.1' };
+  return { server: port, bff: String(Number(port) + 1), host: shared.METRICS_HOST ?? '127.0.0.1' };
+}
+
+/** The banner's line for the metrics of `metricsPorts` (none when unset, or when each took any free port). */
+export function metricsBannerLine(metrics) {
+  if (!metrics || !/^[1-9]\d*$/.test(metrics.server)) return '';
+  const url = (port) => `http://${metrics.host}:${port}/metrics`;
+  return `\n  metrics        ${url(metrics.server)} (server, METRICS_PORT), ${url(metrics.bff)} (BFF, METRICS_PORT+1)`;
+}
+
 /** Reads KEY=value lines; the BFF reads the same file itself. */
 function readEnvFile(file) {
   if (!existsSync(file)) return {};
@@ -84,11 +105,11 @@ export class DemoRunner {
     process.exit(1);
   }
 
-  /** Fails with one line that says how to fix it when a port is taken. */
-  async ensurePortFree(port, variable) {
+  /** Fails with one line that says how to fix it when a port is taken; `what` says whose port it is when the variable does not. */
+  async ensurePortFree(port, variable, what) {
     await new Promise((resolve) => {
       const probe = createServer()
-        .once('error', () => this.fail(`port ${port} is already in use; stop what uses it or set ${variable} to another port`))
+        .once('error', () => this.fail(`port ${port}${what ? ` (${what})` : ''} is already in use; stop what uses it or set ${variable} to another port`))
         .once('listening', () => probe.close(resolve))
         .listen(Number(port), '127.0.0.1');
     });
@@ -169,6 +190,24 @@ export class DemoRunner {
     setTimeout(() => process.exit(code), 5000).unref();
   }
 
+  /**
+   * The metrics ports of `metricsPorts`, free before either service starts
+   * (0 is any free port, nothing to check); a METRICS_PORT that leaves the
+   * BFF no port is refused here.
+   */
+  async ensureMetricsPortsFree(metrics) {
+    if (!metrics || !/^\d+$/.test(metrics.server) || metrics.server === '0') return;
+    if (Number(metrics.bff) > 65535) this.fail(`METRICS_PORT ${metrics.server} leaves no port for the BFF's metrics, which take METRICS_PORT+1`);
+    await this.ensurePortFree(metrics.server, 'METRICS_PORT', "the reference server's metrics, METRICS_PORT");
+    await this.ensurePortFree(metrics.bff, 'METRICS_PORT', "the BFF's metrics, METRICS_PORT+1");
+  }
+
+  /**
+   * Resolves once `url` answers 2xx. Never resolves once the demo is stopping
+   * (a service stopped during start-up, having printed its one line): the
+   * stop ends the process, and nothing after this may print a "running"
+   * banner meanwhile.
+   */
   async waitForHealth(url, timeoutMs = 10_000) {
     for (let waited = 0; waited < timeoutMs && !this.#stopping; waited += 100) {
       try {
@@ -179,6 +218,7 @@ export class DemoRunner {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     if (!this.#stopping) this.fail(`${url} did not become healthy`);
+    await new Promise(() => {});
   }
 
   /**
@@ -190,10 +230,12 @@ export class DemoRunner {
    * SIGINT to itself while it waits for us (dash and bash both wait for their
    * child, which they never signal, before they act on it). Should npm
    * itself go away without a word (SIGKILL), we are re-parented: that counts
-   * as the signal too.
+   * as the signal too. Then prints `banner`: never while the demo is stopping.
    */
-  started() {
+  started(banner) {
+    if (this.#stopping) return;
     this.#running = true;
+    console.log(banner);
     process.on('SIGINT', () => this.stopAll(0));
     process.on('SIGTERM', () => this.stopAll(0));
     const parent = process.ppid;

@@ -12,7 +12,7 @@ const valid = { UPSTREAM_URL: 'http://127.0.0.1:4000/api/v1/', APP_KEY: 'ck_1', 
 describe('BFF configuration', () => {
   it('reads defaults and normalises the upstream URL and origins', () => {
     const config = loadBffConfig({ ...valid, ALLOWED_ORIGINS: 'https://clinic.example/, https://www.clinic.example' }, '/nonexistent');
-    expect(config.upstreamUrl).toBe('http://127.0.0.1:4000/api/v1');
+    expect(config.defaultClinic?.upstreamUrl).toBe('http://127.0.0.1:4000/api/v1');
     expect(config.allowedOrigins).toEqual(['https://clinic.example', 'https://www.clinic.example']);
     expect(config.port).toBe(8080);
     expect(config.bookingRateLimit).toEqual({ limit: 5, windowMs: 600_000 });
@@ -22,9 +22,7 @@ describe('BFF configuration', () => {
     const config = parseBffConfig(valid);
 
     expect({ ...config, referenceKey: undefined }).toEqual({
-      upstreamUrl: 'http://127.0.0.1:4000/api/v1',
-      appKey: 'ck_1',
-      appSecretKey: SECRET,
+      defaultClinic: { upstreamUrl: 'http://127.0.0.1:4000/api/v1', appKey: 'ck_1', appSecretKey: SECRET },
       port: 8080,
       host: '127.0.0.1',
       logLevel: 'info',
@@ -104,6 +102,40 @@ describe('BFF configuration', () => {
     ['a default length that is not whole minutes', { BOOKING_DEFAULT_DURATION_MINUTES: '30.5' }, 'BOOKING_DEFAULT_DURATION_MINUTES'],
   ])('refuses %s, naming it', (_name, change, variable) => {
     expect(() => loadBffConfig({ ...valid, ...change }, '/nonexistent')).toThrow(variable);
+  });
+
+  describe('a BFF of sites only', () => {
+    const SITES_KEY = Buffer.alloc(32, 7).toString('base64');
+    const sitesOnly = { BOOKING_REF_SECRET: REF_SECRET, SITE_SECRETS_KEY: SITES_KEY, DATABASE_URL: 'file:data/agency.db' };
+
+    it('needs no default clinic beside SITE_SECRETS_KEY: it has none', () => {
+      const config = parseBffConfig(sitesOnly);
+
+      expect(config.defaultClinic).toBeUndefined();
+      expect(config.sites?.databaseUrl).toBe('file:data/agency.db');
+    });
+
+    it('names each setting of the default clinic, and SITE_SECRETS_KEY, when it has neither', () => {
+      const refusal = () => parseBffConfig({ BOOKING_REF_SECRET: REF_SECRET });
+
+      expect(refusal).toThrow(
+        'Invalid BFF configuration: UPSTREAM_URL, APP_KEY, APP_SECRET_KEY (required: the clinic this BFF serves at /api; or set SITE_SECRETS_KEY to serve only the sites of DATABASE_URL, docs/sites.md)',
+      );
+    });
+
+    it('names what a default clinic given in part lacks, sites or not', () => {
+      expect(() => parseBffConfig({ ...sitesOnly, APP_KEY: 'ck_1' })).toThrow(
+        /^Invalid BFF configuration: UPSTREAM_URL \(required with APP_KEY: .*\); APP_SECRET_KEY \(required with APP_KEY: .*\)$/,
+      );
+    });
+
+    it('names the missing clinic beside every other bad setting, in one error', () => {
+      expect(() => parseBffConfig({ BOOKING_REF_SECRET: 'short' })).toThrow(/BOOKING_REF_SECRET \(.*\); UPSTREAM_URL, APP_KEY, APP_SECRET_KEY \(required: /);
+    });
+
+    it('refuses DEMO_PAGE, which shows the default clinic', () => {
+      expect(() => parseBffConfig({ ...sitesOnly, DEMO_PAGE: 'true' })).toThrow(/^Invalid BFF configuration: DEMO_PAGE \(the demo page shows the clinic served at \/api/);
+    });
   });
 
   it('stops the process with one line naming the variable and never printing the secret', async () => {

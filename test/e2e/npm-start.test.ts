@@ -29,6 +29,19 @@ function startDemo(env: Record<string, string>): Demo {
   return { child, output: () => output, exited };
 }
 
+/** A port whose next port is free too: METRICS_PORT and the BFF's METRICS_PORT+1. */
+async function twoFreePorts(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    const next = createServer();
+    const free = await new Promise<boolean>((resolve) => {
+      next.once('error', () => resolve(false));
+      next.listen(port + 1, '127.0.0.1', () => next.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
+
 async function waitFor(demo: Demo, text: string): Promise<void> {
   for (let i = 0; i < 300 && !demo.output().includes(text); i++) {
     if (demo.child.exitCode !== null) break;
@@ -60,6 +73,9 @@ describe('npm start (scripts/start.mjs)', () => {
     expect(readFileSync(env.DEMO_ENV_FILE, 'utf8')).toMatch(/^BOOKING_REF_SECRET=[\w-]{43}$/m);
     const page = await fetch(`http://127.0.0.1:${ports.PORT}/`);
     expect(await page.text()).toContain('<clinic-booking>');
+    // Served over plain http: WebKit would upgrade the widget script to https, which nothing answers.
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
     const treatments = (await (await fetch(`http://127.0.0.1:${ports.PORT}/api/treatments`)).json()) as { data: unknown[] };
     expect(treatments.data.length).toBeGreaterThan(3);
 
@@ -185,6 +201,55 @@ describe('npm start (scripts/start.mjs)', () => {
       }
     }
   }, 120_000);
+
+  it("gives each service a metrics port of its own under METRICS_PORT: the server's, and METRICS_PORT+1 the BFF's", async () => {
+    const metricsPort = await twoFreePorts();
+    const demo = startDemo({ ...env, ...ports, METRICS_PORT: String(metricsPort) });
+    try {
+      await waitFor(demo, 'clinic-booking demo is running');
+      expect(demo.output()).toContain(`http://127.0.0.1:${metricsPort}/metrics (server, METRICS_PORT)`);
+      expect(demo.output()).toContain(`http://127.0.0.1:${metricsPort + 1}/metrics (BFF, METRICS_PORT+1)`);
+
+      await (await fetch(`http://127.0.0.1:${ports.PORT}/api/treatments`)).arrayBuffer();
+      const server = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const bff = await (await fetch(`http://127.0.0.1:${metricsPort + 1}/metrics`)).text();
+      // Each its own service's: the server counts its /api/v1 routes, the BFF its /api ones and its cache.
+      expect(server).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/healthz",status="200"\}/);
+      expect(server).not.toContain('bff_cache_lookups_total');
+      expect(bff).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/treatments",status="200"\} 1/);
+      expect(bff).toContain('bff_cache_lookups_total');
+    } finally {
+      demo.child.kill('SIGINT');
+      expect(await demo.exited).toBe(0);
+    }
+  });
+
+  it("stops with one line naming METRICS_PORT, and no banner, when the BFF's metrics port (METRICS_PORT+1) is taken", async () => {
+    const metricsPort = await twoFreePorts();
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(metricsPort + 1, '127.0.0.1', resolve));
+    try {
+      const demo = startDemo({ ...env, ...ports, METRICS_PORT: String(metricsPort) });
+      expect(await demo.exited).toBe(1);
+      const lines = demo.output().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`port ${metricsPort + 1} \\(the BFF's metrics, METRICS_PORT\\+1\\) is already in use.*set METRICS_PORT`));
+      await expect(fetch(`http://127.0.0.1:${ports.SERVER_PORT}/healthz`)).rejects.toThrow();
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  it('stops both services with the one line of the service that failed, and no banner, when the BFF cannot start', async () => {
+    // A setting only the BFF reads: the server has started by the time the BFF refuses it.
+    const demo = startDemo({ ...env, ...ports, CACHE_TTL_MS: '0' });
+    expect(await demo.exited).toBe(1);
+    const lines = demo.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^BFF could not start: .*CACHE_TTL_MS/);
+    expect(demo.output()).not.toContain('is running');
+    await expect(fetch(`http://127.0.0.1:${ports.SERVER_PORT}/healthz`)).rejects.toThrow();
+  });
 
   it('stops with one line when the database file is not a database', async () => {
     const bad = join(dir, 'not-a-database.db');

@@ -29,6 +29,7 @@ export type NamedOperations = [
   operations['getAvailabilityDays'],
   operations['getOpenApiDocument'],
   operations['getPicture'],
+  operations['checkOrigin'],
 ];
 
 export async function callEveryOperation(baseUrl: string) {
@@ -83,6 +84,9 @@ export async function callEveryOperation(baseUrl: string) {
   const documentVersion: string | undefined = described.data?.openapi;
   // A picture the content does not name (https://nope.example/x.png): 404, never fetched.
   const picture = await client.GET('/pictures/{key}', { params: { path: { key: 'aHR0cHM6Ly9ub3BlLmV4YW1wbGUveC5wbmc' } } });
+  // Node's fetch sends no Origin: nothing for CORS to refuse.
+  const originCheck = await client.GET('/origin-check');
+  const originAllowed: boolean | undefined = originCheck.data?.data.allowed;
 
   return {
     clinicName,
@@ -99,6 +103,7 @@ export async function callEveryOperation(baseUrl: string) {
     sameContent,
     documentVersion,
     picture: [picture.response.status, picture.error?.error_code],
+    originAllowed,
   };
 }
 `;
@@ -151,6 +156,7 @@ describe('a client generated from GET /api/openapi.json', () => {
       sameContent: true,
       documentVersion: '3.1.0',
       picture: [404, 'not_found'],
+      originAllowed: true,
     });
   });
 });

@@ -49,6 +49,19 @@ describe('security headers on every BFF answer', () => {
     expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
   });
 
+  // WebKit upgraded the demo's widget script to https on a page served over plain http (npm start) and showed only the fallback.
+  it.each([
+    ['the demo page', '/'],
+    ['a 404 outside /api and /widget', '/nowhere'],
+  ])('asks no browser to upgrade the requests of %s to https', async (_name, path) => {
+    const res = await fetch(`${stack.bff.baseUrl}${path}`);
+    await res.arrayBuffer();
+    const directives = (res.headers.get('content-security-policy') ?? '').split(';').map((directive) => directive.trim().split(' ')[0]);
+
+    expect(directives).toContain('script-src');
+    expect(directives).not.toContain('upgrade-insecure-requests');
+  });
+
   it("lets the demo page's widget start its blob: worker (ICU warm-up) and nothing else from blob:", async () => {
     const res = await fetch(`${stack.bff.baseUrl}/`);
     await res.arrayBuffer();

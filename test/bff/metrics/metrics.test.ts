@@ -19,9 +19,8 @@ let serverScrape: string;
 let bffScrape: string;
 
 async function metricsListener(registry: ServiceMetrics['registry']): Promise<string> {
-  const server = serveMetrics(registry, { port: 0, host: '127.0.0.1' }, createLogger('silent'));
+  const server = await serveMetrics(registry, { port: 0, host: '127.0.0.1' }, createLogger('silent'));
   listeners.push(server);
-  if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 

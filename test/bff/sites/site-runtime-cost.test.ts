@@ -34,7 +34,7 @@ function siteBuilder() {
   const config = parseBffConfig({ UPSTREAM_URL: 'http://127.0.0.1:1/api/v1', APP_KEY: 'k', APP_SECRET_KEY: 's', BOOKING_REF_SECRET: 'x'.repeat(32) });
   const contentStore = new ContentStore({ ttlMs: 60_000, maxBytes: MiB });
   const exchangeGate = new ConcurrencyGate(8);
-  const site = defaultSiteSettings(config);
+  const site = defaultSiteSettings(config)!;
   const clock = new FakeClock(TEST_NOW);
   const limiters = { api: apiRateLimit(site.limits.api), booking: bookingRateLimit(site.limits.booking), status: statusRateLimit(site.limits.status) };
   return () => createSiteApi({ config, site, logger: silentLogger(), clock, contentStore, exchangeGate, limiters } as never);
@@ -66,7 +66,7 @@ describe('what an idle site runtime costs', () => {
     const config = parseBffConfig({ UPSTREAM_URL: 'http://127.0.0.1:1/api/v1', APP_KEY: 'k', APP_SECRET_KEY: 's', BOOKING_REF_SECRET: 'x'.repeat(32) });
     const contentStore = new ContentStore({ ttlMs: 60_000, maxBytes: MiB });
     const exchangeGate = new ConcurrencyGate(8);
-    const site = defaultSiteSettings(config);
+    const site = defaultSiteSettings(config)!;
     const clock = new FakeClock(TEST_NOW);
     const build = () =>
       createSiteApi({

@@ -34,7 +34,8 @@ import { appointmentEnd } from '../../../contract/rules/appointment-interval.js'
 export const BFF_FIXTURE_DEFAULT_MINUTES = 15;
 export const bffClinicFixture = (): ClinicFile => ({ ...clinicFixture(), booking_rules: { default_duration_minutes: BFF_FIXTURE_DEFAULT_MINUTES } });
 
-export interface RunningBff extends Bff {
+/** The BFF these tests start, which always serves a default clinic: its token manager, cache and taken slots are there. */
+export interface RunningBff extends Omit<Bff, 'tokens' | 'cache' | 'takenSlots'>, Required<Pick<Bff, 'tokens' | 'cache' | 'takenSlots'>> {
   baseUrl: string;
   api: string;
   config: BffConfig;
@@ -98,11 +99,13 @@ export async function startBff(
     ...overrides,
   };
   const bff = createBff({ config, logger: createLogger('info', sink), clock, redis, metrics, sites, resolveHost });
+  const { tokens, cache, takenSlots } = bff;
+  if (!tokens || !cache || !takenSlots) throw new Error('startBff serves a default clinic: give it its upstream and keys');
   const server = createHttpServer(bff.app);
   const baseUrl = await listen(server);
   const close = once(() => closeServer(server));
   closeWhenScopeEnds(close);
-  return { ...bff, baseUrl, api: `${baseUrl}/api`, config, logs, close };
+  return { ...bff, tokens, cache, takenSlots, baseUrl, api: `${baseUrl}/api`, config, logs, close };
 }
 
 /**

@@ -33,7 +33,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     // Generous: on a busy machine, with other test files starting processes too, a start takes a while.
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 45_000);
     const onData = () => {
-      const match = /"port":(\d+)/.exec(output);
+      // The API's own line: with METRICS_PORT set, the metrics listener logs its port first.
+      const match = /listening on http:\/\/[^/]+:(\d+)\//.exec(output);
       if (match) {
         clearTimeout(timer);
         child.stdout.off('data', onData);
