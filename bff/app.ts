@@ -23,6 +23,7 @@ import { widgetRoutes } from './widget-hosting/widget.routes.js';
 import type { WidgetDevProxy } from './widget-hosting/widget-dev-proxy.js';
 import { demoPage, demoRoutes } from './demo/demo-page.js';
 import { apiRouter, createSiteApi, sameOperations, sharedApiRouter, sharedPictureStore, type SiteApi, type SiteLimiters } from './site-api.js';
+import type { PictureStore } from './pictures/picture-store.js';
 import { DEFAULT_SITE, defaultSiteSettings, operationsTemplateSettings, siteSettingsOf, type SiteSettings } from './sites/site-settings.js';
 import { SiteRegistry } from './sites/site-registry.js';
 import { watchSiteChanges, type SiteChangesOptions } from './sites/site-changes.js';
@@ -120,7 +121,7 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
     app.use('/api', apiSecurityHeaders, noDefaultClinic);
     app.use('/widget', widgetSecurityHeaders, noDefaultClinic);
   }
-  const siteRegistry = sites && servedSites(sites, config, logger, clock, redis, contentStore, (site, limiters) => {
+  const siteRegistry = sites && servedSites(sites, config, logger, clock, redis, { contentStore, pictureStore }, (site, limiters) => {
     const built = build(site, limiters);
     sameOperations(shape, built);
     return built;
@@ -209,8 +210,8 @@ const noDefaultClinic: RequestHandler = (req, res) => {
 /**
  * The sites of the database, each built on its first request: their per-IP
  * limiters are one per kind and window for all of them (keyed by site and
- * IP, REDIS_URL's count under `bff:sites:rl:`), and a dropped site's cache
- * entries go with it.
+ * IP, REDIS_URL's count under `bff:sites:rl:`), and a dropped site's cached
+ * content and pictures go with it.
  */
 function servedSites(
   store: Pick<SiteStore, 'serving'>,
@@ -218,7 +219,7 @@ function servedSites(
   logger: Logger,
   clock: Clock,
   redis: RedisLink | undefined,
-  contentStore: ContentStore,
+  caches: { contentStore: ContentStore; pictureStore: PictureStore },
   build: (site: SiteSettings, limiters: SiteLimiters) => SiteApi,
 ): SiteRegistry<SiteApi> {
   const shared: SharedCounting | undefined = redis && { redis, keyPrefix: `${redis.keyPrefix}bff:sites:rl:` };
@@ -238,7 +239,10 @@ function servedSites(
         booking: limiterOf('booking', site.limits.booking.windowMs),
         status: limiterOf('status', site.limits.status.windowMs),
       }),
-    onDrop: (siteId) => contentStore.dropSite(siteId),
+    onDrop: (siteId) => {
+      caches.contentStore.dropSite(siteId);
+      caches.pictureStore.dropSite(siteId);
+    },
     clock,
     logger,
   });

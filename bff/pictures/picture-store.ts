@@ -57,6 +57,17 @@ export class PictureStore {
     }
   }
 
+  /**
+   * Forgets every picture of a site that changed or went (SiteRegistry's
+   * drop): a deleted site's pictures stop taking a share of the total, and a
+   * site whose upstream moved fetches anew under the rule for its new origin.
+   * A fetch still in flight settles into the forgotten cache, never the next one.
+   */
+  dropSite(siteId: string): void {
+    this.sites.get(siteId)?.clear();
+    this.sites.delete(siteId);
+  }
+
   private siteCache(siteId: string): LRUCache<string, Picture, string> {
     let cache = this.sites.get(siteId);
     if (!cache) {

@@ -51,4 +51,16 @@ describe('PictureStore: every site within its share, all of them within the whol
 
     expect(downloadsOf('/shared.png')).toBe(2);
   });
+
+  it('forgets a dropped site\'s pictures, and only its own: its next request downloads again', async () => {
+    const url = `${hostUrl}/dropped.png`;
+    await store.get(site('dropped'), url);
+    await store.get(site('kept'), url);
+
+    store.dropSite('dropped');
+    await store.get(site('dropped'), url);
+    await store.get(site('kept'), url);
+
+    expect(downloadsOf('/dropped.png')).toBe(3);
+  });
 });
