@@ -11,6 +11,19 @@ const BFF = { group: ['**/bff/**'], message: 'Only the BFF imports bff/.' };
 const WIDGET = { group: ['**/widget/**'], message: 'Only the widget imports widget/.' };
 const PLATFORM = { group: ['**/platform/**'], message: 'platform/ is service plumbing: contract/ and widget/ never import it.' };
 const ZOD = { group: ['zod', 'zod/**', 'zod-openapi', 'zod-openapi/**'], message: 'contract/rules/ and the widget stay free of zod (the browser bundle).' };
+const BFF_API = {
+  group: ['**/contract/bff.*', '**/contract/rules/bff-api.*'],
+  message: "platform/ knows no URL of either service: the BFF passes what platform/ must know of its paths (as it does the request logger's).",
+};
+/**
+ * A service's path in platform/'s code (its /api, a site's /s/{id}, the status lookup), in a string, a template or a
+ * regular expression: a service passes its paths as options instead. Comments may still name one as an example.
+ */
+const SERVICE_PATH = String.raw`/(^|[^\w@.-])(\\?\/)(api|s)(\b|\\?\/|$)|appointments\\?\/status/i`;
+const SERVICE_PATHS = ['Literal', 'TemplateElement'].map((node) => ({
+  selector: `${node}[${node === 'Literal' ? 'raw' : 'value.raw'}=${SERVICE_PATH}]`,
+  message: "platform/ knows no URL of either service: take the path as an option the service passes (RequestLogPaths, the metrics' routes).",
+}));
 
 /** The same rule from typescript-eslint, which can let `import type` through. */
 const walls = (...patterns) => ({
@@ -40,8 +53,14 @@ export default tseslint.config(
     files: ['contract/rules/**/*.ts'],
     rules: walls(SERVER, BFF, WIDGET, PLATFORM, ZOD, { group: ['../*', '../**'], message: 'contract/rules/ imports only contract/rules/.' }),
   },
-  // platform/: plumbing both services use; imports contract/ and itself.
-  { files: ['platform/**/*.ts'], rules: walls(SERVER, BFF, WIDGET) },
+  // platform/: plumbing both services use; imports contract/ and itself, and knows no URL of either service.
+  {
+    files: ['platform/**/*.ts'],
+    rules: {
+      ...walls(SERVER, BFF, WIDGET, BFF_API),
+      'no-restricted-syntax': ['error', ...SERVICE_PATHS],
+    },
+  },
   // bff/: contract/ and platform/, never server/.
   { files: ['bff/**/*.ts'], rules: walls(SERVER, WIDGET) },
   // widget/: its own files and contract/rules/ at run time; from the rest of contract/ only types.
