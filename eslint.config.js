@@ -24,6 +24,17 @@ const SERVICE_PATHS = ['Literal', 'TemplateElement'].map((node) => ({
   selector: `${node}[${node === 'Literal' ? 'raw' : 'value.raw'}=${SERVICE_PATH}]`,
   message: "platform/ knows no URL of either service: take the path as an option the service passes (RequestLogPaths, the metrics' routes).",
 }));
+/** The BFF's rooms that answer requests, and its entry files: each stands above its HTTP layer and its settings. */
+const BFF_ROOMS = ['availability', 'booking', 'cli', 'content', 'demo', 'docs', 'health', 'pictures', 'sites', 'widget-hosting'];
+const BFF_ENTRIES = ['app.js', 'site-api.js', 'main.js'];
+const BFF_ROOMS_FROM_HTTP = {
+  group: [...BFF_ROOMS.map((room) => `../${room}/**`), ...BFF_ENTRIES.map((file) => `../${file}`)],
+  message: "bff/http/ stands under the rooms that answer requests: a room's errors reach the error handler through contract/ (BookingRefused), never by an import of the room.",
+};
+const BFF_ROOMS_FROM_CONFIG = {
+  group: [...[...BFF_ROOMS, 'http'].map((room) => `./${room}/**`), ...BFF_ENTRIES.map((file) => `./${file}`)],
+  message: 'bff/config.ts stands under every room that reads the settings: what it parses lives beside it (secrets-key.ts) or in a room under it (outbound/).',
+};
 
 /** The same rule from typescript-eslint, which can let `import type` through. */
 const walls = (...patterns) => ({
@@ -63,6 +74,9 @@ export default tseslint.config(
   },
   // bff/: contract/ and platform/, never server/.
   { files: ['bff/**/*.ts'], rules: walls(SERVER, WIDGET) },
+  // Inside bff/, no import runs back up from the floors every room stands on: its HTTP layer and its settings.
+  { files: ['bff/http/**/*.ts'], rules: walls(SERVER, WIDGET, BFF_ROOMS_FROM_HTTP) },
+  { files: ['bff/config.ts', 'bff/secrets-key.ts'], rules: walls(SERVER, WIDGET, BFF_ROOMS_FROM_CONFIG) },
   // widget/: its own files and contract/rules/ at run time; from the rest of contract/ only types.
   {
     files: ['widget/**/*.ts'],
