@@ -11,6 +11,30 @@ const BFF = { group: ['**/bff/**'], message: 'Only the BFF imports bff/.' };
 const WIDGET = { group: ['**/widget/**'], message: 'Only the widget imports widget/.' };
 const PLATFORM = { group: ['**/platform/**'], message: 'platform/ is service plumbing: contract/ and widget/ never import it.' };
 const ZOD = { group: ['zod', 'zod/**', 'zod-openapi', 'zod-openapi/**'], message: 'contract/rules/ and the widget stay free of zod (the browser bundle).' };
+const BFF_API = {
+  group: ['**/contract/bff.*', '**/contract/rules/bff-api.*'],
+  message: "platform/ knows no URL of either service: the BFF passes what platform/ must know of its paths (as it does the request logger's).",
+};
+/**
+ * A service's path in platform/'s code (its /api, a site's /s/{id}, the status lookup), in a string, a template or a
+ * regular expression: a service passes its paths as options instead. Comments may still name one as an example.
+ */
+const SERVICE_PATH = String.raw`/(^|[^\w@.-])(\\?\/)(api|s)(\b|\\?\/|$)|appointments\\?\/status/i`;
+const SERVICE_PATHS = ['Literal', 'TemplateElement'].map((node) => ({
+  selector: `${node}[${node === 'Literal' ? 'raw' : 'value.raw'}=${SERVICE_PATH}]`,
+  message: "platform/ knows no URL of either service: take the path as an option the service passes (RequestLogPaths, the metrics' routes).",
+}));
+/** The BFF's rooms that answer requests, and its entry files: each stands above its HTTP layer and its settings. */
+const BFF_ROOMS = ['availability', 'booking', 'cli', 'content', 'demo', 'docs', 'health', 'pictures', 'sites', 'widget-hosting'];
+const BFF_ENTRIES = ['app.js', 'site-api.js', 'main.js'];
+const BFF_ROOMS_FROM_HTTP = {
+  group: [...BFF_ROOMS.map((room) => `../${room}/**`), ...BFF_ENTRIES.map((file) => `../${file}`)],
+  message: "bff/http/ stands under the rooms that answer requests: a room's errors reach the error handler through contract/ (BookingRefused), never by an import of the room.",
+};
+const BFF_ROOMS_FROM_CONFIG = {
+  group: [...[...BFF_ROOMS, 'http'].map((room) => `./${room}/**`), ...BFF_ENTRIES.map((file) => `./${file}`)],
+  message: 'bff/config.ts stands under every room that reads the settings: what it parses lives beside it (secrets-key.ts) or in a room under it (outbound/).',
+};
 
 /** The same rule from typescript-eslint, which can let `import type` through. */
 const walls = (...patterns) => ({
@@ -40,10 +64,19 @@ export default tseslint.config(
     files: ['contract/rules/**/*.ts'],
     rules: walls(SERVER, BFF, WIDGET, PLATFORM, ZOD, { group: ['../*', '../**'], message: 'contract/rules/ imports only contract/rules/.' }),
   },
-  // platform/: plumbing both services use; imports contract/ and itself.
-  { files: ['platform/**/*.ts'], rules: walls(SERVER, BFF, WIDGET) },
+  // platform/: plumbing both services use; imports contract/ and itself, and knows no URL of either service.
+  {
+    files: ['platform/**/*.ts'],
+    rules: {
+      ...walls(SERVER, BFF, WIDGET, BFF_API),
+      'no-restricted-syntax': ['error', ...SERVICE_PATHS],
+    },
+  },
   // bff/: contract/ and platform/, never server/.
   { files: ['bff/**/*.ts'], rules: walls(SERVER, WIDGET) },
+  // Inside bff/, no import runs back up from the floors every room stands on: its HTTP layer and its settings.
+  { files: ['bff/http/**/*.ts'], rules: walls(SERVER, WIDGET, BFF_ROOMS_FROM_HTTP) },
+  { files: ['bff/config.ts', 'bff/secrets-key.ts'], rules: walls(SERVER, WIDGET, BFF_ROOMS_FROM_CONFIG) },
   // widget/: its own files and contract/rules/ at run time; from the rest of contract/ only types.
   {
     files: ['widget/**/*.ts'],

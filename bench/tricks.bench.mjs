@@ -1,4 +1,4 @@
-// What each hot-path trick gains on its benchmark (issue 21; docs/performance.md, "Hot-path tricks").
+// What each hot-path trick gains on its benchmark (docs/performance.md, "Hot-path tricks").
 //
 //   npm run bench:tricks                                      # builds first, then runs this file
 //   BENCH_TRICKS=statement-cache,route-table npm run bench:tricks   # only the tricks named

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
 import type { SharedCounting } from '../platform/rate-limits.js';
 import { requestLogger, tagRequestLog } from '../platform/fast-http/request-logger.js';
+import { BFF_LOGGED_PATHS } from './http/logged-paths.js';
 import { requestMetrics, type RequestMetricsOptions } from '../platform/metrics/request-metrics.js';
 import type { BffMetrics } from './metrics/bff-metrics.js';
 import { notFoundHandler } from '../platform/error-handler.js';
@@ -111,7 +112,7 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
   // Order matters: the request logger first, so every answer is logged with its
   // final status; then each mount's security headers, before anything under it
   // can answer (a 404, a 429, an error); the error handler last.
-  app.use(requestLogger(logger));
+  app.use(requestLogger(logger, BFF_LOGGED_PATHS));
   if (metrics) app.use(requestMetrics(metrics, bffRoutes(operations)));
   const widget = widgetRoutes(config.widgetDir);
   if (main) {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { hkdfSync } from 'node:crypto';
 import { z } from 'zod';
-import { decodeSecretsKey } from './sites/site-secrets.js';
+import { decodeSecretsKey } from './secrets-key.js';
 import { AllowlistError, parseOutboundAllowlist, type OutboundAllowlist } from './outbound/outbound-allowlist.js';
 import { coreConfig, coreSettings, parseSettings, positiveIntSetting, rateSettings, rateWindow, type CoreConfig, type RateWindow } from '../platform/config.js';
 import { BOOKING_RULE_BOUNDS, DEFAULT_BOOKING_RULES, type BookingRules } from '../contract/rules/booking-rules.js';

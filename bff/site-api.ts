@@ -201,15 +201,14 @@ export function apiRouter(api: Pick<SiteApi, 'cors' | 'limit' | 'content' | 'rou
 }
 
 /**
- * The one /api router of every database site (issue 24: 1,000 sites on one
- * BFF), each of its handlers the same handler of the request's own site,
- * `siteOf(res)`. Each site was built by createSiteApi and so has the same
- * operations in the same order as `shape` (checked when it is built:
- * sameOperations); what differs between sites is only what their handlers
- * are bound to. One router instead of one per site: a site's own Express
- * router, its layers and compiled paths cost about 22 KiB of heap, 22 MiB
- * for 1,000 sites that all hold the same routes (docs/performance.md,
- * "Many sites").
+ * The one /api router of every database site (a BFF of 1,000 sites), each of
+ * its handlers the same handler of the request's own site, `siteOf(res)`. Each
+ * site was built by createSiteApi and so has the same operations in the same
+ * order as `shape` (checked when it is built: sameOperations); what differs
+ * between sites is only what their handlers are bound to. One router instead of
+ * one per site: a site's own Express router, its layers and compiled paths cost
+ * about 22 KiB of heap, 22 MiB for 1,000 sites that all hold the same routes
+ * (docs/performance.md, "Many sites").
  */
 export function sharedApiRouter(shape: SiteApi, siteOf: (res: Response) => SiteApi): Router {
   return apiRouter({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  ApiError,
   AppointmentStatusView,
   BookAppointmentRequest,
   DentistListResponse,
@@ -25,6 +26,7 @@ import {
   STATUS_LOOKUP_MAX_BYTES,
   STATUS_LOOKUP_PATH,
   STATUS_PATH,
+  type RefusalReason,
 } from './rules/bff-api.js';
 import { SLOT_STATUSES, SLOT_STEP_MINUTES } from './rules/slots.js';
 
@@ -72,6 +74,28 @@ export const BffErrorBody = ErrorBody.extend({
   description: "Body of every error answer: the clinic API's (spec 2.7), with a reason code on a booking the BFF refused itself.",
 });
 export type BffErrorBody = z.infer<typeof BffErrorBody>;
+
+/**
+ * A booking the BFF refuses before sending it on, by a rule it can check from
+ * what it knows (the clinic's time, its cached opening hours, treatments and
+ * dentists): 400 validation_error whose body carries `reason`, the rule as a
+ * code (BffErrorBody), beside an English message for integrators. Defined with
+ * the body it becomes, so the rules that raise it and the error handler that
+ * answers it both depend on the contract rather than on each other.
+ */
+export class BookingRefused extends ApiError {
+  constructor(
+    readonly reason: RefusalReason,
+    message: string,
+  ) {
+    super('validation_error', `Invalid request: ${message}`);
+  }
+
+  /** The answer's body: the spec's error body with the reason code. */
+  body(): BffErrorBody {
+    return { success: false, message: this.message, error_code: this.code, reason: this.reason };
+  }
+}
 
 /** What a browser may send to book: the spec's booking body plus the honeypot, which must stay empty. */
 export const BrowserBookingRequest = BookAppointmentRequest.extend({

@@ -26,6 +26,7 @@ import { AllowedMethods } from './http/allowed-methods.js';
 import { compressionWhenAccepted } from './http/compression.js';
 import { errorHandler, notFoundHandler } from '../platform/error-handler.js';
 import { requestLogger } from '../platform/fast-http/request-logger.js';
+import { SERVER_LOGGED_PATHS } from './http/logged-paths.js';
 import { requestMetrics, type RequestMetricsOptions } from '../platform/metrics/request-metrics.js';
 import type { ServiceMetrics } from '../platform/metrics/service-metrics.js';
 import { addOperations, type AnyOperation } from '../platform/operation.js';
@@ -79,7 +80,7 @@ export function createApp({ database, clock, config, logger, redis, metrics, sec
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
-  app.use(requestLogger(logger));
+  app.use(requestLogger(logger, SERVER_LOGGED_PATHS));
   if (metrics) app.use(requestMetrics(metrics, serverRoutes(operations)));
   app.use(compressionWhenAccepted());
   app.use(

@@ -2,9 +2,8 @@ import type { ErrorRequestHandler } from 'express';
 import { ApiError } from '../../contract/errors.js';
 import { sendError } from '../../platform/error-body.js';
 import { errorHandler } from '../../platform/error-handler.js';
-import type { BffErrorBody } from '../../contract/bff.js';
+import { BookingRefused } from '../../contract/bff.js';
 import { UpstreamBusy, UpstreamUnavailable } from '../upstream/errors.js';
-import { BookingRefused } from '../booking/booking-refused.js';
 
 /**
  * A booking the BFF refused itself (BookingRefused) is 400 with its reason
@@ -21,8 +20,7 @@ export const bffErrorHandler: ErrorRequestHandler = (err, req, res, next) => {
     return;
   }
   if (err instanceof BookingRefused) {
-    const body: BffErrorBody = { success: false, message: err.message, error_code: err.code, reason: err.reason };
-    res.status(err.status).json(body);
+    res.status(err.status).json(err.body());
     return;
   }
   if (err instanceof ApiError) {

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { SITE_SECRETS_KEY_BYTES } from '../secrets-key.js';
 
 /**
  * App secrets at rest (decision 0013): AES-256-GCM under SITE_SECRETS_KEY,
@@ -16,7 +17,6 @@ const FORMAT = 1;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 const HEADER_BYTES = 2;
-export const SITE_SECRETS_KEY_BYTES = 32;
 
 /** The associated data: what the ciphertext is, for which site, sealed how. */
 const associatedData = (siteId: string, keyId: number) => Buffer.from(`clinic-booking site secret v${FORMAT}\0${keyId}\0${siteId}`, 'utf8');
@@ -25,18 +25,6 @@ const keyIdOf = (key: Buffer): number => createHash('sha256').update(key).digest
 
 /** A stored secret that no key opens for this site: never says more (no ciphertext, no key, no secret). */
 export class SiteSecretError extends Error {}
-
-/**
- * Decodes SITE_SECRETS_KEY: base64 of exactly 32 bytes. Returns undefined when
- * the value is not that, so the config can say so in one line without
- * repeating the value.
- */
-export function decodeSecretsKey(value: string): Buffer | undefined {
-  const trimmed = value.trim();
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(trimmed)) return undefined;
-  const key = Buffer.from(trimmed, 'base64');
-  return key.length === SITE_SECRETS_KEY_BYTES ? key : undefined;
-}
 
 export class SiteSecrets {
   private readonly current: { key: Buffer; id: number };

@@ -3,9 +3,9 @@ import { BOOKING_RULE_BOUNDS, DEFAULT_BOOKING_RULES } from '../../contract/rules
 import { canonicalOrigin, OriginError } from './site-origin.js';
 
 /**
- * A site: one clinic's website served by this BFF (issue 24). Its public id
- * goes in the clinic's page; its app key and secret stay on the server, the
- * secret encrypted at rest (site-secrets.ts).
+ * A site: one clinic's website served by this BFF, beside many others. Its
+ * public id goes in the clinic's page; its app key and secret stay on the
+ * server, the secret encrypted at rest (site-secrets.ts).
  */
 
 const ianaTimeZone = z.string().refine(

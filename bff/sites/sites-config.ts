@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { parseSettings } from '../../platform/config.js';
 import { BffConfigSchema, type SitesConfig } from '../config.js';
-import { decodeSecretsKey } from './site-secrets.js';
+import { decodeSecretsKey } from '../secrets-key.js';
 import { parseOutboundAllowlist, type OutboundAllowlist } from '../outbound/outbound-allowlist.js';
 
 export type { SitesConfig };

@@ -25,10 +25,9 @@ if value and string.sub(value, 1, string.len(ARGV[1])) == ARGV[1] then return re
 return 0`;
 
 /**
- * One upstream token shared by every BFF instance of a site through Redis
- * (issue 24, item 5), so two instances with the same site do one exchange,
- * not two. Two keys, both under a hash of the upstream URL and app key (never
- * the key itself):
+ * One upstream token shared by every BFF instance of a site through Redis,
+ * so two instances with the same site do one exchange, not two. Two keys,
+ * both under a hash of the upstream URL and app key (never the key itself):
  *
  * - `…:lock`: SET NX PX by the instance that exchanges; the others wait for
  *   the token. It expires by itself after `lockTtlMs`, so a holder that died

@@ -2,28 +2,43 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Level, Logger } from 'pino';
-import { STATUS_PATH } from '../../contract/rules/bff-api.js';
 import { loggedError } from '../logged-error.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Where the BFF mounts its public API (bff/app.ts). */
-const BFF_API = '/api';
-/** A site's mount on a BFF of many clinics (`/s/{site_id}/api`): its status lookups are kept out of the log too. */
-const SITE_PREFIX = '/s/[^/]+';
-
 /**
- * A BFF status lookup, GET /api/appointments/status/{reference}: the reference
- * retrieves a patient's name, so it never reaches a log. Matched in any case
- * (Express routes case-insensitively), on the decoded path with repeated
- * slashes collapsed, so no spelling of a reference is logged, whether a route
- * answered it or not. The server's own
- * /api/v1/appointments/status/{id} does not match: appointment ids are not
- * personal data and stay in its log.
+ * What a service tells its request logger about its own paths: platform/
+ * knows no URL of either service. Each is a route pattern in Express's form,
+ * matched in any letter case (as Express routes) on the decoded path with
+ * repeated slashes collapsed, so no spelling of a path escapes it.
  */
-const STATUS_LOOKUP = new RegExp(`^(${SITE_PREFIX})?${BFF_API}${STATUS_PATH}/.`, 'i');
-const STATUS_LOOKUP_PATTERN = `${BFF_API}${STATUS_PATH}/:reference`;
-const API_PATH = new RegExp(`^(?:${SITE_PREFIX})?${BFF_API}(?:/|$)`, 'i');
+export interface RequestLogPaths {
+  /**
+   * Where the service's API is mounted: a 4xx under it is a client's mistake
+   * worth a warning. A 4xx anywhere else is a browser asking for an asset
+   * (a favicon, an old widget module): debug, so a terminal stays quiet.
+   */
+  api: string;
+  /**
+   * Route patterns the API is mounted under as well (a tenant's
+   * `/t/:tenant` serves `/t/:tenant` + `api`). A redacted line keeps this
+   * part of the path as it was asked: its parameters are public ids that say
+   * which mount was asked.
+   */
+  mountedUnder?: readonly string[];
+  /**
+   * Routes under the API whose path carries a secret from its first
+   * parameter on (`/orders/:secret`): logged as the mount, the API and this
+   * pattern, whatever was asked after the parameter's place, whether a route
+   * answered it or not.
+   */
+  secretRoutes?: readonly string[];
+}
+
+/** `text` matched literally in a regular expression. */
+const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A route pattern as a regular expression: each `:name` one path segment, the rest literally. */
+const patternSource = (pattern: string) => pattern.split(/(:\w+)/).map((part, i) => (i % 2 ? '[^/]+' : literally(part))).join('');
 
 /** The path without its query string; repeated slashes collapsed only when there are any (most paths have none). */
 const withoutQuery = (url: string) => {
@@ -32,35 +47,59 @@ const withoutQuery = (url: string) => {
 };
 const collapseSlashes = (path: string) => (path.includes('//') ? path.replace(/\/{2,}/g, '/') : path);
 
-/**
- * The path to log: the request's path without its query string, or the route
- * pattern for a status lookup. Read from the URL as it arrived (before any
- * mounted router strips it), as the line is about the request, not a route.
- */
-export function loggedPath(url: string): string {
-  const path = withoutQuery(url);
-  let decoded = path;
-  if (path.includes('%')) {
-    try {
-      decoded = decodeURIComponent(path);
-    } catch {
-      // A malformed escape: match the path as it came.
-    }
-  }
-  const lookup = STATUS_LOOKUP.exec(collapseSlashes(decoded));
-  if (!lookup) return path;
-  // A site's lookup keeps its mount (`/s/{site_id}`, a public id), so its line still says which site was asked.
-  return lookup[1] === undefined ? STATUS_LOOKUP_PATTERN : `${lookup[1]}${STATUS_LOOKUP_PATTERN}`;
+/** A secret route as it is found in a path (group 1: the mount it was asked under, if any), and as it is logged. */
+interface SecretRoute {
+  found: RegExp;
+  logged: string;
 }
 
-/**
- * Under /api (the BFF's API, and the server's /api/v1): a 4xx there is a
- * client's mistake worth a warning. A 4xx anywhere else is a browser asking
- * for an asset (/favicon.ico, an old widget module): debug, so the demo
- * terminal stays quiet. originalUrl, since a mounted router strips req.url.
- */
-function isApiPath(req: IncomingMessage & { originalUrl?: string }): boolean {
-  return API_PATH.test(collapseSlashes(withoutQuery(req.originalUrl ?? req.url ?? '')));
+/** One service's paths as its request logger reads them, their expressions made once. */
+class LoggedPaths {
+  private readonly underApi: RegExp;
+  private readonly secrets: readonly SecretRoute[];
+
+  constructor({ api, mountedUnder = [], secretRoutes = [] }: RequestLogPaths) {
+    const mount = `(${mountedUnder.map(patternSource).join('|')})?`;
+    const apiSource = `^${mountedUnder.length ? mount : ''}${patternSource(api)}`;
+    this.underApi = new RegExp(`${apiSource}(?:/|$)`, 'i');
+    this.secrets = secretRoutes.map((route) => {
+      const parameter = route.indexOf('/:');
+      if (parameter === -1) throw new Error(`a secret route names its secret as a parameter: ${route}`);
+      const before = patternSource(route.slice(0, parameter + 1));
+      return { found: new RegExp(`^${mount}${patternSource(api)}${before}.`, 'i'), logged: `${api}${route}` };
+    });
+  }
+
+  /**
+   * The path to log: the request's path without its query string, or its
+   * secret route's pattern. Read from the URL as it arrived (before any
+   * mounted router strips it), as the line is about the request, not a route.
+   */
+  logged(url: string): string {
+    const path = withoutQuery(url);
+    if (this.secrets.length === 0) return path;
+    let decoded = path;
+    if (path.includes('%')) {
+      try {
+        decoded = decodeURIComponent(path);
+      } catch {
+        // A malformed escape: match the path as it came.
+      }
+    }
+    const asked = collapseSlashes(decoded);
+    for (const { found, logged } of this.secrets) {
+      const secret = found.exec(asked);
+      // The mount it was asked under stays in the line, so the line still says which was asked.
+      if (secret) return secret[1] === undefined ? logged : `${secret[1]}${logged}`;
+    }
+    return path;
+  }
+
+  /** Whether a 4xx here is a client's mistake (under the API) rather than a browser asking for an asset. */
+  isApi(req: IncomingMessage & { originalUrl?: string }): boolean {
+    // originalUrl, since a mounted router strips req.url.
+    return this.underApi.test(collapseSlashes(withoutQuery(req.originalUrl ?? req.url ?? '')));
+  }
 }
 
 /** The level a handler chose for its request's line (logRequestAt), by answer. */
@@ -70,16 +109,16 @@ const CHOSEN_LEVELS = new WeakMap<ServerResponse, Level>();
  * Logs this request's line at `level`, with no error in it, whatever its
  * status would choose: for an answer whose cause is logged on its own (a
  * database outage, logged once a minute while every request meanwhile is
- * answered 503), or a client's mistake worth a warning outside /api too (a
- * malformed percent-escape). A stack per request would say nothing more.
+ * answered 503), or a client's mistake worth a warning outside the API too
+ * (a malformed percent-escape). A stack per request would say nothing more.
  */
 export function logRequestAt(res: ServerResponse, level: Level): void {
   CHOSEN_LEVELS.set(res, level);
 }
 
-function levelFor(req: IncomingMessage, statusCode: number, err: unknown): Level {
+function levelFor(paths: LoggedPaths, req: IncomingMessage, statusCode: number, err: unknown): Level {
   if (err || statusCode >= 500) return 'error';
-  if (statusCode >= 400) return isApiPath(req) ? 'warn' : 'debug';
+  if (statusCode >= 400) return paths.isApi(req) ? 'warn' : 'debug';
   return 'info';
 }
 
@@ -148,9 +187,10 @@ function defineLogGetter(prototype: object): void {
 
 /**
  * One log line per request, written when its answer has finished (or the
- * connection closed first): method, path without its query string (a booking
- * reference replaced by `:reference`), status, time and request id. No headers
- * and no bodies, so no credential or patient field can reach the log.
+ * connection closed first): method, path without its query string (a secret
+ * route's path replaced by its pattern, RequestLogPaths), status, time and
+ * request id. No headers and no bodies, so no credential or patient field can
+ * reach the log.
  *
  * The same line pino-http wrote (req {id, method, path}, res {statusCode},
  * responseTime, "request completed" / "request aborted" / "request errored"
@@ -161,10 +201,11 @@ function defineLogGetter(prototype: object): void {
  * directly, and the child logger behind `req.log` is made only when a handler
  * logs.
  */
-export function requestLogger(logger: Logger): RequestHandler {
+export function requestLogger(logger: Logger, servicePaths: RequestLogPaths): RequestHandler {
+  const paths = new LoggedPaths(servicePaths);
   // The request line is built here from five fields, none of them a redacted
-  // key (a booking reference in the path is replaced above, which no key-based
-  // redaction could do): key redaction would only walk it on every request.
+  // key (a secret in the path is replaced by its route's pattern, which no
+  // key-based redaction could do): key redaction would only walk it on every request.
   // Every other line, req.log's included, keeps the logger's redaction.
   const accessLog = logger.child({}, { redact: [] });
   // The access logger of each tags object (tagRequestLog): a pino child writes its bindings as text made
@@ -182,7 +223,7 @@ export function requestLogger(logger: Logger): RequestHandler {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', id);
-    const logged: LoggedRequest = { id, method: req.method, path: loggedPath(req.originalUrl ?? req.url ?? '') };
+    const logged: LoggedRequest = { id, method: req.method, path: paths.logged(req.originalUrl ?? req.url ?? '') };
     // Every field from the start, so that a tag added later does not change the state's shape.
     STATES.set(req, { logger, logged, tags: undefined, child: undefined });
     defineLogGetter(Object.getPrototypeOf(req) as object);
@@ -192,7 +233,7 @@ export function requestLogger(logger: Logger): RequestHandler {
     const onEnd = (err?: unknown) => {
       if (done) return;
       done = true;
-      logAnswer(accessLogFor(STATES.get(req)?.tags), req, res, logged, Date.now() - started, err);
+      logAnswer(accessLogFor(STATES.get(req)?.tags), paths, req, res, logged, Date.now() - started, err);
     };
     // 'close' follows 'finish' on every answer, and comes alone when the client
     // went away first; 'error' also keeps a write error from crashing the process.
@@ -204,6 +245,7 @@ export function requestLogger(logger: Logger): RequestHandler {
 
 function logAnswer(
   logger: Logger,
+  paths: LoggedPaths,
   req: IncomingMessage,
   res: ServerResponse & { err?: unknown },
   logged: LoggedRequest,
@@ -211,7 +253,7 @@ function logAnswer(
   err: unknown,
 ): void {
   const chosen = err === undefined ? CHOSEN_LEVELS.get(res) : undefined;
-  const level = chosen ?? levelFor(req, res.statusCode, err);
+  const level = chosen ?? levelFor(paths, req, res.statusCode, err);
   if (!logger.isLevelEnabled(level)) return;
   const answer = { statusCode: res.statusCode };
   const failure = err ?? res.err;

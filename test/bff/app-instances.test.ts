@@ -4,7 +4,7 @@ import { validBooking } from '../server/support/test-server.js';
 import { startBff, startStack, type RunningBff } from './support/bff-harness.js';
 
 /**
- * Each BFF app keeps its caches and what it learns to itself (issue 21): two
+ * Each BFF app keeps its caches and what it learns to itself: two
  * apps made in one process, without Redis, share nothing through module
  * state, as two processes would not.
  */

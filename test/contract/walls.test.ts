@@ -17,10 +17,13 @@ const eslint = new ESLint({
   },
 });
 
+/** The rules that hold the walls: imports, and platform/'s ignorance of the services' paths. */
+const WALL_RULES = new Set(['@typescript-eslint/no-restricted-imports', 'no-restricted-syntax']);
+
 async function wallErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(`${code}\nexport {};\n`, { filePath });
   return (result?.messages ?? [])
-    .filter((message) => message.ruleId === '@typescript-eslint/no-restricted-imports')
+    .filter((message) => WALL_RULES.has(message.ruleId ?? ''))
     .map((message) => message.message);
 }
 
@@ -40,6 +43,12 @@ describe('the walls between the parts', () => {
     ['contract/ importing server/', 'contract/common.ts', "import { Stores } from '../server/db/stores.js';"],
     ['platform/ importing server/', 'platform/serve.ts', "import { createApp } from '../server/app.js';"],
     ['platform/ importing bff/', 'platform/serve.ts', "import { createBff } from '../bff/app.js';"],
+    ["bff/http/ importing a room of the BFF", 'bff/http/error-handler.ts', "import { refusedForTime } from '../booking/booking-refused.js';"],
+    ["bff/config.ts importing a room that reads it", 'bff/config.ts', "import { SiteSecrets } from './sites/site-secrets.js';"],
+    ["platform/ importing the BFF's paths", 'platform/fast-http/request-logger.ts', "import { STATUS_PATH } from '../../contract/rules/bff-api.js';"],
+    ["platform/ naming a service's API", 'platform/fast-http/request-logger.ts', "const API = '/api';"],
+    ["platform/ naming a site's mount in a template", 'platform/fast-http/request-logger.ts', 'const mount = (id: string) => `/s/${id}`;'],
+    ["platform/ matching the status lookup", 'platform/fast-http/request-logger.ts', 'const LOOKUP = /appointments\\/status\\//i;'],
   ])('refuses %s', async (_name, filePath, code) => {
     expect(await wallErrors(filePath, code)).toHaveLength(1);
   });
@@ -48,8 +57,11 @@ describe('the walls between the parts', () => {
     ['widget/ importing contract/rules/ at run time', 'widget/api.ts', "import { LIMITS } from '../contract/rules/limits.js';"],
     ['widget/ importing the booking window\'s codes', 'widget/booking/failure-text.ts', "import { checkBookingWindow } from '../../contract/rules/booking-window.js';"],
     ['widget/ importing contract types', 'widget/api.ts', "import type { Treatment } from '../contract/index.js';"],
+    ['bff/http/ importing the upstream errors it answers', 'bff/http/error-handler.ts', "import { UpstreamBusy } from '../upstream/errors.js';"],
+    ['bff/config.ts importing the parsers of its settings', 'bff/config.ts', "import { decodeSecretsKey } from './secrets-key.js';\nimport { parseOutboundAllowlist } from './outbound/outbound-allowlist.js';"],
     ['bff/ importing contract/ and platform/', 'bff/app.ts', "import { ErrorBody } from '../contract/index.js';\nimport { serve } from '../platform/serve.js';"],
     ['platform/ importing contract/', 'platform/serve.ts', "import { ApiError } from '../contract/index.js';"],
+    ['platform/ importing a library whose name ends in /api', 'platform/tracing/tracer.ts', "import { trace } from '@opentelemetry/api';"],
     ['contract/ importing contract/rules/', 'contract/common.ts', "import { LIMITS } from './rules/limits.js';"],
     ['server/ importing everything it uses', 'server/app.ts', "import { ApiError } from '../contract/index.js';\nimport { serve } from '../platform/serve.js';"],
   ])('allows %s', async (_name, filePath, code) => {

@@ -9,7 +9,7 @@ import { builtWidget, ensureWidgetBuilt, WIDGET_DIR } from './support/stack.js';
 /**
  * The budget for everything loaded on first render, the loader and the module it imports, as brotli
  * sends them: every browser that runs the widget accepts br over HTTPS, where clinics serve the BFF
- * (issue 23 names the target this way). The gzip copy, for the rare client without br, is checked to be
+ * (decision 10 states the budget so). The gzip copy, for the rare client without br, is checked to be
  * the same code and reported, not held to the budget.
  */
 const BUDGET_BROTLI_BYTES = 25 * 1024;

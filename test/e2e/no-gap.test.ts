@@ -4,7 +4,7 @@ import { RESERVATION_CSS } from '../../bff/demo/demo-page.js';
 import { launchBrowser, newContext } from './support/browser.js';
 import { startE2eStack, type E2eStack } from './support/stack.js';
 
-/** Issue 23: within 10 s of a script that cannot load, the fallback is back to its own size. */
+/** A page never keeps a gap: within 10 s of a script that cannot load, the fallback is back to its own size. */
 const GIVE_UP_MS = 10_000;
 
 const FALLBACK = '<p class="fallback">Book by phone: <a href="tel:+442079460958">020 7946 0958</a></p>';

@@ -4,7 +4,7 @@ import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
 import { aPatient, clickIn, fillForm, fixtureReady, formOf, markup, refused, submitForm } from './support/widget.js';
 
-/** The BFF's answer for a suspended site (issue 24), to any call. */
+/** The BFF's answer for a suspended site, to any call. */
 const SUSPENDED = () => refused(403, 'site_suspended', 'This site is suspended');
 
 /** A 403 site_suspended: the widget gives way to a notice that sends the visitor to the phone. */

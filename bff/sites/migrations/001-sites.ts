@@ -1,9 +1,9 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * The sites (issue 24). Written with Kysely's schema builder so both engines
- * run the same migration. The app secret is stored only sealed; origins and
- * limits as JSON text, read and written whole.
+ * The sites, the clinics' websites one BFF serves. Written with Kysely's schema
+ * builder so both engines run the same migration. The app secret is stored only
+ * sealed; origins and limits as JSON text, read and written whole.
  */
 export const sitesTable: Migration = {
   async up(db: Kysely<unknown>) {

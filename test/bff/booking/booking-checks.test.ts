@@ -7,7 +7,7 @@ import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { startBff, startStack, startStubUpstream, type RecordedRequest, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
 
 /**
- * The checks the BFF makes before a booking goes upstream (issues 21 and 22):
+ * The checks the BFF makes before a booking goes upstream:
  * from the clinic's time (CLINIC_TIMEZONE), its notice and horizon
  * (BOOKING_MIN_NOTICE_MINUTES, BOOKING_HORIZON_DAYS), its cached opening
  * hours, treatments and dentists and the 15-minute grid, a refusal is 400 validation_error with a reason code the widget

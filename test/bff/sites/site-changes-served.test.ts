@@ -12,7 +12,7 @@ import { silentLogger } from '../../support/silent-logger.js';
 import { bffClinicFixture, startBff, type RunningBff } from '../support/bff-harness.js';
 import { ENGINES, sitesTestDatabase, type SitesTestDatabase } from './support/sites-test-database.js';
 
-/** What issue 24 promises: a change reaches every instance within 5 s. */
+/** What docs/sites.md promises: a change reaches every instance within 5 s. */
 const PROMISED_MS = 5000;
 
 /** Asks until `settled` holds of an answer; the time it took, or a failure past PROMISED_MS. */

@@ -17,7 +17,7 @@ import { auditLines, printed, sitesCli } from './support/sites-cli.js';
 import { siteFile } from './support/site-file.js';
 import { ENGINES, sitesTestDatabase, type SitesTestDatabase } from './support/sites-test-database.js';
 
-/** What issue 24 promises: a change reaches every instance within 5 s. */
+/** What docs/sites.md promises: a change reaches every instance within 5 s. */
 const PROMISED_MS = 5000;
 /** Long enough that only an announcement can be what delivered a change within PROMISED_MS. */
 const NO_POLLING_MS = 600_000;

@@ -13,7 +13,7 @@ const SITES = 4;
 const PATHS = ['/organization', '/website', '/treatments', '/dentists'];
 
 /**
- * Fairness (issue 24, item 6) as the sites are wired: every site's token
+ * Fairness between sites, as they are wired: every site's token
  * exchange passes one gate (TOKEN_EXCHANGES_MAX_IN_FLIGHT), and each site's
  * upstream requests pass a gate of its own (UPSTREAM_MAX_IN_FLIGHT_PER_SITE).
  * Counted at a slow stub upstream, by app key.

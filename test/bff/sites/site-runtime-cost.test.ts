@@ -14,7 +14,7 @@ const SITES = 40;
 const MiB = 1024 * 1024;
 
 /**
- * A BFF of 1,000 sites builds 1,000 site runtimes (issue 24: RSS <= 400 MiB
+ * A BFF of 1,000 sites builds 1,000 site runtimes (the target: RSS <= 400 MiB
  * with every site cached). Their bounded memories (taken slots, dentists,
  * booked details, limit headers) once preallocated lru-cache's index arrays
  * for every entry they might ever hold: about 2 MiB per site before it

@@ -7,6 +7,8 @@ import { createLogger } from '../../../platform/logger.js';
 import { errorHandler } from '../../../platform/error-handler.js';
 import { requestLogger } from '../../../platform/fast-http/request-logger.js';
 import { collectLogLines } from '../support/test-server.js';
+import { BFF_LOGGED_PATHS } from '../../../bff/http/logged-paths.js';
+import { SERVER_LOGGED_PATHS } from '../../../server/http/logged-paths.js';
 
 interface Line {
   level: number;
@@ -21,12 +23,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const { lines, sink } = collectLogLines();
 let server: Server;
 let base: string;
+/** An app logging with the BFF's paths, at debug, so each line's level shows. */
+let bffServer: Server;
+let bffBase: string;
 /** Set when the route that never answers has its request; settles when its client has gone away. */
 let clientGone: Promise<void> | undefined;
 
 beforeAll(async () => {
   const app = express();
-  app.use(requestLogger(createLogger('info', sink)));
+  app.use(requestLogger(createLogger('info', sink), SERVER_LOGGED_PATHS));
   app.get('/ok', (_req, res) => {
     res.json({ ok: true });
   });
@@ -36,14 +41,28 @@ beforeAll(async () => {
   app.get('/hang', (req) => {
     clientGone = new Promise((resolve) => req.once('close', () => resolve()));
   });
+  app.get('/api/v1/appointments/status/:id', (_req, res) => {
+    res.json({ ok: true });
+  });
   app.use(errorHandler);
   server = createHttpServer(app).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const bff = express();
+  bff.use(requestLogger(createLogger('debug', sink), BFF_LOGGED_PATHS));
+  bff.get(['/api/appointments/status/:reference', '/s/:siteId/api/appointments/status/:reference'], (_req, res) => {
+    res.json({ ok: true });
+  });
+  bffServer = createHttpServer(bff).listen(0, '127.0.0.1');
+  await new Promise((resolve) => bffServer.once('listening', resolve));
+  bffBase = `http://127.0.0.1:${(bffServer.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  for (const listening of [server, bffServer]) {
+    listening.closeAllConnections();
+    await new Promise((resolve) => listening.close(resolve));
+  }
 });
 
 const parsed = () => lines.map((line) => JSON.parse(line) as Line);
@@ -105,5 +124,44 @@ describe('the request log', () => {
 
     const [line] = await linesFor('/hang');
     expect(line).toMatchObject({ level: 30, msg: 'request aborted', req: { method: 'GET', path: '/hang' } });
+  });
+});
+
+describe('the request log of the paths a service passes', () => {
+  const REFERENCE = 'K7QF-2M9X-PA4T-Z3RW-8HNC';
+
+  it("logs the BFF's status lookup under its route pattern in every spelling, a site's keeping its mount", async () => {
+    const asked = [
+      `/api/appointments/status/${REFERENCE}`,
+      `/API//Appointments/Status/${REFERENCE}/more?x=1`,
+      `/api/appointments/status%2F${REFERENCE}`,
+      `/s/clinic-one/api/appointments/status/${REFERENCE}`,
+    ];
+    for (const path of asked) await (await fetch(`${bffBase}${path}`)).text();
+
+    expect(await linesFor('/api/appointments/status/:reference', 3)).toHaveLength(3);
+    expect(await linesFor('/s/clinic-one/api/appointments/status/:reference')).toHaveLength(1);
+    for (const line of lines) expect(line.includes('K7QF'), `reference in log line ${line}`).toBe(false);
+  });
+
+  it("keeps the server's status path with its appointment id (ids are not personal data)", async () => {
+    await (await fetch(`${base}/api/v1/appointments/status/42`)).text();
+
+    const [line] = await linesFor('/api/v1/appointments/status/42');
+    expect(line).toMatchObject({ level: 30, msg: 'request completed', res: { statusCode: 200 } });
+  });
+
+  it("warns of a 4xx under the BFF's API, a site's included, and logs one elsewhere (an asset) at debug", async () => {
+    for (const path of ['/api/nope', '/s/clinic-one/api/nope', '/favicon.ico']) await (await fetch(`${bffBase}${path}`)).text();
+
+    expect(await linesFor('/api/nope')).toMatchObject([{ level: 40, res: { statusCode: 404 } }]);
+    expect(await linesFor('/s/clinic-one/api/nope')).toMatchObject([{ level: 40, res: { statusCode: 404 } }]);
+    expect(await linesFor('/favicon.ico')).toMatchObject([{ level: 20, res: { statusCode: 404 } }]);
+  });
+
+  it("warns of a 4xx under the server's API", async () => {
+    await (await fetch(`${base}/api/v1/nope`)).text();
+
+    expect(await linesFor('/api/v1/nope')).toMatchObject([{ level: 40, res: { statusCode: 404 } }]);
   });
 });
