@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
 import { ensureChromium } from './ensure-chromium.mjs';
+import { ensureWebKit } from './ensure-webkit.mjs';
 
 const started = Date.now();
 mkdirSync('test-results', { recursive: true });
@@ -78,6 +79,13 @@ try {
   console.error(error.message);
   console.log(`tests: 0 passed, 1 failed (${elapsed(Date.now() - started)})`);
   process.exit(1);
+}
+
+// WebKit too, where it can be had; without it its tests say so and skip (they fail under REQUIRE_SERVICES=1).
+try {
+  ensureWebKit();
+} catch (error) {
+  console.log(`webkit: ${error.message}`);
 }
 
 /** Runs a command with its output on this terminal; true when it exits 0. */
