@@ -28,7 +28,13 @@ export const sqliteProject: TestProjectInlineConfiguration = {
   test: {
     ...shared,
     name: 'sqlite',
-    include: ['test/contract/**/*.test.ts', 'test/docs/**/*.test.ts', 'test/server/**/*.test.ts', 'test/bff/**/*.test.ts'],
+    include: [
+      'test/contract/**/*.test.ts',
+      'test/docs/**/*.test.ts',
+      'test/platform/**/*.test.ts',
+      'test/server/**/*.test.ts',
+      'test/bff/**/*.test.ts',
+    ],
   },
 };
 

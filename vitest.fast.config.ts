@@ -9,7 +9,7 @@ import { fastTestFiles } from './test/support/fast-lane.js';
 export default defineConfig({
   test: {
     name: 'fast',
-    include: fastTestFiles(['test/contract', 'test/docs', 'test/server', 'test/bff']),
+    include: fastTestFiles(['test/contract', 'test/docs', 'test/platform', 'test/server', 'test/bff']),
     pool: 'threads',
   },
 });

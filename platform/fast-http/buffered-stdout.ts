@@ -15,7 +15,7 @@ export const LOG_FLUSH_INTERVAL_MS = 100;
 /**
  * The sonic-boom that writes each batch: asynchronous, and with minLength 1,
  * not 0, because sonic-boom's flush(cb) waits for writes in flight only when
- * there is a minLength (test/server/http/buffered-stdout.test.ts guards it).
+ * there is a minLength (test/platform/fast-http/buffered-stdout.test.ts guards it).
  */
 export const STDOUT_WRITER = { dest: 1, sync: false, minLength: 1 } as const;
 

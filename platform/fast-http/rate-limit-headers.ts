@@ -29,7 +29,7 @@ export function removePerClientHeaders(res: ServerResponse): void {
  * Express's res.append. Here the partition key is hashed once per client and
  * remembered, and the lines are appended with Node's own appendHeader: the
  * server's CPU per authenticated GET fell by about 5 % (205 to 195 µs).
- * test/bff/http/rate-limit-headers.test.ts compares both writers on the same
+ * test/platform/fast-http/rate-limit-headers.test.ts compares both writers on the same
  * requests.
  */
 export class RateLimitHeaders {

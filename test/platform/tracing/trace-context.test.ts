@@ -1,7 +1,7 @@
 import { defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, trace, TraceFlags } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { TraceparentOnly } from '../../../platform/tracing/trace-context.js';
-import { BROWSER_SPAN_ID, BROWSER_TRACE_ID, browserTraceHeaders } from './support/browser-trace.js';
+import { BROWSER_SPAN_ID, BROWSER_TRACE_ID, browserTraceHeaders } from '../../bff/tracing/support/browser-trace.js';
 
 /** The span context `inbound` takes from `headers`, as withServerSpans asks for it (undefined: a trace of its own). */
 const extracted = (inbound: 'traceparent' | 'none', headers: Record<string, string | string[]>) =>

@@ -6,7 +6,7 @@ import { createHttpServer } from '../../../platform/fast-http/http-server.js';
 import { createLogger } from '../../../platform/logger.js';
 import { errorHandler } from '../../../platform/error-handler.js';
 import { requestLogger } from '../../../platform/fast-http/request-logger.js';
-import { collectLogLines } from '../support/test-server.js';
+import { collectLogLines } from '../../server/support/test-server.js';
 import { BFF_LOGGED_PATHS } from '../../../bff/http/logged-paths.js';
 import { SERVER_LOGGED_PATHS } from '../../../server/http/logged-paths.js';
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../../platform/logger.js';
+import { createLogger } from '../../platform/logger.js';
 
 /** The stream a pino logger writes to. */
 const streamOf = (logger: pino.Logger) => (logger as unknown as Record<symbol, unknown>)[pino.symbols.streamSym];

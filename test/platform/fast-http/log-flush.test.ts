@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { entryPointArgs } from '../../support/entry-point.js';
-import { REPO_ROOT } from '../support/server-process.js';
+import { REPO_ROOT } from '../../server/support/server-process.js';
 
 /** Far more than one buffer (4 KB) and one pipe (64 KB) hold: about 2.5 MB of log lines. */
 const LINES = 10_000;
@@ -18,7 +18,7 @@ interface Run {
  * collects every line it wrote.
  */
 function run(mode: 'shutdown' | 'fatal', { sigtermOnceListening = false } = {}): Promise<Run> {
-  const child = spawn(process.execPath, [...entryPointArgs('test/server/http/log-burst-process.ts'), mode, String(LINES)], {
+  const child = spawn(process.execPath, [...entryPointArgs('test/platform/fast-http/log-burst-process.ts'), mode, String(LINES)], {
     cwd: REPO_ROOT,
     env: { ...process.env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
