@@ -56,8 +56,6 @@ const PHASES = [
 /** In docs/performance.md's table, but not switched here: why. */
 const NOT_SWITCHED = {
   'send-json': 'inside the route handlers: no plain variant without a switch in the handlers',
-  'answer-headers': "inside the BFF's content answers: no plain variant without a switch in the content routes",
-  'allowed-methods route table (server)': 'its plain way (a 405 route per path) is not built here; the BFF measures the route table',
   'parsed-settings, clinic-now': 'caches owned by the booking service and the app, not switched',
 };
 
