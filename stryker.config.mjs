@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * `npm run test:mutation`: StrykerJS over the modules that guard security and
- * correctness (issue 13). Not part of `npm test` or CI: a full run takes far
+ * correctness. Not part of `npm test` or CI: a full run takes far
  * longer than a submission's tests. Incremental: a rerun tests only mutants
  * whose code or tests changed (reports/stryker-incremental.json).
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}

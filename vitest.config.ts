@@ -11,7 +11,7 @@ const shared = {
   // One process per project reads the server, the BFF and their libraries once, instead of once per file:
   // importing them cost about 4.5 s of each file's 6 to 9 s on 2 cores (test/bff/http: 132 s isolated, 44 s
   // not). What a file starts it closes (the harness does it for the BFF's), nothing is kept at module level
-  // between apps (issue 21 item 4), and spies and fake timers are restored where they are made.
+  // between apps (each app makes its own caches), and spies and fake timers are restored where they are made.
   isolate: false,
   // Two files at a time even on 2 cores (vitest's default is one fewer worker than cores, so 1): most of a file's
   // time is spent waiting on the processes, servers, databases and sockets it starts, not on CPU. Each worker

@@ -29,7 +29,7 @@
 //      a second BFF with REDIS_URL set, so its per-IP limit counts in Redis, and its cached GET in
 //      turns with Express again (information, not a target; its keys are deleted at the end);
 //   8c. a second BFF with METRICS_PORT set, its cached GET in turns with the first BFF's (no metrics):
-//      keeping metrics may cost at most 5% (issue 25; a target);
+//      keeping metrics may cost at most 5% (a target);
 //   9. a table, the shares of the bare and Express throughput, PASS/FAIL per target (the cached GET's
 //      throughput as a share of Express measured in the same run, and its p99; bare stays in the table
 //      as the physical limit), and the Express ceiling as information.
@@ -93,7 +93,7 @@ const TARGETS = {
   upstreamCallsPerResourcePerTtl: 1,
   upstreamCallsById: 0,
   rssGrowthAfterBoundMiB: 32,
-  // Issue 25: metrics (METRICS_PORT) may cost at most 5% of the cached GET's throughput.
+  // Metrics (METRICS_PORT) may cost at most 5% of the cached GET's throughput: an operator turns them on without a capacity plan.
   metricsShareOfNoMetricsPercent: 95,
 };
 

@@ -68,7 +68,7 @@ import { benchRedis } from './support/redis-service.mjs';
 import { HOST, findFreePort, makeTempDir, runAndExit } from './support/processes.mjs';
 
 const TREATMENTS_PATH = '/api/v1/treatments';
-/** Durable bookings per second: each answered only once its COMMIT is on disk (issue 12). */
+/** Durable bookings per second: each answered only once its COMMIT is on disk. */
 const TARGETS = { getShareOfExpressPercent: 50, bookingsPerSecond: { sqlite: 1500, postgres: 1000 }, p99Ms: 25 };
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// Many sites on one BFF (issue 24): memory, a cold start of every site at once, and the cached GET
+// Many sites on one BFF (docs/sites.md): memory, a cold start of every site at once, and the cached GET
 // spread over every site against one site's, of the compiled BFF (dist/bff).
 //
 //   npm run bench:sites      # builds first, then runs this file

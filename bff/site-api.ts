@@ -201,7 +201,7 @@ export function apiRouter(api: Pick<SiteApi, 'cors' | 'limit' | 'content' | 'rou
 }
 
 /**
- * The one /api router of every database site (issue 24: 1,000 sites on one
+ * The one /api router of every database site (so that 1,000 sites fit in one
  * BFF), each of its handlers the same handler of the request's own site,
  * `siteOf(res)`. Each site was built by createSiteApi and so has the same
  * operations in the same order as `shape` (checked when it is built:

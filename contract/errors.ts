@@ -7,7 +7,7 @@ export const ERROR_STATUS = {
   validation_error: 400,
   auth_failed: 401,
   /**
-   * BFF only: the site is suspended (issue 24), so the BFF serves none of its API. The widget
+   * BFF only: the site is suspended (`bff sites suspend`), so the BFF serves none of its API. The widget
    * tells the visitor to call the clinic instead, with the phone it already has, else its fallback.
    */
   site_suspended: 403,

@@ -16,10 +16,9 @@ export interface ContentStoreOptions {
 }
 
 /**
- * The one LRU every site's ContentCache keeps its answers in (issue 24, item
- * 5): one byte bound for the whole BFF, so a thousand sites take no more
- * memory than one, and a busy site's answers push out the least-read ones of
- * any site. Keys start with the site's id (siteKey), and every answer carries
+ * The one LRU every site's ContentCache keeps its answers in: one byte bound
+ * for the whole BFF, so a thousand sites take no more memory than one, and a
+ * busy site's answers push out the least-read ones of any site. Keys start with the site's id (siteKey), and every answer carries
  * it too: ContentCache checks it on each read, so a key built wrongly can
  * never hand one clinic's content to another.
  */

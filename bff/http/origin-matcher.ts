@@ -1,6 +1,6 @@
 /**
  * Whether a request's Origin header names one of a site's allowed origins
- * (issue 24, item 5). Entries are in the canonical form bff/sites/site-origin.ts
+ * (CORS). Entries are in the canonical form bff/sites/site-origin.ts
  * writes (or ALLOWED_ORIGINS's `URL.origin`s):
  *
  * - exact, `https://clinic.example`: the header, parsed as a URL, must be an

@@ -40,11 +40,11 @@ export interface SiteOfAnswer {
 }
 
 /**
- * One limiter of a kind for every site whose window is `windowMs` (issue 24,
- * item 5): counted per site and client IP (the key starts with the site's
- * id), each site's own limit read at every request. One limiter, not one per
- * site: a thousand sites cost one store and one set of headers, and a site
- * without overrides shares the BFF's window.
+ * One limiter of a kind for every site whose window is `windowMs`: counted
+ * per site and client IP (the key starts with the site's id), each site's own
+ * limit read at every request. One limiter, not one per site: a thousand
+ * sites cost one store and one set of headers, and a site without overrides
+ * shares the BFF's window.
  */
 export function perSiteRateLimit(kind: LimitKind, windowMs: number, sites: SiteOfAnswer, shared?: SharedCounting): GivingBackRateLimit {
   return specRateLimit(

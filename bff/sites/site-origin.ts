@@ -1,7 +1,7 @@
 /**
  * A site's allowed origins as the CLI takes them, checked and written in one
  * canonical form. Only their shape is checked here; matching a request's
- * Origin against them belongs to CORS (issue 24, item 5).
+ * Origin against them belongs to CORS (origin-matcher.ts).
  *
  * - An exact origin, `https://clinic.example` or `http://127.0.0.1:8080`:
  *   scheme, host and port only (a path, query, fragment or user is refused,

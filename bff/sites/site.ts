@@ -3,7 +3,7 @@ import { BOOKING_RULE_BOUNDS, DEFAULT_BOOKING_RULES } from '../../contract/rules
 import { canonicalOrigin, OriginError } from './site-origin.js';
 
 /**
- * A site: one clinic's website served by this BFF (issue 24). Its public id
+ * A site: one clinic's website served by this BFF (docs/sites.md). Its public id
  * goes in the clinic's page; its app key and secret stay on the server, the
  * secret encrypted at rest (site-secrets.ts).
  */

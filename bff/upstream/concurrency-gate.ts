@@ -3,7 +3,7 @@
  * (FIFO), so no caller starves. A task that throws or rejects frees its place
  * like one that succeeds. Used to keep one busy site from taking the whole
  * upstream connection pool, and a cold start of many sites from flooding
- * /granttoken (issue 24, "fair to everyone").
+ * /granttoken: every site gets its turn.
  */
 export class ConcurrencyGate {
   private running = 0;

@@ -26,7 +26,7 @@ return 0`;
 
 /**
  * One upstream token shared by every BFF instance of a site through Redis
- * (issue 24, item 5), so two instances with the same site do one exchange,
+ * (REDIS_URL), so two instances with the same site do one exchange,
  * not two. Two keys, both under a hash of the upstream URL and app key (never
  * the key itself):
  *

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * The sites (issue 24). Written with Kysely's schema builder so both engines
+ * The sites (docs/sites.md). Written with Kysely's schema builder so both engines
  * run the same migration. The app secret is stored only sealed; origins and
  * limits as JSON text, read and written whole.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * Issue 22: an appointment holds its dentist for its whole length, and each
+ * An appointment holds its dentist for its whole length, and each
  * clinic has booking rules. Written with Kysely's schema builder, as 001 is,
  * so both engines run the same migration.
  *
