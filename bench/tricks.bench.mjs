@@ -19,9 +19,6 @@
 // keep (a gain of 3 % or more) or remove. The verdict is only as good as the machine is quiet: the
 // load average is printed before and after, and a busy machine is warned of.
 //
-// Tricks this benchmark does not switch (they sit inside the handlers, with no plain variant to build
-// from public pieces) are listed at the end, with why.
-//
 // Exit code: 0 when it ran (whatever the verdicts), 2 when it could not run. Every child is stopped,
 // the temp dir removed and the PostgreSQL databases dropped in every case.
 
@@ -47,19 +44,17 @@ const PHASES = [
   {
     name: 'server GET /api/v1/treatments (SQLite)',
     service: 'server',
-    tricks: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'unchanged-reads'],
+    tricks: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'unchanged-reads', 'send-json'],
   },
-  { name: 'durable bookings, SQLite (FULL)', service: 'server', engine: 'sqlite', bookings: true, tricks: ['statement-cache', 'precompiled-queries'] },
+  {
+    name: 'durable bookings, SQLite (FULL)',
+    service: 'server',
+    engine: 'sqlite',
+    bookings: true,
+    tricks: ['statement-cache', 'precompiled-queries', 'parsed-settings', 'clinic-now'],
+  },
   { name: 'durable bookings, PostgreSQL', service: 'server', engine: 'postgres', bookings: true, tricks: ['prepared-statements', 'precompiled-queries'] },
 ];
-
-/** In docs/performance.md's table, but not switched here: why. */
-const NOT_SWITCHED = {
-  'send-json': 'inside the route handlers: no plain variant without a switch in the handlers',
-  'answer-headers': "inside the BFF's content answers: no plain variant without a switch in the content routes",
-  'allowed-methods route table (server)': 'its plain way (a 405 route per path) is not built here; the BFF measures the route table',
-  'parsed-settings, clinic-now': 'caches owned by the booking service and the app, not switched',
-};
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 5);
 const only = process.env.BENCH_TRICKS ? new Set(process.env.BENCH_TRICKS.split(',').map((name) => name.trim())) : undefined;
@@ -154,8 +149,6 @@ function printVerdicts(results) {
   for (const row of [header, widths.map((width) => '-'.repeat(width)), ...rows]) {
     console.log(row.map((cell, column) => String(cell).padEnd(widths[column])).join('  '));
   }
-  console.log('\nnot switched by this benchmark:');
-  for (const [trick, why] of Object.entries(NOT_SWITCHED)) console.log(`  ${trick}: ${why}`);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -16,7 +16,9 @@
 //     route table, pino-http's steps instead of the request logger). Such a middleware is found in the
 //     app's router stacks by what it is (the module's own export, or a line of its source); exactly
 //     one must match, or the service refuses to start, so a change of the app cannot silently leave a
-//     trick in place.
+//     trick in place. The treatment list's handler is put back the same way, answering with res.json;
+//   - the two booking caches by their own class's method, put back to the plain call before the app
+//     is built: ParsedSettings.parse to JSON.parse, ClinicNowReadings.at to clinicNow.
 
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -30,7 +32,10 @@ const dist = (path) => import(new URL(`../../dist/${path}`, import.meta.url).hre
 
 /** Every trick this script can switch off, per service. */
 const SWITCHABLE = {
-  server: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'unchanged-reads', 'statement-cache', 'prepared-statements', 'precompiled-queries'],
+  server: [
+    'http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'send-json',
+    'unchanged-reads', 'statement-cache', 'prepared-statements', 'precompiled-queries', 'parsed-settings', 'clinic-now',
+  ],
   bff: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'route-table'],
 };
 
@@ -54,6 +59,13 @@ function replaceMiddleware(app, what, matches, handle) {
   const found = routerLayers(app.router).filter((layer) => typeof layer.handle === 'function' && matches(layer.handle));
   if (found.length !== 1) throw new Error(`switching off ${what}: ${found.length} middleware matched, not 1`);
   found[0].handle = handle;
+}
+
+/** Puts `handle` in place of the handler of the one GET route at `path` (relative to its router). */
+function replaceRouteHandler(app, what, path, handle) {
+  const found = routerLayers(app.router).filter((layer) => layer.route?.path === path && layer.route.methods.get);
+  if (found.length !== 1) throw new Error(`switching off ${what}: ${found.length} routes matched ${path}, not 1`);
+  found[0].route.stack.at(-1).handle = handle;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -113,6 +125,14 @@ async function buildServer() {
   const { systemClock } = await dist('platform/clock.js');
   const config = loadServerConfig();
   const logger = createLoggerFor(createLogger, config.logLevel);
+  if (trick === 'parsed-settings') {
+    const { ParsedSettings } = await dist('server/website/parsed-settings.js');
+    ParsedSettings.prototype.parse = (_careId, json) => JSON.parse(json);
+  }
+  if (trick === 'clinic-now') {
+    const { ClinicNowReadings, clinicNow } = await dist('contract/rules/clinic-now.js');
+    ClinicNowReadings.prototype.at = clinicNow;
+  }
   const performance = {
     ...ALL_TRICKS_ON,
     ...(trick === 'unchanged-reads' ? { unchangedReads: false } : {}),
@@ -128,6 +148,15 @@ async function buildServer() {
   if (trick === 'rate-limit-headers') {
     const { authenticatedClinic } = await dist('server/auth/authenticated-clinic.js');
     replaceMiddleware(app, trick, isSpecRateLimit, await plainRateLimit(config.apiRateLimit, (_req, res) => authenticatedClinic(res).appKey));
+  }
+  if (trick === 'send-json') {
+    // The list as server/treatments/treatments.routes.ts reads it (kept while the database is unchanged), sent by res.json.
+    const { authenticatedClinic } = await dist('server/auth/authenticated-clinic.js');
+    const { Stores } = await dist('server/stores.js');
+    const { treatments } = Stores.of(database);
+    replaceRouteHandler(app, trick, '/treatments', async (_req, res) => {
+      res.json({ success: true, data: await treatments.listActive(authenticatedClinic(res).careId) });
+    });
   }
   return { app, config };
 }

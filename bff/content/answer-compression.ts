@@ -10,7 +10,7 @@ export interface Compressor {
  * Brotli at quality 11 (text mode) and gzip at level 9, synchronously: the
  * answers are a few KB and each is compressed once per TTL, then sent often.
  *
- * Once, and only when asked (AnswerHeaders): the first request for an
+ * Once, and only when asked (AnswerCodings): the first request for an
  * answer in a coding compresses it, and every later one is sent those same
  * bytes. Compressing at caching instead made every site's cold start pay
  * for codings no client might ever ask for: with 1,000 sites, brotli and

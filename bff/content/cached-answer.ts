@@ -6,7 +6,7 @@ export type Coding = 'br' | 'gzip';
  * fetched; for a resource's own 200 (a ResourceAnswer), also the value the
  * bytes are the JSON of, so that a reader of the content (availability, a
  * booking's checks) never parses them more than once. Its compressed copies
- * are made when first asked for, beside it (AnswerHeaders), not here.
+ * are made when first asked for, beside it (AnswerCodings), not here.
  */
 export interface CachedAnswer<T = unknown> {
   status: number;

@@ -193,7 +193,7 @@ export class ContentCache {
 
   /**
    * A cached answer for a JSON value: its bytes and their ETag. Not its
-   * compressed copies: AnswerHeaders makes each when first asked for
+   * compressed copies: AnswerCodings makes each when first asked for
    * (answer-compression.ts). One ETag for every coding: answers carry
    * Vary: Accept-Encoding, so caches keep the codings apart.
    */

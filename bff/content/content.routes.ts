@@ -4,9 +4,10 @@ import { notFound } from '../../contract/errors.js';
 import { CONTENT_BUNDLE_PATH, ContentBundleResponse } from '../../contract/bff.js';
 import { declaration, served, type AnyOperation, type Declaration } from '../../platform/operation.js';
 import { removePerClientHeaders } from '../../platform/fast-http/rate-limit-headers.js';
+import { chooseEncoding } from '../widget-hosting/precompressed.js';
 import { CacheHeaders, commonErrors, errorAnswer, IfNoneMatch, json, sharedAnswers, tagged } from '../http/answers.js';
 import type { CachedAnswer, ContentCache } from './content-cache.js';
-import { AnswerHeaders, encodingChooser, setHeaders, varyOnOriginAndEncoding } from './answer-headers.js';
+import { AnswerCodings } from './answer-codings.js';
 import { CONTENT_BUNDLE, DENTISTS, ORGANIZATION, TREATMENTS, WEBSITE, type ContentResource } from './resources.js';
 
 /** What the document says of every content answer but the bundle. */
@@ -89,7 +90,7 @@ export function contentOperations(cache: ContentCache, ttlMs: number, maxStaleMs
     `stale-while-revalidate=${Math.floor(ttlMs / 1000)}`,
     `stale-if-error=${Math.floor(maxStaleMs / 1000)}`,
   ].join(', ');
-  const send = answerSender(new AnswerHeaders(cacheControl));
+  const send = answerSender(new AnswerCodings(), cacheControl);
 
   /** GET of one resource at its own path. */
   const resourceOperation = (declared: Declaration, resource: ContentResource): AnyOperation =>
@@ -134,29 +135,21 @@ function whenCached<T>(cached: T | undefined, load: () => Promise<T>, use: (valu
  * cache holds for it (brotli, gzip, or plain), with that representation's
  * ETag and Cache-Control; 304 when If-None-Match names that representation
  * (weak comparison, RFC 9110 13.1.2), never for the ETag of another coding.
- * The headers of each answer and coding are made once (AnswerHeaders) and the
- * bytes are written with Node's own res.end: Express's res.send would work
- * out again, per request, what the cache entry already knows (type, length,
- * freshness). A HEAD gets the same headers and no body (Node leaves the body out).
+ * A HEAD gets the same headers and no body (res.send leaves it out).
  */
-function answerSender(headers: AnswerHeaders) {
-  const chooseCoding = encodingChooser();
+function answerSender(codings: AnswerCodings, cacheControl: string) {
   return (req: Request, res: Response, answer: CachedAnswer): void => {
     // Public, so a CDN may give it (and a 304's headers) to everyone: nothing of this client's limit state.
     removePerClientHeaders(res);
-    varyOnOriginAndEncoding(res);
-    const representation = headers.representation(answer, chooseCoding(req.headers['accept-encoding']));
-    // req.fresh compares If-None-Match with the ETag set here; without one there is nothing to compare.
-    if (answer.status === 200 && req.headers['if-none-match'] !== undefined) {
-      setHeaders(res, representation.notModified);
-      if (req.fresh) {
-        res.statusCode = 304;
-        res.end();
-        return;
-      }
+    const { body, coding, etag } = codings.representation(answer, chooseEncoding(req.headers['accept-encoding']));
+    res.vary('Origin').vary('Accept-Encoding').set({ ETag: etag, 'Cache-Control': cacheControl });
+    // Checked here rather than left to res.send, which would keep Content-Encoding on the 304: a 304 carries
+    // its validator and caching headers, no representation metadata (RFC 9110 15.4.5).
+    if (answer.status === 200 && req.fresh) {
+      res.status(304).end();
+      return;
     }
-    setHeaders(res, representation.headers);
-    res.statusCode = answer.status;
-    res.end(representation.body);
+    if (coding !== 'identity') res.set('Content-Encoding', coding);
+    res.status(answer.status).type('json').send(body);
   };
 }

@@ -49,6 +49,6 @@ export function createHttpServer(app: Express): Server {
       ServerResponse: AppResponse as unknown as typeof ServerResponse,
     },
     // With traces on, a server span around each request (platform/tracing); otherwise the app itself.
-    withServerSpans(app, app.request),
+    withServerSpans(app),
   );
 }

@@ -72,15 +72,6 @@ export class RouteTable<T> {
     return undefined;
   }
 
-  /** What every route matching `path` holds. */
-  findAll(path: string): T[] {
-    const all: T[] = [];
-    const literal = this.literal.get(literalKey(path));
-    if (literal !== undefined) all.push(literal);
-    for (const pattern of this.patterns) if (pattern.regexp.test(path)) all.push(pattern.value);
-    return all;
-  }
-
   private matchPattern({ regexp, names, value }: Pattern & { value: T }, path: string): Found<T> | undefined {
     const match = regexp.exec(path);
     if (!match) return undefined;

@@ -1,3 +1,4 @@
+import { tracingChannel } from 'node:diagnostics_channel';
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import { tracer, tracing } from './tracer.js';
@@ -26,14 +27,12 @@ const REQUESTS = new WeakMap<IncomingMessage, Traced>();
  * since a BFF status lookup's path holds a booking reference. A request no
  * route took is named by its method alone. No header, query or body is read.
  *
- * `requests` is the prototype the app's requests are made with (app.request):
- * Express sets `req.route` when a route takes the request, and a setter
- * there notes the route template at that moment, while `req.baseUrl` is still
- * its mount path (an error passed on restores it before the answer).
+ * The route template is noted when a route takes the request
+ * (noteRouteTemplates), while `req.baseUrl` is still its mount path (an error
+ * passed on restores it before the answer), or by operationTable (noteRoute).
  */
-export function withServerSpans(handle: RequestListener, requests: object): RequestListener {
+export function withServerSpans(handle: RequestListener): RequestListener {
   if (!tracing()) return handle;
-  noteRoutesOf(requests);
   return (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
@@ -61,9 +60,9 @@ function endServerSpan({ span, method, route }: Traced, res: ServerResponse): vo
 }
 
 /**
- * Notes the route template of a request answered without Express's router
- * (operationTable): `path` under the request's mount path. Nothing when
- * traces are off.
+ * Notes the route template of a request: `path` under the request's mount
+ * path. Called by operationTable, which answers without Express's router, and
+ * for the router's routes by noteRouteTemplates. Nothing when traces are off.
  */
 export function noteRoute(req: IncomingMessage & { baseUrl?: string }, path: string): void {
   if (!tracing()) return;
@@ -71,21 +70,24 @@ export function noteRoute(req: IncomingMessage & { baseUrl?: string }, path: str
   if (traced) traced.route = `${req.baseUrl ?? ''}${path}`;
 }
 
-const ROUTE = Symbol('route');
+/** What Express's router publishes on `express.router.request` for each handler it runs (router 2.3's README, "Diagnostics"). */
+interface RouterInvocation {
+  req: IncomingMessage & { baseUrl?: string; route?: { path?: unknown } };
+  /** The path pattern that matched: a route's own path for its handlers, the mount path for middleware. */
+  route?: unknown;
+}
 
-/** `req.route` on the requests' prototype: kept as Express sets it, its template noted for the span. */
-function noteRoutesOf(requests: object): void {
-  if (Object.prototype.hasOwnProperty.call(requests, 'route')) return;
-  Object.defineProperty(requests, 'route', {
-    configurable: true,
-    enumerable: false,
-    get(this: { [ROUTE]?: unknown }) {
-      return this[ROUTE];
-    },
-    set(this: IncomingMessage & { baseUrl?: string; [ROUTE]?: unknown }, route: { path?: unknown } | undefined) {
-      this[ROUTE] = route;
-      const traced = REQUESTS.get(this);
-      if (traced && typeof route?.path === 'string') traced.route = `${this.baseUrl ?? ''}${route.path}`;
-    },
+/**
+ * Notes the route template of each request a route of Express's router takes,
+ * from the router's own tracing channel: when one of the route's handlers
+ * starts (the first may be a rate limit or the JSON body reader that refuses
+ * the request), its path under the request's mount path. Subscribed once, by
+ * startTracing: with traces off the router publishes nothing.
+ */
+export function noteRouteTemplates(): void {
+  tracingChannel('express.router.request').start.subscribe((message) => {
+    const { req, route } = message as RouterInvocation;
+    // Middleware run with the path they were mounted at; a route's handlers with req.route, the route itself.
+    if (typeof route === 'string' && req.route?.path === route) noteRoute(req, route);
   });
 }

@@ -1,3 +1,4 @@
+import { noteRouteTemplates } from './server-spans.js';
 import { markTracingStarted } from './tracer.js';
 import { TraceparentOnly, type InboundTrace } from './trace-context.js';
 
@@ -48,6 +49,7 @@ export async function startTracing(defaultServiceName: string, inbound: InboundT
   started.start();
   sdk = started;
   markTracingStarted();
+  noteRouteTemplates();
   return true;
 }
 

@@ -1,6 +1,5 @@
-import type { RequestHandler, Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { sendError } from '../../platform/error-body.js';
-import { RouteTable } from '../../platform/fast-http/route-table.js';
 
 /** What router 2.3's `listRoutes()` gives for one layer (Express 5's Router; not in @types/express yet). */
 interface ListedRoute {
@@ -45,27 +44,32 @@ export function knownPaths(router: Router): Map<string, string[]> {
  * resource prefix without credentials).
  *
  * `check` goes in front of the routes; `learnFrom` reads them once they are
- * all mounted (the app's own router: the routes sit on the app itself, one
- * router fewer on every request's way than under a router of their own).
+ * all mounted and gives `check` one route per known path, so that Express's
+ * router matches a request's path as it does for the routes themselves. Were
+ * two known paths to match one request (none do), the first would decide.
  */
 export class AllowedMethods {
-  #table: RouteTable<string[]> | undefined;
+  readonly #router = Router();
 
   learnFrom(routes: Router): void {
-    const paths = [...knownPaths(routes)].filter(([, methods]) => !methods.includes('*')); // .all(): every method is taken
-    // One lookup per request, where a Router with a layer per known path tried each in turn.
-    this.#table = new RouteTable(paths);
+    for (const [path, methods] of knownPaths(routes)) {
+      // .all(): every method is taken.
+      if (!methods.includes('*')) this.#router.all(path, refuseOtherMethods(methods));
+    }
   }
 
-  readonly check: RequestHandler = (req, res, next) => {
-    if (!this.#table) throw new Error('AllowedMethods: learnFrom(routes) was never called');
-    const found = this.#table.findAll(req.path);
-    if (found.length === 0 || found.some((methods) => methods.includes(req.method))) {
+  // A plain function, not the router itself, so that knownPaths (listRoutes) does not take its routes for the app's.
+  readonly check: RequestHandler = (req, res, next) => this.#router(req, res, next);
+}
+
+/** Passes on a request with one of `methods`; answers any other. */
+function refuseOtherMethods(methods: string[]): RequestHandler {
+  const allow = [...methods, 'OPTIONS'].join(', ');
+  return (req, res, next) => {
+    if (methods.includes(req.method)) {
       next();
       return;
     }
-    // Several paths may match one request (none do today): it takes what any of them takes.
-    const allow = [...new Set(found.flat()), 'OPTIONS'].join(', ');
     res.set('Allow', allow);
     if (req.method === 'OPTIONS') {
       res.status(204).end();

@@ -1,7 +1,6 @@
 import { OrganizationResponse } from '../../contract/index.js';
 import { notFound } from '../../contract/errors.js';
 import { operation } from '../../platform/operation.js';
-import { sendJson } from '../../platform/fast-http/send-json.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
 import { authenticated, authenticatedErrors, json } from '../http/answers.js';
 import type { OrganizationStore } from './organization.store.js';
@@ -19,7 +18,7 @@ export function organizationOperations(organizations: OrganizationStore) {
         const data = await organizations.find(authenticatedClinic(res).careId);
         if (!data) throw notFound('Organization');
         const body: OrganizationResponse = { success: true, message: 'Organization retrieved successfully', data };
-        sendJson(res, body);
+        res.json(body);
       },
     }),
   ];

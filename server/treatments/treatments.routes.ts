@@ -6,7 +6,7 @@ import {
 } from '../../contract/index.js';
 import { notFound } from '../../contract/errors.js';
 import { operation } from '../../platform/operation.js';
-import { jsonSentOnce, sendJson } from '../../platform/fast-http/send-json.js';
+import { jsonSentOnce } from '../../platform/fast-http/send-json.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
 import { authenticated, authenticatedErrors, errorAnswer, json } from '../http/answers.js';
 import type { TreatmentStore } from './treatment.store.js';
@@ -41,7 +41,7 @@ export function treatmentOperations(treatments: TreatmentStore) {
         const treatment = await treatments.findActive(authenticatedClinic(res).careId, params.id);
         if (!treatment) throw notFound('Treatment');
         const body: TreatmentResponse = { success: true, data: treatment };
-        sendJson(res, body);
+        res.json(body);
       },
     }),
   ];

@@ -1,7 +1,6 @@
 import { WebsiteResponse } from '../../contract/index.js';
 import { notFound } from '../../contract/errors.js';
 import { operation } from '../../platform/operation.js';
-import { sendJson } from '../../platform/fast-http/send-json.js';
 import { authenticatedClinic } from '../auth/authenticated-clinic.js';
 import { authenticated, authenticatedErrors, json } from '../http/answers.js';
 import type { WebsiteStore } from './website.store.js';
@@ -19,7 +18,7 @@ export function websiteOperations(websites: WebsiteStore) {
         const site = await websites.site(authenticatedClinic(res).careId);
         if (!site) throw notFound('Website');
         const body: WebsiteResponse = { success: true, site };
-        sendJson(res, body);
+        res.json(body);
       },
     }),
   ];

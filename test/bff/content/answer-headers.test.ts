@@ -22,7 +22,7 @@ function rawHead(url: string, headers: Record<string, string>): Promise<RawAnswe
 
 const CACHE_CONTROL = /^public, max-age=\d+, stale-while-revalidate=\d+, stale-if-error=\d+$/;
 
-describe('a cached content answer, sent with the headers made for its cache entry', () => {
+describe('a cached content answer, sent with the headers of its representation', () => {
   it.each([
     ['plain', {}, undefined],
     ['brotli', { 'accept-encoding': 'br' }, 'br'],
