@@ -88,7 +88,9 @@ export async function startBff(
       ALLOWED_ORIGINS: 'https://clinic.example',
       CACHE_MAX_STALE_MS: '3600000',
       CACHE_MAX_BYTES: String(1024 * 1024),
-      UPSTREAM_TIMEOUT_MS: '2000',
+      // Long enough for a cold first request on a busy machine (a token exchange and four reads at once);
+      // a test of timeouts sets its own.
+      UPSTREAM_TIMEOUT_MS: '10000',
       API_RATE_LIMIT: '10000',
       BOOKING_RATE_LIMIT: '1000',
       BOOKING_RATE_WINDOW_MS: '60000',
