@@ -19,7 +19,7 @@ const CHECK = ['node -e "process.exit(0)"', 'node -e "process.exit(3)"', 'node -
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'npm-test-'));
   mkdirSync(join(project, 'scripts'));
-  for (const file of ['test.mjs', 'ensure-chromium.mjs']) copyFileSync(join(REPO_ROOT, 'scripts', file), join(project, 'scripts', file));
+  for (const file of ['test.mjs', 'ensure-chromium.mjs', 'ensure-webkit.mjs', 'debian-packages.mjs']) copyFileSync(join(REPO_ROOT, 'scripts', file), join(project, 'scripts', file));
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module', scripts: { check: CHECK } }));
   // Only the check step; any existing file stands in for Chromium, which this step does not use.
   const run = spawnSync(process.execPath, ['scripts/test.mjs'], {

@@ -46,6 +46,8 @@ describe('while the reference server is down', () => {
   it('serves the last good content copy when the page is reloaded', async () => {
     await openDemo(page, `${stack.bff.baseUrl}/`);
     expect(await widget(page).el.locator('[part="hero"] h2').textContent()).toBe(HERO);
+    // Every picture the page asked for has arrived (and so is in the BFF's store) before its host goes down.
+    await page.waitForLoadState('networkidle');
 
     await stack.stopServer();
     expect(await serverAnswers(`${stack.server.baseUrl}/healthz`)).toBe(false);
