@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorBody, TreatmentListResponse, TreatmentResponse } from '../../../contract/index.js';
+import { DentistListResponse, ErrorBody, TreatmentListResponse, TreatmentResponse } from '../../../contract/index.js';
 import { loadBffConfig } from '../../../bff/config.js';
 import { validBooking } from '../../server/support/test-server.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
@@ -172,6 +172,7 @@ describe('the upstream read budget (UPSTREAM_READ_BUDGET)', () => {
     const res = await get('/dentists');
 
     expect(res.status).toBe(200);
+    expect(DentistListResponse.parse(await res.json()).data.length).toBeGreaterThan(0);
     expect(stack.upstreamHits('/dentists')).toBe(dentistReads + 1);
   });
 });

@@ -203,7 +203,14 @@ describe('GET /readyz after ordinary BFF calls', () => {
     const stub = await startStubUpstream();
     const bff = await startBff(stub.api, { appKey: 'ck_ready', secret: 'ready-secret-0123456789' }, {}, time);
     const probes = () => stub.requests.filter((req) => req.url === '/api/v1/organization').length;
-    const readyz = () => Promise.all(Array.from({ length: 10 }, async () => (await fetch(`${bff.baseUrl}/readyz`)).status));
+    /** Ten /readyz at once: each answer's status and body. */
+    const readyz = () =>
+      Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const res = await fetch(`${bff.baseUrl}/readyz`);
+          return { status: res.status, body: (await res.json()) as unknown };
+        }),
+      );
     return { time, bff, probes, readyz };
   }
 
@@ -212,9 +219,9 @@ describe('GET /readyz after ordinary BFF calls', () => {
     expect((await fetch(`${bff.api}/treatments`)).status).toBe(200);
     time.advance(WINDOW_MS);
 
-    const statuses = await readyz();
+    const answers = await readyz();
 
-    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(answers).toEqual(Array(10).fill({ status: 200, body: { status: 'ready' } }));
     expect(probes()).toBe(0);
   });
 
@@ -223,9 +230,9 @@ describe('GET /readyz after ordinary BFF calls', () => {
     expect((await fetch(`${bff.api}/treatments`)).status).toBe(200);
     time.advance(WINDOW_MS + 1);
 
-    const statuses = await readyz();
+    const answers = await readyz();
 
-    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(answers).toEqual(Array(10).fill({ status: 200, body: { status: 'ready' } }));
     expect(probes()).toBe(1);
   });
 });

@@ -66,8 +66,10 @@ describe('metrics on their own listener', () => {
     expect(text).toContain('# TYPE nodejs_eventloop_lag_seconds gauge');
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');
     expect(valueOf(text, 'http_request_duration_seconds_count{method="GET",route="/api/treatments",status="200"}')).toBeGreaterThanOrEqual(1);
-    expect((await fetch(`${bffScrape}/other`)).status).toBe(404);
-    expect((await fetch(`${bffScrape}/metrics`, { method: 'POST' })).status).toBe(404);
+    for (const elsewhere of [await fetch(`${bffScrape}/other`), await fetch(`${bffScrape}/metrics`, { method: 'POST' })]) {
+      expect(elsewhere.status).toBe(404);
+      expect(await elsewhere.text()).toBe('not found\n');
+    }
   });
 
   it('labels the server\'s requests by route template, its upstream calls by operation, its token exchanges by outcome', async () => {

@@ -102,6 +102,7 @@ describe.each(REDIRECTS)('an upstream answering %d', (status) => {
     const res = await fetch(`${bff.baseUrl}/readyz`);
 
     expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: 'upstream unavailable' });
     expect(upstream.requests.map((req) => req.url)).toContain('/api/v1/organization');
     expect(elsewhere.requests).toEqual([]);
     await expectRedirectLogged(bff, status);

@@ -46,6 +46,7 @@ describe('POST /appointments/book', () => {
     it('accepts a booking without doctor_id and treatment_id (both optional)', async () => {
       const res = await book(validBooking({ appointment_time: '12:00' }));
       expect(res.status).toBe(200);
+      expect(BookAppointmentResponse.parse(await res.json()).data.appointment_id).toBeGreaterThan(0);
     });
 
     it('stores unicode and SQL-looking text verbatim', async () => {

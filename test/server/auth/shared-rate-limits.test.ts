@@ -18,6 +18,7 @@ import { createTestDatabase, openTestDatabase, TEST_ENGINE, type TestDatabase } 
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
 import { eventually } from '../../support/eventually.js';
+import { expectError } from '../../support/expect-error.js';
 
 describe('the Redis settings of the server', () => {
   it('keeps counts in memory when REDIS_URL is unset, under clinic-booking: when it is set', () => {
@@ -103,12 +104,12 @@ describe.runIf(serviceAvailable('redis'))(`rate limits shared through Redis (RED
     const { a, b } = await twoInstances();
     // A key of no clinic: its failures stop that key from this IP, not the clinic's key.
     const guess = (api: string) => fetch(`${api}/granttoken`, { method: 'POST', headers: { 'x-app-key': 'ck_none', 'x-app-secret-key': 'cs_wrong' } });
-    expect((await guess(a.api)).status).toBe(401);
-    expect((await guess(b.api)).status).toBe(401);
+    await expectError(await guess(a.api), 401, 'auth_failed');
+    await expectError(await guess(b.api), 401, 'auth_failed');
 
     const refused = await guess(a.api);
 
-    expect(refused.status).toBe(429);
+    await expectError(refused, 429, 'rate_limited');
     expect(refused.headers.get('ratelimit')).toMatch(/"granttoken-failed"; r=0/);
   });
 
@@ -137,7 +138,8 @@ describe.runIf(serviceAvailable('redis'))(`rate limits shared through Redis (RED
     const onA = await get(a.api);
     const onB = await get(b.api);
 
-    expect([onA.status, onB.status]).toEqual([429, 429]);
+    await expectError(onA, 429, 'rate_limited');
+    await expectError(onB, 429, 'rate_limited');
     expect(Number(onB.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await redis.get(`${prefix}server:rl:api:${clinic.appKey}`)).toBe('6');
   });

@@ -4,6 +4,7 @@ import type { Db } from '../../../server/db/database.js';
 import { openTestDatabase } from '../support/test-database.js';
 import { authenticatedCaller, seedClinic, type Caller } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
+import { expectError } from '../../support/expect-error.js';
 
 /**
  * The server answers a token's owner and a clinic's lists from memory while
@@ -78,6 +79,6 @@ describe('answers kept while the database is unchanged', () => {
 
     await other.updateTable('api_keys').set({ revoked_at: Date.now() }).where('app_key', '=', clinic.appKey).execute();
 
-    expect((await caller.get('/treatments')).status).toBe(401);
+    await expectError(await caller.get('/treatments'), 401, 'auth_failed');
   });
 });
