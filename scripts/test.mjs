@@ -32,6 +32,22 @@ function describeChecks(commands) {
   return [...counts].map(([tool, count]) => (count > 1 ? `${tool} ×${count}` : tool)).join(' + ');
 }
 
+/**
+ * TEST_SHUFFLE_SEED=1234 runs the vitest step's files and tests in an order shuffled by that seed (`random`: by a
+ * seed of its own), so that a test that counts on another having run first fails; the step prints the seed, and the
+ * same seed replays the same order. Unset, the order is vitest's own.
+ */
+function shuffleSeed(setting) {
+  if (setting === undefined || setting === '') return undefined;
+  const seed = setting === 'random' ? Math.floor(Math.random() * 1_000_000) : Number(setting);
+  if (!Number.isSafeInteger(seed) || seed < 0) {
+    console.error(`TEST_SHUFFLE_SEED must be a whole number or "random", not "${setting}"`);
+    process.exit(2);
+  }
+  return seed;
+}
+const seed = shuffleSeed(process.env.TEST_SHUFFLE_SEED);
+
 /** Each step: how to run it and how to read its counts afterwards. */
 const steps = [
   {
@@ -43,8 +59,19 @@ const steps = [
   {
     key: 'vitest',
     name: 'vitest (server and BFF over HTTP)',
-    command: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile=test-results/vitest.json'],
-    before: () => rmSync('test-results/vitest.json', { force: true }),
+    command: [
+      'npx',
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      '--outputFile=test-results/vitest.json',
+      ...(seed === undefined ? [] : ['--sequence.shuffle', `--sequence.seed=${seed}`]),
+    ],
+    before: () => {
+      rmSync('test-results/vitest.json', { force: true });
+      if (seed !== undefined) console.log(`vitest: files and tests in an order shuffled by seed ${seed} (TEST_SHUFFLE_SEED=${seed} replays it)`);
+    },
     counts: () => vitestCounts('test-results/vitest.json'),
   },
   {

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { disableHttpCache, launchBrowser, newContext, openDemo, waitForReference, widget } from './support/browser.js';
 import { bookingSteps } from './support/booking-steps.js';
 import { startE2eStack, weekdayAhead, type E2eStack } from './support/stack.js';
+import { FakeClock } from '../support/fake-clock.js';
 
 const HERO = 'Gentle, modern dentistry in the heart of London';
 
@@ -23,13 +24,15 @@ async function serverAnswers(url: string): Promise<boolean> {
 }
 
 describe('while the reference server is down', () => {
+  /** The BFF's clock, which the test moves past its cache's TTL. */
+  const bffClock = new FakeClock(Date.now());
   let stack: E2eStack;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
 
   beforeAll(async () => {
-    stack = await startE2eStack({ cache: { ttlMs: 1_000, maxStaleMs: 3600_000, maxBytes: 1024 * 1024 } });
+    stack = await startE2eStack({ cache: { ttlMs: 1_000, maxStaleMs: 3600_000, maxBytes: 1024 * 1024 } }, bffClock);
     browser = await launchBrowser();
     context = await newContext(browser);
     page = await context.newPage();
@@ -52,7 +55,7 @@ describe('while the reference server is down', () => {
     await stack.stopServer();
     expect(await serverAnswers(`${stack.server.baseUrl}/healthz`)).toBe(false);
     // Past the BFF's 1 s TTL, so every copy is stale and the BFF has to try upstream first.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    bffClock.advance(1_500);
     const servedBefore = bffAnswers(stack, '/api/content', 200);
     const apiStatuses: number[] = [];
     const pictureStatuses: number[] = [];

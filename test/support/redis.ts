@@ -41,6 +41,8 @@ export async function inspector(url = SHARED_REDIS_URL) {
     members: async (key: string) => (await client.sMembers(key)).sort(),
     /** Adds a member to a set, as an older service version would have written it. */
     addMember: (key: string, member: string) => client.sAdd(key, member),
+    /** How many connections listen on a pub/sub channel: a subscription is in place once Redis counts it. */
+    subscribers: async (channel: string) => Number((await client.pubSubNumSub(channel))[channel] ?? 0),
     /** Removes every key under the prefix. */
     async cleanUp(prefix: string): Promise<void> {
       const keys = await this.keys(prefix);

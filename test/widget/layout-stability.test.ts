@@ -37,18 +37,13 @@ describe('<clinic-booking>', () => {
 
   /**
    * Puts `widget` (markup) into the page between text above and below, with `css` as the page's own
-   * style, and records layout shifts and long tasks from then on.
+   * style, and records layout shifts from then on.
    */
   function mount(widget: string, css: string, fixtures = bigClinic()) {
     bff = installFakeBff(fixtures, uniqueApiBase());
     const shifts: PerformanceEntry[] = [];
-    const longTasks: PerformanceEntry[] = [];
-    const observers = [
-      new PerformanceObserver((list) => shifts.push(...list.getEntries())),
-      new PerformanceObserver((list) => longTasks.push(...list.getEntries())),
-    ];
-    observers[0]!.observe({ type: 'layout-shift' });
-    observers[1]!.observe({ type: 'longtask' });
+    const observer = new PerformanceObserver((list) => shifts.push(...list.getEntries()));
+    observer.observe({ type: 'layout-shift' });
     host = document.createElement('div');
     document.body.append(host);
     host.innerHTML = `<style>${css}</style>
@@ -61,18 +56,14 @@ describe('<clinic-booking>', () => {
       el,
       below: host.querySelector<HTMLElement>('#below')!,
       ready,
-      /** The layout shifts' score and the long tasks, once the browser has reported them. */
+      /** The layout shifts' score, once the browser has reported them. */
       async settle() {
         await ready;
-        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100)));
-        for (const observer of observers) {
-          const pending = observer.takeRecords();
-          if (observer === observers[0]) shifts.push(...pending);
-          else longTasks.push(...pending);
-          observer.disconnect();
-        }
-        const score = shifts.reduce((sum, entry) => sum + (entry as PerformanceEntry & { value: number }).value, 0);
-        return { score, longTasks };
+        // A task after the next frame: that frame is rendered, so the shifts it made are reported.
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+        shifts.push(...observer.takeRecords());
+        observer.disconnect();
+        return { score: shifts.reduce((sum, entry) => sum + (entry as PerformanceEntry & { value: number }).value, 0) };
       },
     };
   }
@@ -102,9 +93,8 @@ describe('<clinic-booking>', () => {
       expect(el.getBoundingClientRect().height).to.be.greaterThan(innerHeight);
     });
 
-    it('renders the content in several tasks, none of them long (> 50 ms)', async function () {
-      // A long task may also be another process taking the CPU away: a busy machine gets two more tries.
-      this.retries(2);
+    // Whether any of those tasks is long (over 50 ms) depends on the machine: bench:widget measures it (its TBT target).
+    it('renders the content in several tasks, the sections in the order the page shows them', async () => {
       const { el, settle } = mount('<clinic-booking></clinic-booking>', ADVICE);
       // Which parts each task added: a MutationObserver's callback runs once per task that changed the tree.
       const batches: string[][] = [];
@@ -115,7 +105,7 @@ describe('<clinic-booking>', () => {
         if (added.length) batches.push(added);
       });
       observer.observe(el.shadowRoot!, { childList: true, subtree: true });
-      const { longTasks } = await settle();
+      await settle();
       observer.disconnect();
       const batchOf = (part: string) => batches.findIndex((batch) => batch.includes(part));
       expect(batchOf('hero')).to.be.at.least(0);
@@ -124,7 +114,6 @@ describe('<clinic-booking>', () => {
       expect(batchOf('faqs')).to.be.lessThan(batchOf('treatments'));
       expect(batchOf('treatments')).to.be.lessThan(batchOf('booking'));
       expect(batchOf('booking')).to.be.lessThan(batchOf('status'));
-      expect(longTasks.map((task) => Math.round(task.duration))).to.deep.equal([]);
     });
 
     it('leaves the sections away from the viewport unrendered until they come near (content-visibility), but the booking form', async () => {

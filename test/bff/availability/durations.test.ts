@@ -15,6 +15,8 @@ import { heldAt, startBff, fixtureIds, startStack, type RunningBff } from '../su
  */
 
 const THURSDAY = '2026-11-26';
+/** A day of its own for a test that needs both dentists' bookings and no other test's. */
+const FRIDAY = '2026-11-27';
 let first: number;
 let second: number;
 let checkUp: number;
@@ -28,8 +30,8 @@ beforeAll(async () => {
   whitening = ids.treatmentLasting(90);
 });
 
-async function slotsOf(query: string, bff: RunningBff = stack.bff): Promise<Record<string, string>> {
-  const res = await fetch(`${bff.api}/availability?date=${THURSDAY}${query}`);
+async function slotsOf(query: string, bff: RunningBff = stack.bff, date = THURSDAY): Promise<Record<string, string>> {
+  const res = await fetch(`${bff.api}/availability?date=${date}${query}`);
   expect(res.status).toBe(200);
   return Object.fromEntries(AvailabilityResponse.parse(await res.json()).data.slots.map((slot) => [slot.time, slot.status]));
 }
@@ -59,11 +61,12 @@ describe('the whole appointment, in GET /api/availability', () => {
   });
 
   it('offers a start to "any dentist" only while one dentist is free for all of it', async () => {
-    expect(await book({ doctor_id: second, appointment_time: '10:30' })).toBe(200); // 10:30-10:45
+    expect(await book({ appointment_date: FRIDAY, doctor_id: first, treatment_id: whitening, appointment_time: '10:00' })).toBe(200); // 10:00-11:30
+    expect(await book({ appointment_date: FRIDAY, doctor_id: second, appointment_time: '10:30' })).toBe(200); // 10:30-10:45
 
-    const fifteen = await slotsOf('');
+    const fifteen = await slotsOf('', stack.bff, FRIDAY);
     expect(statuses(fifteen, ['10:15', '10:30', '10:45'])).toEqual(['open', 'taken', 'open']);
-    const thirty = await slotsOf(`&treatment_id=${checkUp}`);
+    const thirty = await slotsOf(`&treatment_id=${checkUp}`, stack.bff, FRIDAY);
     // 10:00-10:30 fits the second dentist; 10:15-10:45 meets both.
     expect(statuses(thirty, ['10:00', '10:15', '10:30', '10:45'])).toEqual(['open', 'taken', 'taken', 'open']);
   });

@@ -15,8 +15,12 @@ import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
  */
 
 const TUESDAY = '2026-11-24';
-/** When the 15-minute booking at 13:00 below ends. */
-const MS_UNTIL_TUESDAY_13_15 = Date.parse('2026-11-24T13:15:00Z') - Date.parse(TEST_NOW);
+/** Days of their own for the tests that look at a dentist's whole day in Redis, which the other tests' bookings would change. */
+const WEDNESDAY = '2026-11-25';
+const THURSDAY = '2026-11-26';
+const FRIDAY = '2026-11-27';
+/** From the BFFs' clock to `time` on `day` in London (UTC in November). */
+const msUntil = (day: string, time: string) => Date.parse(`${day}T${time}:00Z`) - Date.parse(TEST_NOW);
 
 describe.runIf(serviceAvailable('redis'))('taken slots shared through Redis', () => {
   const prefix = testKeyPrefix('bff-taken-slots');
@@ -55,9 +59,9 @@ describe.runIf(serviceAvailable('redis'))('taken slots shared through Redis', ()
     await redis.close();
   });
 
-  async function slotsOf(bff: RunningBff, doctorId: number, treatmentId?: number): Promise<Record<string, string>> {
+  async function slotsOf(bff: RunningBff, doctorId: number, treatmentId?: number, day = TUESDAY): Promise<Record<string, string>> {
     const treatment = treatmentId === undefined ? '' : `&treatment_id=${treatmentId}`;
-    const res = await fetch(`${bff.api}/availability?date=${TUESDAY}&doctor_id=${doctorId}${treatment}`);
+    const res = await fetch(`${bff.api}/availability?date=${day}&doctor_id=${doctorId}${treatment}`);
     expect(res.status).toBe(200);
     return Object.fromEntries(AvailabilityResponse.parse(await res.json()).data.slots.map((slot) => [slot.time, slot.status]));
   }
@@ -68,12 +72,14 @@ describe.runIf(serviceAvailable('redis'))('taken slots shared through Redis', ()
     return data.find((treatment) => treatment.duration_minutes === minutes)!.treatment_id;
   }
 
-  const book = (bff: RunningBff, doctorId: number, time: string) =>
+  const book = (bff: RunningBff, doctorId: number, time: string, day = TUESDAY) =>
     fetch(`${bff.api}/appointments/book`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(validBooking({ doctor_id: doctorId, appointment_time: time })),
+      body: JSON.stringify(validBooking({ doctor_id: doctorId, appointment_date: day, appointment_time: time })),
     });
+  /** The Redis key of a dentist's taken intervals on a day. */
+  const takenKey = async (doctorId: number, day: string) => (await redis.keys(prefix)).find((name) => name.endsWith(`:taken:${doctorId}:${day}`));
 
   it('shows a slot booked through one BFF as taken in the other, which never saw the booking', async () => {
     const [first] = dentists as [number];
@@ -103,27 +109,29 @@ describe.runIf(serviceAvailable('redis'))('taken slots shared through Redis', ()
 
   it("keeps a dentist's taken intervals of a day in Redis until the latest end, under the clinic's namespace", async () => {
     const [first] = dentists as [number];
-    const [key] = (await redis.keys(prefix)).filter((name) => name.endsWith(`:taken:${first}:${TUESDAY}`));
+    expect((await book(a, first, '13:00', WEDNESDAY)).status).toBe(200);
+    const key = await takenKey(first, WEDNESDAY);
     expect(key).toMatch(/^test:.+:bff:[0-9a-f]{16}:taken:/);
     const ttl = () => redis.pttl(key as string);
-    expect(await ttl()).toBeLessThanOrEqual(MS_UNTIL_TUESDAY_13_15);
-    expect(await ttl()).toBeGreaterThan(MS_UNTIL_TUESDAY_13_15 - 60_000);
+    expect(await ttl()).toBeLessThanOrEqual(msUntil(WEDNESDAY, '13:15'));
+    expect(await ttl()).toBeGreaterThan(msUntil(WEDNESDAY, '13:15') - 60_000);
 
-    await b.takenSlots.markTaken(first, TUESDAY, { start: '15:00', end: '15:15' });
-    expect(await ttl()).toBeGreaterThan(MS_UNTIL_TUESDAY_13_15 + 2 * 3600_000 - 60_000);
-    await b.takenSlots.markTaken(first, TUESDAY, { start: '09:30', end: '09:45' });
+    await b.takenSlots.markTaken(first, WEDNESDAY, { start: '15:00', end: '15:15' });
+    expect(await ttl()).toBeGreaterThan(msUntil(WEDNESDAY, '15:15') - 60_000);
+    await b.takenSlots.markTaken(first, WEDNESDAY, { start: '09:30', end: '09:45' });
 
     // An earlier interval never shortens the day's life.
-    expect(await ttl()).toBeGreaterThan(MS_UNTIL_TUESDAY_13_15 + 2 * 3600_000 - 60_000);
-    expect(await heldAt(a.takenSlots, first, TUESDAY, '09:30')).toBe(true);
-    expect(await heldAt(a.takenSlots, first, TUESDAY, '09:45')).toBe(false);
+    expect(await ttl()).toBeGreaterThan(msUntil(WEDNESDAY, '15:15') - 60_000);
+    expect(await heldAt(a.takenSlots, first, WEDNESDAY, '09:30')).toBe(true);
+    expect(await heldAt(a.takenSlots, first, WEDNESDAY, '09:45')).toBe(false);
   });
 
   it("never shows one clinic's taken slots to another clinic's BFF on the same Redis", async () => {
     const [first] = dentists as [number];
+    expect((await book(a, first, '13:00', THURSDAY)).status).toBe(200);
 
-    expect(await heldAt(b.takenSlots, first, TUESDAY, '13:00')).toBe(true);
-    expect(await heldAt(other.takenSlots, first, TUESDAY, '13:00')).toBe(false);
+    expect(await heldAt(b.takenSlots, first, THURSDAY, '13:00')).toBe(true);
+    expect(await heldAt(other.takenSlots, first, THURSDAY, '13:00')).toBe(false);
   });
 
   it('shows the whole interval of a 90-minute booking through one BFF as taken in the other, for any length asked', async () => {
@@ -148,11 +156,12 @@ describe.runIf(serviceAvailable('redis'))('taken slots shared through Redis', ()
 
   it('reads a bare start an older BFF wrote to Redis as one 15-minute step taken', async () => {
     const [, second] = dentists as [number, number];
-    const [key] = (await redis.keys(prefix)).filter((name) => name.endsWith(`:taken:${second}:${TUESDAY}`));
+    expect((await book(b, second, '15:00', FRIDAY)).status).toBe(200);
+    const key = await takenKey(second, FRIDAY);
 
     await redis.addMember(key as string, '09:00');
 
-    const slots = await slotsOf(a, second);
+    const slots = await slotsOf(a, second, undefined, FRIDAY);
     expect([slots['08:45'], slots['09:00'], slots['09:15']]).toEqual(['open', 'taken', 'open']);
   });
 

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BffBookingResponse, BffStatusResponse } from '../../../contract/bff.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
@@ -58,7 +57,8 @@ async function answer(req: RecordedRequest, res: import('node:http').ServerRespo
   if (doctor_id !== undefined && upstream.busy.includes(doctor_id)) {
     return json(res, 409, { success: false, message: 'This dentist is already booked at that date and time; choose another time', error_code: 'slot_unavailable' });
   }
-  if (doctor_id !== undefined && doctor_id === upstream.silent) return void (await sleep(1_000));
+  // Never answered: the BFF's booking timeout answers instead (the stub's connections go when it closes).
+  if (doctor_id !== undefined && doctor_id === upstream.silent) return;
   const key = req.headers['idempotency-key'] as string | undefined;
   const replayed = key !== undefined && bookedByKey.has(key);
   const id = replayed ? bookedByKey.get(key)! : nextId++;

@@ -1,11 +1,13 @@
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ErrorBody } from '../../../contract/index.js';
 import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
-import { appointmentIdOf, startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
+import { appointmentIdOf, startBff, startStubUpstream, type RunningBff } from '../support/bff-harness.js';
+import { HeldCalls } from '../support/held-calls.js';
+import { eventually } from '../../support/eventually.js';
+import { expectError } from '../../support/expect-error.js';
 
 /**
  * A slow booking is never booked twice: bookings wait for upstream longer than
@@ -40,58 +42,57 @@ async function expectOutcomeUnknown(res: Response): Promise<ErrorBody> {
 }
 
 describe('the booking timeout (stub upstream)', () => {
-  let stub: StubUpstream;
-  let bff: RunningBff;
-  /** How long the stub takes to answer a booking, and a read. */
-  let bookingDelayMs = 0;
-  let readDelayMs = 0;
-
-  beforeAll(async () => {
-    stub = await startStubUpstream(async (req, res) => {
+  /**
+   * A stub that holds each booking (`booking`) and each GET /organization (`organization`) until the test lets it
+   * go, answering every other read at once, and a BFF in front with reads timing out at 200 ms.
+   */
+  async function heldUpstream(bookingTimeoutMs: number) {
+    const calls = new HeldCalls();
+    const stub = await startStubUpstream(async (req, res) => {
       res.setHeader('content-type', 'application/json');
       if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify(TOKEN));
       if (req.url === '/api/v1/appointments/book') {
-        await sleep(bookingDelayMs);
-        return void res.end(JSON.stringify({ success: true, message: 'Appointment booked successfully', data: { appointment_id: 31 } }));
+        const answered = await calls.hold('booking');
+        res.end(JSON.stringify({ success: true, message: 'Appointment booked successfully', data: { appointment_id: 31 } }));
+        return answered();
       }
-      await sleep(readDelayMs);
+      if (req.url === '/api/v1/organization') await calls.hold('organization');
       res.end(JSON.stringify({ success: true, data: [] }));
     });
-    bff = await startBff(stub.api, CREDENTIALS, { upstreamTimeoutMs: 200, bookingTimeoutMs: 1_500 });
-  });
-  afterAll(async () => {
-    await bff.close();
-    await stub.close();
-  });
+    const bff = await startBff(stub.api, CREDENTIALS, { upstreamTimeoutMs: 200, bookingTimeoutMs });
+    return { calls, bff };
+  }
 
   it('waits for a booking longer than UPSTREAM_TIMEOUT_MS, up to BOOKING_TIMEOUT_MS', async () => {
-    bookingDelayMs = 600;
+    const { calls, bff } = await heldUpstream(60_000);
+    let answered = false;
+    const booking = book(bff, validBooking(), 'slow-but-in-time').finally(() => (answered = true));
+    await eventually(() => expect(calls.held('booking')).toBe(1));
 
-    const res = await book(bff, validBooking(), 'slow-but-in-time');
+    // A read sent after the booking reached upstream, and held as long, has timed out by now: the booking waits on.
+    await expectError(await fetch(`${bff.api}/organization`), 504, 'upstream_timeout');
+    expect(answered).toBe(false);
+    calls.release('booking');
 
+    const res = await booking;
     expect(res.status).toBe(200);
     expect(appointmentIdOf(bff, BffBooked.parse(await res.json()).data.reference)).toBe(31);
   });
 
-  it('keeps UPSTREAM_TIMEOUT_MS for reads: a read as slow is 504 upstream_timeout', async () => {
-    readDelayMs = 600;
+  it('keeps UPSTREAM_TIMEOUT_MS for reads: a read that never comes is 504 upstream_timeout', async () => {
+    const { bff } = await heldUpstream(60_000);
 
     const res = await fetch(`${bff.api}/organization`);
 
-    expect(res.status).toBe(504);
-    expect(ErrorBody.parse(await res.json()).error_code).toBe('upstream_timeout');
+    await expectError(res, 504, 'upstream_timeout');
   });
 
   it('answers a booking still unanswered at BOOKING_TIMEOUT_MS with 504 booking_outcome_unknown, saying so', async () => {
-    // Far past the timeout, so "answered at the timeout, not when the upstream answered" holds on a busy machine too.
-    bookingDelayMs = 10_000;
+    // The booking is never answered: an answer at all is the timeout's, not the upstream's.
+    const { bff } = await heldUpstream(500);
 
-    const started = performance.now();
     const body = await expectOutcomeUnknown(await book(bff, validBooking(), 'too-slow'));
-    const elapsed = performance.now() - started;
 
-    expect(elapsed).toBeGreaterThanOrEqual(1_400);
-    expect(elapsed).toBeLessThan(6_000);
     expect(body.message).toMatch(/may (or may not )?have been (made|booked)/i);
     expect(body.message).toContain('Idempotency-Key');
   });
@@ -101,23 +102,28 @@ describe('the booking timeout (stub upstream)', () => {
  * A proxy in front of the real reference server. It forwards every request at
  * once, so the server commits the booking, but can hold the server's answer to
  * the first booking (as a slow network or load balancer would), or hold the
- * first booking itself before forwarding it.
+ * first booking itself before forwarding it, until the test lets it go.
  */
-class DelayingProxy {
+class HoldingProxy {
   api = '';
   /** Settles when the held first booking has been answered by the server. */
   firstBookingAnswered?: Promise<void>;
-  private mode: { kind: 'hold-answer' | 'hold-request'; ms: number } | undefined;
+  private mode: 'hold-answer' | 'hold-request' | undefined;
   private answered: () => void = () => undefined;
   private server?: Server;
-  private readonly held = new Set<NodeJS.Timeout>();
+  private readonly calls = new HeldCalls();
 
   constructor(private readonly upstream: string) {}
 
-  /** The next booking's answer (or request) waits `ms` before it goes on; later ones pass at once. */
-  delayNextBooking(kind: 'hold-answer' | 'hold-request', ms: number): void {
-    this.mode = { kind, ms };
+  /** The next booking's answer (or request) is held until release(); later ones pass at once. */
+  holdNextBooking(kind: 'hold-answer' | 'hold-request'): void {
+    this.mode = kind;
     this.firstBookingAnswered = new Promise((resolve) => (this.answered = resolve));
+  }
+
+  /** Lets the held booking (or its answer) go on. */
+  release(): void {
+    this.calls.releaseOne('booking');
   }
 
   async start(): Promise<void> {
@@ -127,34 +133,24 @@ class DelayingProxy {
   }
 
   async close(): Promise<void> {
-    for (const timer of this.held) clearTimeout(timer);
+    this.calls.release('booking');
     this.server!.closeAllConnections();
     await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-  }
-
-  private wait(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.held.delete(timer);
-        resolve();
-      }, ms);
-      this.held.add(timer);
-    });
   }
 
   private async forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const delay = req.url?.endsWith('/appointments/book') ? this.mode : undefined;
-    if (delay) this.mode = undefined;
-    if (delay?.kind === 'hold-request') await this.wait(delay.ms);
+    const hold = req.url?.endsWith('/appointments/book') ? this.mode : undefined;
+    if (hold) this.mode = undefined;
+    if (hold === 'hold-request') await this.calls.hold('booking');
     const target = new URL(`${this.upstream}${req.url!.replace(/^\/api\/v1/, '')}`);
-    const answered = delay ? this.answered : () => undefined;
+    const answered = hold ? this.answered : () => undefined;
     const upstreamReq = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, async (upstreamRes) => {
       const body: Buffer[] = [];
       for await (const chunk of upstreamRes) body.push(chunk as Buffer);
       answered();
-      if (delay?.kind === 'hold-answer') await this.wait(delay.ms);
+      if (hold === 'hold-answer') await this.calls.hold('booking');
       if (res.destroyed) return;
       res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
       res.end(Buffer.concat(body));
@@ -167,13 +163,13 @@ class DelayingProxy {
 describe('a booking whose answer is delayed past BOOKING_TIMEOUT_MS (real server behind a delaying proxy)', () => {
   let upstream: TestServer;
   let clinic: SeededClinic;
-  let proxy: DelayingProxy;
+  let proxy: HoldingProxy;
   let bff: RunningBff;
 
   beforeAll(async () => {
     upstream = await startTestServer();
     clinic = await seedClinic(upstream);
-    proxy = new DelayingProxy(upstream.api);
+    proxy = new HoldingProxy(upstream.api);
     await proxy.start();
     bff = await startBff(proxy.api, clinic, { bookingTimeoutMs: 400 });
   });
@@ -189,18 +185,20 @@ describe('a booking whose answer is delayed past BOOKING_TIMEOUT_MS (real server
 
   it('answers 504 booking_outcome_unknown while the server commits the booking behind it', async () => {
     const booking = validBooking({ patient_name: 'Held Answer', appointment_time: '10:30', doctor_id: 1 });
-    proxy.delayNextBooking('hold-answer', 1_500);
+    proxy.holdNextBooking('hold-answer');
 
     await expectOutcomeUnknown(await book(bff, booking, 'held-answer-key'));
 
+    proxy.release();
     await proxy.firstBookingAnswered;
     expect(await appointmentsOf('Held Answer')).toHaveLength(1);
   });
 
   it('gives the patient their own booking when they re-send it with the same Idempotency-Key, never a 409', async () => {
     const booking = validBooking({ patient_name: 'Resent Patient', appointment_time: '11:00', doctor_id: 1 });
-    proxy.delayNextBooking('hold-answer', 1_500);
+    proxy.holdNextBooking('hold-answer');
     await expectOutcomeUnknown(await book(bff, booking, 'resent-key'));
+    proxy.release();
     await proxy.firstBookingAnswered;
 
     const res = await book(bff, booking, 'resent-key');
@@ -214,8 +212,9 @@ describe('a booking whose answer is delayed past BOOKING_TIMEOUT_MS (real server
 
   it('(why the key matters) would have refused the same re-send without the key as 409 for the patient’s own slot', async () => {
     const booking = validBooking({ patient_name: 'Keyless Patient', appointment_time: '11:30', doctor_id: 1 });
-    proxy.delayNextBooking('hold-answer', 1_500);
+    proxy.holdNextBooking('hold-answer');
     await expectOutcomeUnknown(await book(bff, booking, 'keyless-first'));
+    proxy.release();
     await proxy.firstBookingAnswered;
 
     const res = await book(bff, booking);
@@ -225,13 +224,15 @@ describe('a booking whose answer is delayed past BOOKING_TIMEOUT_MS (real server
 
   it('books once when the re-send overtakes the held first request: whichever arrives second is a replay', async () => {
     const booking = validBooking({ patient_name: 'Overtaken Patient', appointment_time: '12:00', doctor_id: 1 });
-    proxy.delayNextBooking('hold-request', 1_000);
+    proxy.holdNextBooking('hold-request');
     await expectOutcomeUnknown(await book(bff, booking, 'overtaken-key'));
 
     const res = await book(bff, booking, 'overtaken-key');
 
     expect(res.status).toBe(200);
     const appointment_id = appointmentIdOf(bff, BffBooked.parse(await res.json()).data.reference);
+    // Only now does the first request reach the server: second, so a replay.
+    proxy.release();
     await proxy.firstBookingAnswered;
     expect(await appointmentsOf('Overtaken Patient')).toEqual([{ appointment_id, appointment_time: '12:00' }]);
   });
@@ -239,20 +240,23 @@ describe('a booking whose answer is delayed past BOOKING_TIMEOUT_MS (real server
 
 describe('the booking rate limit and re-sends', () => {
   it('does not count a booking answered 504, so its re-send with the same key is not refused 429', async () => {
-    let slowFirst = true;
+    // The first booking is held at upstream until it has been answered 504; the re-send passes at once.
+    const calls = new HeldCalls();
+    let first = true;
     const stub = await startStubUpstream(async (req, res) => {
       res.setHeader('content-type', 'application/json');
       if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify(TOKEN));
       if (req.url !== '/api/v1/appointments/book') return void res.end(JSON.stringify({ success: true, data: [] }));
-      if (slowFirst) {
-        slowFirst = false;
-        await sleep(800);
+      if (first) {
+        first = false;
+        await calls.hold('booking');
       }
       res.end(JSON.stringify({ success: true, message: 'Appointment booked successfully', data: { appointment_id: 32 } }));
     });
     const bff = await startBff(stub.api, CREDENTIALS, { bookingTimeoutMs: 300, bookingRateLimit: { limit: 1, windowMs: 60_000 } });
     try {
       await expectOutcomeUnknown(await book(bff, validBooking(), 'resent-once'));
+      calls.release('booking');
 
       const again = await book(bff, validBooking(), 'resent-once');
 

@@ -69,8 +69,8 @@ async function expectUnknownReference(reference: string, bff: RunningBff = stack
 
 describe('POST /api/appointments/book with a valid booking', () => {
   it('answers {success, message, data: {reference, doctor_id}} and the appointment exists upstream', async () => {
-    const res = await book(validBooking({ patient_name: 'Valid Booker', note: 'First visit' }));
-    // Without a doctor_id, the BFF books the first dentist free then and names it.
+    // A day no other test books: without a doctor_id, the BFF books the first dentist free then and names it.
+    const res = await book(validBooking({ patient_name: 'Valid Booker', note: 'First visit', appointment_date: '2026-11-25' }));
     const dentists = (await (await fetch(`${stack.bff.api}/dentists`)).json()) as { data: { doctor_id: number }[] };
 
     expect(res.status).toBe(200);
@@ -89,7 +89,7 @@ describe('POST /api/appointments/book with a valid booking', () => {
       care_id: stack.clinic.careId,
       patient_name: 'Valid Booker',
       patient_phone: '+44 7700 900123',
-      appointment_date: '2026-11-24',
+      appointment_date: '2026-11-25',
       appointment_time: '10:00',
       note: 'First visit',
       status: 'Scheduled',

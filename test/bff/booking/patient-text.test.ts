@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
+import { BffBookingResponse } from '../../../contract/bff.js';
 import { validBooking } from '../../server/support/test-server.js';
 import { startStack } from '../support/bff-harness.js';
 
@@ -43,6 +44,7 @@ describe('a booking with patient text that could hurt whoever reads it', () => {
     const res = await book(validBooking({ note: 'Nervous patient.\nPrefers mornings.', appointment_time: '10:15' }));
 
     expect(res.status).toBe(200);
+    expect(BffBookingResponse.parse(await res.json()).data.reference).toEqual(expect.any(String));
     expect(bookHits()).toBe(before + 1);
   });
 });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorBody, TreatmentListResponse, TreatmentResponse } from '../../../contract/index.js';
+import { describe, expect, it } from 'vitest';
+import { DentistListResponse, ErrorBody, TreatmentListResponse, TreatmentResponse } from '../../../contract/index.js';
 import { loadBffConfig } from '../../../bff/config.js';
 import { validBooking } from '../../server/support/test-server.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
@@ -74,29 +74,33 @@ describe('GET /api/treatments/:id answered from the cached treatments list', asy
 describe('the upstream read budget (UPSTREAM_READ_BUDGET)', () => {
   const BUDGET = 3;
   const TTL_MS = 10_000;
-  // At the server's time, so that the bookings below are ahead.
-  const time = new FakeClock(TEST_NOW);
-  let stack: Stack;
+  const CONTENT = ['/organization', '/website', '/treatments'];
 
-  beforeAll(async () => {
-    stack = await startStack({
+  /** A stack of the test's own, its BFF on a fake clock at the server's time (so the bookings below are ahead). */
+  async function budgetedStack() {
+    const time = new FakeClock(TEST_NOW);
+    const stack = await startStack({
       clock: time,
       bff: { upstreamReadBudget: BUDGET, cache: { ttlMs: TTL_MS, maxStaleMs: 3600_000, maxBytes: 1024 * 1024 } },
     });
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
+    const get = (path: string) => fetch(`${stack.bff.api}${path}`);
+    // Each at its own time: a booking without a dentist gets one of the clinic's two, so a third at one time is 409.
+    let bookings = 0;
+    const book = (name: string) =>
+      fetch(`${stack.bff.api}/appointments/book`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(validBooking({ patient_name: name, appointment_time: `1${bookings++}:00` })),
+      });
+    return { time, stack, get, book };
+  }
 
-  const get = (path: string) => fetch(`${stack.bff.api}${path}`);
-  // Each at its own time: a booking without a dentist gets one of the clinic's two, so a third at one time is 409.
-  let bookings = 0;
-  const book = (name: string) =>
-    fetch(`${stack.bff.api}/appointments/book`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(validBooking({ patient_name: name, appointment_time: `1${bookings++}:00` })),
-    });
+  /** The same, with the minute's whole budget spent on three content misses. */
+  async function spentBudget() {
+    const budgeted = await budgetedStack();
+    for (const path of CONTENT) expect((await budgeted.get(path)).status).toBe(200);
+    return budgeted;
+  }
 
   it('reads its default of 120 upstream content misses a minute, and UPSTREAM_READ_BUDGET when set', () => {
     const required = { UPSTREAM_URL: 'http://127.0.0.1:4000/api/v1', APP_KEY: 'ck_1', APP_SECRET_KEY: 'secret', BOOKING_REF_SECRET: 'x'.repeat(32) };
@@ -107,6 +111,7 @@ describe('the upstream read budget (UPSTREAM_READ_BUDGET)', () => {
   });
 
   it('never counts bookings and status lookups: after them, the whole budget is left for content', async () => {
+    const { get, book } = await budgetedStack();
     for (const name of ['Ann', 'Bob Smith', 'Cy']) {
       const booked = await book(name);
       expect(booked.status).toBe(200);
@@ -115,13 +120,13 @@ describe('the upstream read budget (UPSTREAM_READ_BUDGET)', () => {
     }
 
     const statuses = [];
-    for (const path of ['/organization', '/website', '/treatments']) statuses.push((await get(path)).status);
+    for (const path of CONTENT) statuses.push((await get(path)).status);
 
     expect(statuses).toEqual([200, 200, 200]);
   });
 
   it('answers a content miss past the budget with 503 upstream_busy, the spec body and a Retry-After, without calling upstream', async () => {
-    // (The bookings above read the website and the dentists for themselves, outside the budget and the cache.)
+    const { stack, get } = await spentBudget();
     const dentistReads = stack.upstreamHits('/dentists');
 
     const res = await get('/dentists');
@@ -134,12 +139,17 @@ describe('the upstream read budget (UPSTREAM_READ_BUDGET)', () => {
   });
 
   it('still forwards a booking while the budget is spent', async () => {
+    const { stack, book } = await spentBudget();
+
     const res = await book('Dee Late');
 
     expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: true, message: expect.any(String), data: { reference: expect.any(String), doctor_id: expect.any(Number) } });
+    expect(stack.upstreamHits('/appointments/book')).toBe(1);
   });
 
   it('keeps serving the stale copy when the budget leaves nothing for its refresh', async () => {
+    const { stack, time, get } = await spentBudget();
     const cached = await (await get('/organization')).text();
     time.advance(TTL_MS + 1000);
 
@@ -154,12 +164,15 @@ describe('the upstream read budget (UPSTREAM_READ_BUDGET)', () => {
   });
 
   it('lets content misses through again once a minute has passed since the budget was spent', async () => {
+    const { stack, time, get } = await spentBudget();
+    expect((await get('/dentists')).status).toBe(503);
     time.advance(60_000);
     const dentistReads = stack.upstreamHits('/dentists');
 
     const res = await get('/dentists');
 
     expect(res.status).toBe(200);
+    expect(DentistListResponse.parse(await res.json()).data.length).toBeGreaterThan(0);
     expect(stack.upstreamHits('/dentists')).toBe(dentistReads + 1);
   });
 });

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Readiness } from '../../../bff/health/readiness.js';
 import { UpstreamBusy } from '../../../bff/upstream/errors.js';
-import { removeDb, startTestServer, type TestServer } from '../../server/support/test-server.js';
-import { startBff, startStack, startStubUpstream, type Stack } from '../support/bff-harness.js';
+import { removeDb, seedClinic, startTestServer, type TestServer } from '../../server/support/test-server.js';
+import { bffClinicFixture, startBff, startStubUpstream } from '../support/bff-harness.js';
 import { FakeClock } from '../../support/fake-clock.js';
+import { closeWhenScopeEnds, once } from '../../support/scoped-teardown.js';
 
 const WINDOW_MS = 30_000;
 const PROBE_EVERY_MS = 5_000;
@@ -117,74 +118,121 @@ describe('Readiness', () => {
   });
 });
 
-describe('GET /readyz while the upstream stops and comes back', () => {
+/**
+ * The BFF on a fake clock of the test's own, before a reference server the test can stop and start
+ * again on the same port and database; all of it closed when the test ends.
+ */
+async function bffBeforeStoppableUpstream() {
   const time = new FakeClock(Date.now());
-  let stack: Stack;
-  let restarted: TestServer | undefined;
-  let upstreamRunning = true;
-
-  beforeAll(async () => {
-    stack = await startStack({ clock: time });
-  });
-  afterAll(async () => {
-    await stack.bff.close();
-    if (upstreamRunning) await stack.upstream.close();
-    await restarted?.close();
-    removeDb(stack.upstream.dbPath);
-  });
-
+  const first = await startTestServer();
+  const clinic = await seedClinic(first, bffClinicFixture());
+  const bff = await startBff(first.api, clinic, {}, time);
+  let running: TestServer | undefined = first;
+  closeWhenScopeEnds(
+    once(async () => {
+      await bff.close();
+      await running?.close();
+      removeDb(first.dbPath);
+    }),
+  );
   const readyz = async () => {
-    const res = await fetch(`${stack.bff.baseUrl}/readyz`);
+    const res = await fetch(`${bff.baseUrl}/readyz`);
     return { status: res.status, body: (await res.json()) as unknown, cacheControl: res.headers.get('cache-control') };
   };
+  return {
+    time,
+    bff,
+    readyz,
+    async stopUpstream() {
+      await running?.close();
+      running = undefined;
+    },
+    async restartUpstream() {
+      running = await startTestServer({ port: Number(new URL(first.baseUrl).port), dbPath: first.dbPath });
+    },
+  };
+}
 
+describe('GET /readyz while the upstream stops and comes back', () => {
   it('answers 200 {status: "ready"} while the upstream answers', async () => {
+    const { readyz } = await bffBeforeStoppableUpstream();
+
     expect(await readyz()).toEqual({ status: 200, body: { status: 'ready' }, cacheControl: 'no-store' });
   });
 
   it('answers 503 once the upstream has stopped and nothing has answered within the window, though a token is still cached', async () => {
-    await stack.upstream.close();
-    upstreamRunning = false;
+    const { readyz, time, stopUpstream } = await bffBeforeStoppableUpstream();
+    expect((await readyz()).status).toBe(200);
+
+    await stopUpstream();
     time.advance(WINDOW_MS + 1);
 
     expect(await readyz()).toEqual({ status: 503, body: { status: 'upstream unavailable' }, cacheControl: 'no-store' });
   });
 
   it('answers 200 again once the upstream is back on the same port, after the probe interval', async () => {
-    restarted = await startTestServer({ port: Number(new URL(stack.upstream.baseUrl).port), dbPath: stack.upstream.dbPath });
+    const { readyz, time, stopUpstream, restartUpstream } = await bffBeforeStoppableUpstream();
+    expect((await readyz()).status).toBe(200);
+    await stopUpstream();
+    time.advance(WINDOW_MS + 1);
+    expect((await readyz()).status).toBe(503);
+
+    await restartUpstream();
     time.advance(PROBE_EVERY_MS);
 
     expect(await readyz()).toEqual({ status: 200, body: { status: 'ready' }, cacheControl: 'no-store' });
   });
 
   it('keeps answering /healthz 200 throughout: the process is up', async () => {
-    expect((await fetch(`${stack.bff.baseUrl}/healthz`)).status).toBe(200);
+    const { bff, readyz, time, stopUpstream } = await bffBeforeStoppableUpstream();
+    await stopUpstream();
+    time.advance(WINDOW_MS + 1);
+    expect((await readyz()).status).toBe(503);
+
+    const res = await fetch(`${bff.baseUrl}/healthz`);
+
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
   });
 });
 
-describe('GET /readyz after ordinary BFF calls', async () => {
-  const time = new FakeClock(Date.now());
-  const probes = () => stub.requests.filter((req) => req.url === '/api/v1/organization').length;
-
-  const stub = await startStubUpstream();
-  const bff = await startBff(stub.api, { appKey: 'ck_ready', secret: 'ready-secret-0123456789' }, {}, time);
+describe('GET /readyz after ordinary BFF calls', () => {
+  /** A BFF of the test's own before a stub, on a fake clock; how many readiness probes (GET /organization) reached the stub. */
+  async function bffBeforeStub() {
+    const time = new FakeClock(Date.now());
+    const stub = await startStubUpstream();
+    const bff = await startBff(stub.api, { appKey: 'ck_ready', secret: 'ready-secret-0123456789' }, {}, time);
+    const probes = () => stub.requests.filter((req) => req.url === '/api/v1/organization').length;
+    /** Ten /readyz at once: each answer's status and body. */
+    const readyz = () =>
+      Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const res = await fetch(`${bff.baseUrl}/readyz`);
+          return { status: res.status, body: (await res.json()) as unknown };
+        }),
+      );
+    return { time, bff, probes, readyz };
+  }
 
   it('counts an upstream answer to an ordinary call as the upstream answering: no probe within the window', async () => {
+    const { time, bff, probes, readyz } = await bffBeforeStub();
     expect((await fetch(`${bff.api}/treatments`)).status).toBe(200);
     time.advance(WINDOW_MS);
 
-    const statuses = await Promise.all(Array.from({ length: 10 }, async () => (await fetch(`${bff.baseUrl}/readyz`)).status));
+    const answers = await readyz();
 
-    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(answers).toEqual(Array(10).fill({ status: 200, body: { status: 'ready' } }));
     expect(probes()).toBe(0);
   });
 
   it('probes the upstream once for many concurrent /readyz past the window', async () => {
-    time.advance(1);
+    const { time, bff, probes, readyz } = await bffBeforeStub();
+    expect((await fetch(`${bff.api}/treatments`)).status).toBe(200);
+    time.advance(WINDOW_MS + 1);
 
-    const statuses = await Promise.all(Array.from({ length: 10 }, async () => (await fetch(`${bff.baseUrl}/readyz`)).status));
+    const answers = await readyz();
 
-    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(answers).toEqual(Array(10).fill({ status: 200, body: { status: 'ready' } }));
     expect(probes()).toBe(1);
   });
 });

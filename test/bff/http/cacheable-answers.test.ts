@@ -68,6 +68,7 @@ describe('the /api limit, on content answers that do not show it', async () => {
     const refused = await rawGet(`${bff.api}/treatments`, {});
 
     expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body.toString())).toEqual({ success: false, message: expect.any(String), error_code: 'rate_limited' });
     expect(refused.headers['retry-after']).toMatch(/^\d+$/);
     expect(refused.headers.ratelimit).toMatch(/^"api"; r=0; t=\d+/);
     expect(refused.headers['ratelimit-policy']).toMatch(/^"api"; q=3; w=60; pk=:/);

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { validBooking } from '../../server/support/test-server.js';
 import { appointmentIdOf, startStack } from '../support/bff-harness.js';
+import { eventually } from '../../support/eventually.js';
 
 const PATIENT_NAME = 'Ottoline Wrenfield';
 const BffBooked = z.object({ data: z.object({ reference: z.string() }) });
@@ -17,8 +18,7 @@ let reference: string;
 /** Waits until `logs` holds `count` access lines for `path` (pino-http writes each once its answer has finished). */
 async function logged(logs: string[], path: RegExp, count: number): Promise<void> {
   const lines = () => logs.filter((line) => path.test((JSON.parse(line) as LogLine).req?.path ?? '')).length;
-  for (let tries = 0; tries < 100 && lines() < count; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
-  if (lines() < count) throw new Error(`${lines()} of ${count} log lines for ${path}`);
+  await eventually(() => expect(lines(), `log lines for ${path}`).toBeGreaterThanOrEqual(count));
 }
 
 const paths = (logs: string[]) => logs.map((line) => (JSON.parse(line) as LogLine).req?.path).filter(Boolean);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knownPaths } from '../../../server/http/allowed-methods.js';
 import { expressPath, malformedRequests, send, type MalformedAnswer, type MalformedRequest } from '../../support/malformed-escapes.js';
 import { startStack, type Stack } from '../support/bff-harness.js';
+import { eventually } from '../../support/eventually.js';
 
 interface Line {
   level: number;
@@ -54,7 +55,7 @@ describe('a malformed percent-escape in the path of the BFF', () => {
     }
     // A 404 outside /api (a browser asking for an asset) is logged at debug, below the BFF's level, as before.
     const logged = (answer: MalformedAnswer) => answer.status === 400 || answer.path.startsWith('/api/');
-    await expect.poll(() => answers.filter(logged).every((answer) => linesOf(answer).length > 0)).toBe(true);
+    await eventually(() => expect(answers.filter(logged).every((answer) => linesOf(answer).length > 0)).toBe(true));
     for (const answer of answers) {
       const where = `${answer.method} ${answer.path}`;
       const lines = linesOf(answer);

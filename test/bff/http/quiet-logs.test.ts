@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { startStack } from '../support/bff-harness.js';
+import { eventually } from '../../support/eventually.js';
 
 interface LogLine {
   level?: number;
@@ -14,7 +15,7 @@ const linesFor = (path: string) =>
 
 /** Waits until the BFF has logged a line for `path` (pino-http writes it once the answer has finished). */
 async function loggedOnce(path: string): Promise<void> {
-  for (let tries = 0; tries < 100 && linesFor(path).length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+  await eventually(() => expect(linesFor(path)).not.toEqual([]));
 }
 
 const stack = await startStack();

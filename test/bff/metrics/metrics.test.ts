@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { BffMetrics } from '../../../bff/metrics/bff-metrics.js';
 import { serveMetrics } from '../../../platform/metrics/metrics-server.js';
 import { ServiceMetrics } from '../../../platform/metrics/service-metrics.js';
@@ -10,18 +9,30 @@ import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { grantToken, validBooking } from '../../server/support/test-server.js';
 import { closeServer, startStack } from '../support/bff-harness.js';
 
-/** The BFF in front of the reference server, each counting into metrics of its own, each scraped over HTTP as Prometheus would. */
-const clock = new FakeClock(TEST_NOW);
-const serverMetrics = new ServiceMetrics();
-const bffMetrics = new BffMetrics();
-const listeners: Server[] = [];
-let serverScrape: string;
-let bffScrape: string;
-
+/** A metrics listener for `registry`, closed when the test ends; its base URL. */
 async function metricsListener(registry: ServiceMetrics['registry']): Promise<string> {
   const server = await serveMetrics(registry, { port: 0, host: '127.0.0.1' }, createLogger('silent'));
-  listeners.push(server);
+  onTestFinished(() => closeServer(server));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/**
+ * The BFF in front of the reference server, each counting into metrics of its own, each scraped over HTTP as
+ * Prometheus would: a stack of the test's own, so that every count is what the test did.
+ */
+async function measuredStack() {
+  const clock = new FakeClock(TEST_NOW);
+  const serverMetrics = new ServiceMetrics();
+  const bffMetrics = new BffMetrics();
+  const stack = await startStack({
+    clock,
+    server: { clock, metrics: serverMetrics },
+    bff: { statusRateLimit: { limit: 100_000, windowMs: 60_000 } },
+    bffMetrics,
+  });
+  const book = (body: unknown) =>
+    fetch(`${stack.bff.api}/appointments/book`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { clock, stack, book, serverScrape: await metricsListener(serverMetrics.registry), bffScrape: await metricsListener(bffMetrics.registry) };
 }
 
 async function scrape(base: string): Promise<string> {
@@ -40,37 +51,24 @@ function valueOf(text: string, series: string): number {
 /** Every series of one metric (its lines, labels and all). */
 const seriesOf = (text: string, metric: string) => text.split('\n').filter((line) => line.startsWith(`${metric}{`) || line.startsWith(`${metric} `));
 
-const book = (body: unknown) =>
-  fetch(`${stack.bff.api}/appointments/book`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-
-const stack = await startStack({
-  clock,
-  server: { clock, metrics: serverMetrics },
-  bff: { statusRateLimit: { limit: 100_000, windowMs: 60_000 } },
-  bffMetrics,
-});
-
-beforeAll(async () => {
-  serverScrape = await metricsListener(serverMetrics.registry);
-  bffScrape = await metricsListener(bffMetrics.registry);
-});
-afterAll(async () => {
-  for (const listener of listeners) await closeServer(listener);
-});
 
 describe('metrics on their own listener', () => {
   it('serves the process metrics and request durations in Prometheus text, and 404 elsewhere', async () => {
+    const { stack, bffScrape } = await measuredStack();
     await fetch(`${stack.bff.api}/treatments`);
     const text = await scrape(bffScrape);
     expect(text).toContain('# TYPE process_cpu_user_seconds_total counter');
     expect(text).toContain('# TYPE nodejs_eventloop_lag_seconds gauge');
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');
     expect(valueOf(text, 'http_request_duration_seconds_count{method="GET",route="/api/treatments",status="200"}')).toBeGreaterThanOrEqual(1);
-    expect((await fetch(`${bffScrape}/other`)).status).toBe(404);
-    expect((await fetch(`${bffScrape}/metrics`, { method: 'POST' })).status).toBe(404);
+    for (const elsewhere of [await fetch(`${bffScrape}/other`), await fetch(`${bffScrape}/metrics`, { method: 'POST' })]) {
+      expect(elsewhere.status).toBe(404);
+      expect(await elsewhere.text()).toBe('not found\n');
+    }
   });
 
   it('labels the server\'s requests by route template, its upstream calls by operation, its token exchanges by outcome', async () => {
+    const { stack, serverScrape, bffScrape } = await measuredStack();
     await fetch(`${stack.bff.api}/treatments/1`);
     const server = await scrape(serverScrape);
     expect(valueOf(server, 'http_request_duration_seconds_count{method="GET",route="/api/v1/treatments",status="200"}')).toBeGreaterThanOrEqual(1);
@@ -82,6 +80,7 @@ describe('metrics on their own listener', () => {
   });
 
   it('counts content lookups as miss, hit and stale', async () => {
+    const { stack, clock, bffScrape } = await measuredStack();
     const before = await scrape(bffScrape);
     await fetch(`${stack.bff.api}/dentists`);
     await fetch(`${stack.bff.api}/dentists`);
@@ -95,6 +94,7 @@ describe('metrics on their own listener', () => {
   });
 
   it('counts bookings by outcome in both services', async () => {
+    const { stack, book, serverScrape, bffScrape } = await measuredStack();
     const token = await grantToken(stack.upstream, stack.clinic);
     expect(token).toBeTruthy();
     const dentist = { doctor_id: 1, appointment_time: '11:00' };
@@ -113,6 +113,7 @@ describe('metrics on their own listener', () => {
 
 describe('label cardinality', () => {
   it('stays bounded after 1,000 distinct ids, references and paths, and names none of them', async () => {
+    const { stack, serverScrape, bffScrape } = await measuredStack();
     const token = await grantToken(stack.upstream, stack.clinic);
     const sent: string[] = [];
     for (let i = 0; i < 1_000; i += 1) {

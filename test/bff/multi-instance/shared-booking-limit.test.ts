@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BffBookingResponse } from '../../../contract/bff.js';
 import { ErrorBody } from '../../../contract/index.js';
 import type { BffConfig } from '../../../bff/config.js';
@@ -9,6 +8,9 @@ import { removeDb, seedClinic, startTestServer, validBooking, type SeededClinic,
 import { appointmentIdOf, bffClinicFixture, startBff, startStubUpstream, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
 import { serviceAvailable } from '../../support/service-available.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
+import { eventually } from '../../support/eventually.js';
+import { HeldCalls } from '../support/held-calls.js';
+import { expectError } from '../../support/expect-error.js';
 
 /**
  * Two BFFs of one clinic behind one load balancer, each with its own
@@ -50,42 +52,51 @@ async function twoBffs(upstream: string, clinic: { appKey: string; secret: strin
 }
 
 describe.runIf(serviceAvailable('redis'))('two BFFs on one Redis, in front of the reference server', () => {
-  const prefix = testKeyPrefix('bff-shared-limits');
   let upstream: TestServer;
   let clinic: SeededClinic;
-  let pair: Awaited<ReturnType<typeof twoBffs>>;
   let redis: Inspector;
 
   beforeAll(async () => {
     upstream = await startTestServer();
     clinic = await seedClinic(upstream, bffClinicFixture());
-    pair = await twoBffs(upstream.api, clinic, prefix, {
-      bookingRateLimit: { limit: 2, windowMs: 60_000 },
-      statusRateLimit: { limit: 3, windowMs: 60_000 },
-    });
     redis = await inspector();
   });
   afterAll(async () => {
-    await pair.close();
     await upstream.close();
     removeDb(upstream.dbPath);
-    await redis.cleanUp(prefix);
     await redis.close();
   });
+
+  /** Two BFFs on a Redis key prefix of the test's own, so no budget another test spent is shared with them. */
+  async function ownPair() {
+    const prefix = testKeyPrefix('bff-shared-limits');
+    const pair = await twoBffs(upstream.api, clinic, prefix, {
+      bookingRateLimit: { limit: 2, windowMs: 60_000 },
+      statusRateLimit: { limit: 3, windowMs: 60_000 },
+    });
+    onTestFinished(async () => {
+      await pair.close();
+      await redis.cleanUp(prefix);
+    });
+    return { ...pair, prefix };
+  }
 
   const upstreamBookings = () =>
     upstream.logs.filter((line) => (JSON.parse(line) as { req?: { path?: string } }).req?.path === '/api/v1/appointments/book').length;
 
   it('shares the per-IP booking budget: one booking on each spends 2, and the third, on either, is 429 and never sent upstream', async () => {
+    const pair = await ownPair();
+    const before = upstreamBookings();
     expect((await book(pair.a, bookingAt('10:00'))).status).toBe(200);
     expect((await book(pair.b, bookingAt('10:15'))).status).toBe(200);
 
     await expectRateLimited(await book(pair.a, bookingAt('10:30')));
     await expectRateLimited(await book(pair.b, bookingAt('10:45')));
-    expect(upstreamBookings()).toBe(2);
+    expect(upstreamBookings() - before).toBe(2);
   });
 
   it('shares the per-IP status lookup budget', async () => {
+    const pair = await ownPair();
     const reference = 'ABCD-EFGH-JKMN-PQRS';
     const statuses = [(await lookUp(pair.a, reference)).status, (await lookUp(pair.b, reference)).status, (await lookUp(pair.a, reference)).status];
     expect(statuses).toEqual([404, 404, 404]);
@@ -94,7 +105,11 @@ describe.runIf(serviceAvailable('redis'))('two BFFs on one Redis, in front of th
   });
 
   it("keeps the counts under REDIS_KEY_PREFIX, the clinic's namespace and the limiter's name, never the app key itself", async () => {
-    const keys = await redis.keys(prefix);
+    const pair = await ownPair();
+    expect((await book(pair.a, bookingAt('11:00'))).status).toBe(200);
+    expect((await lookUp(pair.b, 'ABCD-EFGH-JKMN-PQRS')).status).toBe(404);
+
+    const keys = await redis.keys(pair.prefix);
 
     expect(keys.some((key) => /^test:.+:bff:[0-9a-f]{16}:rl:booking:127\.0\.0\.1$/.test(key))).toBe(true);
     expect(keys.some((key) => key.endsWith(':rl:status:127.0.0.1'))).toBe(true);
@@ -137,16 +152,18 @@ describe.runIf(serviceAvailable('redis'))('the booking given back after a 504, i
   let stub: StubUpstream;
   let pair: Awaited<ReturnType<typeof twoBffs>>;
   let redis: Inspector;
-  let slowBookings = 1;
+  /** The first booking is held at upstream until the test lets it go, after its 504; later ones pass at once. */
+  const calls = new HeldCalls();
+  let first = true;
 
   beforeAll(async () => {
     stub = await startStubUpstream(async (req, res) => {
       res.setHeader('content-type', 'application/json');
       if (req.url === '/api/v1/granttoken') return void res.end(JSON.stringify({ access_token: 'stub-token-shared-504-0123456789', expires_in: 3600 }));
       if (req.url !== '/api/v1/appointments/book') return void res.end(JSON.stringify({ success: true, data: [] }));
-      if (slowBookings > 0) {
-        slowBookings--;
-        await sleep(800);
+      if (first) {
+        first = false;
+        await calls.hold('booking');
       }
       res.end(JSON.stringify({ success: true, message: 'Appointment booked successfully', data: { appointment_id: 41 } }));
     });
@@ -161,10 +178,11 @@ describe.runIf(serviceAvailable('redis'))('the booking given back after a 504, i
   });
 
   it('does not count a booking answered 504: its re-send on the other BFF is booked, and only then is the budget spent', async () => {
-    expect((await book(pair.a, validBooking(), 'patient-key')).status).toBe(504);
+    await expectError(await book(pair.a, validBooking(), 'patient-key'), 504, 'booking_outcome_unknown');
+    calls.release('booking');
     const [counter] = (await redis.keys(prefix)).filter((key) => key.endsWith(':rl:booking:127.0.0.1'));
     // Given back once the 504 has been sent (DECR after the answer's 'finish').
-    await vi.waitFor(async () => expect(await redis.get(counter as string)).toBe('0'));
+    await eventually(async () => expect(await redis.get(counter as string)).toBe('0'));
 
     const resent = await book(pair.b, validBooking(), 'patient-key');
 

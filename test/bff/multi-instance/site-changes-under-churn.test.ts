@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as pause } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followSiteChanges } from '../../../bff/app.js';
 import { announceSiteChange } from '../../../bff/sites/site-changes.js';
@@ -9,6 +8,7 @@ import { SiteFile } from '../../../bff/sites/site.js';
 import { openSitesDatabase, type SitesDatabase } from '../../../bff/sites/sites-database.js';
 import type { RedisLink } from '../../../platform/redis-link.js';
 import { removeDb, seedClinic, startTestServer, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
+import { eventually } from '../../support/eventually.js';
 import { expectError } from '../../support/expect-error.js';
 import { inspector, openLink, testKeyPrefix } from '../../support/redis.js';
 import { serviceAvailable } from '../../support/service-available.js';
@@ -16,8 +16,6 @@ import { silentLogger } from '../../support/silent-logger.js';
 import { bffClinicFixture, startBff, type RunningBff } from '../support/bff-harness.js';
 import { ENGINES, sitesTestDatabase, type SitesTestDatabase } from '../sites/support/sites-test-database.js';
 
-/** What every site change promises: it reaches every instance within 5 s. */
-const PROMISED_MS = 5000;
 /** Sites changed side by side: each one's cycles run at the same time as the others'. */
 const SLOTS = 6;
 /** The changes a site goes through (everyChange). */
@@ -37,8 +35,8 @@ function namedClinic(name: string) {
  * sites are created, used, changed and deleted side by side, many times:
  * some changes announced on Redis as the CLI announces them, some not (a CLI
  * without REDIS_URL). After every change each instance is asked until it
- * answers as the change says, which must happen within 5 s of the change, and
- * then once more, which must not go back.
+ * answers as the change says (at its next look at the table at the latest),
+ * and then once more, which must not go back.
  *
  * A site created, built by a request and deleted between two looks at the
  * table, unannounced, was once served on for good: the looks compared the
@@ -103,19 +101,21 @@ describe.runIf(serviceAvailable('redis')).each(ENGINES)('site changes under chur
     fetch(`${bff.baseUrl}/s/${siteId}/api${path}`, { headers: origin ? { origin } : {} });
 
   /**
-   * Asks every instance until `settled` holds of its answer: failing when an
-   * answer still does not PROMISED_MS after the change was committed
-   * (`changedAt`), or when the answer after the settled one does not.
+   * Asks every instance until `settled` holds of its answer (at the next look
+   * at the table, or at once for an announced change), then once more, which
+   * must not go back. How soon a look comes is the watcher's own test's to
+   * show, on a fake clock; the bound here only ends a failing test.
    */
-  async function reachesEvery(changedAt: number, question: (bff: RunningBff) => Promise<Response>, settled: (res: Response) => Promise<boolean>) {
+  async function reachesEvery(question: (bff: RunningBff) => Promise<Response>, settled: (res: Response) => Promise<boolean>) {
     await Promise.all(
       instances.map(async (bff, index) => {
-        for (;;) {
-          const res = await question(bff);
-          if (await settled(res)) break;
-          if (Date.now() - changedAt > PROMISED_MS) throw new Error(`instance ${index}: still ${res.status} ${PROMISED_MS} ms after the change`);
-          await pause(ASK_EVERY_MS);
-        }
+        await eventually(
+          async () => {
+            const res = await question(bff);
+            if (!(await settled(res))) throw new Error(`instance ${index}: still ${res.status}`);
+          },
+          { intervalMs: ASK_EVERY_MS },
+        );
         const again = await question(bff);
         expect(await settled(again), `instance ${index} went back after settling`).toBe(true);
       }),
@@ -134,11 +134,9 @@ describe.runIf(serviceAvailable('redis')).each(ENGINES)('site changes under chur
   };
 
   /** A change committed through the admin store, then announced as the CLI announces it when `announced`. */
-  async function change(siteId: string, announced: boolean, made: () => Promise<unknown>): Promise<number> {
+  async function change(siteId: string, announced: boolean, made: () => Promise<unknown>): Promise<void> {
     await made();
-    const changedAt = Date.now();
     if (announced) await announceSiteChange(adminRedis, siteId);
-    return changedAt;
   }
 
   async function createdAndUsed(announced: boolean): Promise<string> {
@@ -151,15 +149,14 @@ describe.runIf(serviceAvailable('redis')).each(ENGINES)('site changes under chur
       allowed_origins: ['https://one.example'],
     });
     const siteId = await admin.create(file, new Date());
-    const createdAt = Date.now();
     if (announced) await announceSiteChange(adminRedis, siteId);
-    await reachesEvery(createdAt, (bff) => ask(bff, siteId, '/organization'), organizationOf('Alpha Dental'));
+    await reachesEvery((bff) => ask(bff, siteId, '/organization'), organizationOf('Alpha Dental'));
     return siteId;
   }
 
   async function deleted(siteId: string, announced: boolean) {
-    const deletedAt = await change(siteId, announced, () => admin.delete(siteId));
-    await reachesEvery(deletedAt, (bff) => ask(bff, siteId, '/organization'), refused(404, 'not_found'));
+    await change(siteId, announced, () => admin.delete(siteId));
+    await reachesEvery((bff) => ask(bff, siteId, '/organization'), refused(404, 'not_found'));
   }
 
   /** Created, built on both instances and deleted at once, unannounced: within one interval of the polling. */
@@ -171,22 +168,21 @@ describe.runIf(serviceAvailable('redis')).each(ENGINES)('site changes under chur
   async function everyChange(quiet: readonly Step[] = []) {
     const announced = (step: Step) => !quiet.includes(step);
     const siteId = await createdAndUsed(announced('create'));
-    let at = await change(siteId, announced('suspend'), () => admin.setStatus(siteId, 'suspended', new Date()));
-    await reachesEvery(at, (bff) => ask(bff, siteId, '/organization'), refused(403, 'site_suspended'));
-    at = await change(siteId, announced('resume'), () => admin.setStatus(siteId, 'active', new Date()));
-    await reachesEvery(at, (bff) => ask(bff, siteId, '/organization'), organizationOf('Alpha Dental'));
-    at = await change(siteId, announced('origins'), () => admin.setOrigins(siteId, ['https://two.example'], new Date()));
+    await change(siteId, announced('suspend'), () => admin.setStatus(siteId, 'suspended', new Date()));
+    await reachesEvery((bff) => ask(bff, siteId, '/organization'), refused(403, 'site_suspended'));
+    await change(siteId, announced('resume'), () => admin.setStatus(siteId, 'active', new Date()));
+    await reachesEvery((bff) => ask(bff, siteId, '/organization'), organizationOf('Alpha Dental'));
+    await change(siteId, announced('origins'), () => admin.setOrigins(siteId, ['https://two.example'], new Date()));
     await reachesEvery(
-      at,
       (bff) => ask(bff, siteId, '/organization', 'https://two.example'),
       async (res) => (await res.arrayBuffer(), res.headers.get('access-control-allow-origin') === 'https://two.example'),
     );
-    at = await change(siteId, announced('rotate'), () => admin.rotateSecret(siteId, { app_key: beta.appKey, app_secret_key: beta.secret }, new Date()));
-    await reachesEvery(at, (bff) => ask(bff, siteId, '/organization'), organizationOf('Beta Dental'));
+    await change(siteId, announced('rotate'), () => admin.rotateSecret(siteId, { app_key: beta.appKey, app_secret_key: beta.secret }, new Date()));
+    await reachesEvery((bff) => ask(bff, siteId, '/organization'), organizationOf('Beta Dental'));
     await deleted(siteId, announced('delete'));
   }
 
-  it('answers every change on both instances within 5 s, deleted and re-created sites included, and never goes back', async () => {
+  it('answers every change on both instances, deleted and re-created sites included, and never goes back', async () => {
     const slots = Array.from({ length: SLOTS }, (_, slot) => slot);
     // Nothing announced: only the instances' own looks at the table can deliver these.
     await Promise.all(slots.map(() => createdUsedDeleted()));

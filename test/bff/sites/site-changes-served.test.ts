@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followSiteChanges } from '../../../bff/app.js';
 import { SiteSecrets } from '../../../bff/sites/site-secrets.js';
@@ -7,31 +6,34 @@ import { SiteStore } from '../../../bff/sites/site.store.js';
 import { SiteFile } from '../../../bff/sites/site.js';
 import { openSitesDatabase, type SitesDatabase } from '../../../bff/sites/sites-database.js';
 import { removeDb, seedClinic, startTestServer, type TestServer } from '../../server/support/test-server.js';
+import { eventually } from '../../support/eventually.js';
 import { expectError } from '../../support/expect-error.js';
 import { silentLogger } from '../../support/silent-logger.js';
 import { bffClinicFixture, startBff, type RunningBff } from '../support/bff-harness.js';
 import { ENGINES, sitesTestDatabase, type SitesTestDatabase } from './support/sites-test-database.js';
 
-/** What docs/sites.md promises: a change reaches every instance within 5 s. */
-const PROMISED_MS = 5000;
-
-/** Asks until `settled` holds of an answer; the time it took, or a failure past PROMISED_MS. */
-async function within(ask: () => Promise<Response>, settled: (res: Response) => boolean): Promise<Response> {
-  const deadline = Date.now() + PROMISED_MS;
-  for (;;) {
-    const res = await ask();
-    if (settled(res)) return res;
-    if (Date.now() > deadline) throw new Error(`not settled within ${PROMISED_MS} ms: ${res.status}`);
-    await res.arrayBuffer();
-    await sleep(100);
-  }
+/**
+ * Asks until `settled` holds of an answer: a change shows at an instance's next look at the sites table,
+ * SITE_POLL_MS after it at the latest (that it is within the 5 s promised is site-changes.test.ts's to show,
+ * on a fake clock). The bound only ends a test that fails.
+ */
+function settles(ask: () => Promise<Response>, settled: (res: Response) => boolean): Promise<Response> {
+  return eventually(
+    async () => {
+      const res = await ask();
+      if (settled(res)) return res;
+      await res.arrayBuffer();
+      throw new Error(`not settled: ${res.status}`);
+    },
+    { intervalMs: 100 },
+  );
 }
 
 /**
  * Item 7 as the BFF is wired (followSiteChanges, as bff/main.ts calls it,
  * with its default polling and no Redis): two BFF instances on one sites
- * database; a change made beside them reaches both within 5 s, and a
- * suspended site's cached content is gone from each.
+ * database; a change made beside them reaches both, and a suspended
+ * site's cached content is gone from each. Each test changes a site of its own.
  */
 describe.each(ENGINES)('site changes reaching two running BFFs, the sites database on %s', (engine) => {
   let upstream: TestServer;
@@ -40,7 +42,7 @@ describe.each(ENGINES)('site changes reaching two running BFFs, the sites databa
   const watchers: { close(): Promise<void> }[] = [];
   let admin: SiteStore;
   let instances: RunningBff[] = [];
-  let siteId: string;
+  let newSite: () => Promise<string>;
   const secrets = new SiteSecrets(randomBytes(32));
 
   beforeAll(async () => {
@@ -54,7 +56,7 @@ describe.each(ENGINES)('site changes reaching two running BFFs, the sites databa
     };
     admin = await open();
     const file = { name: 'Smile', upstream_url: upstream.api, app_key: clinic.appKey, app_secret_key: clinic.secret, time_zone: 'Europe/London' };
-    siteId = await admin.create(SiteFile.parse({ ...file, allowed_origins: ['https://smile.example'] }), new Date());
+    newSite = () => admin.create(SiteFile.parse({ ...file, allowed_origins: ['https://smile.example'] }), new Date());
     for (let i = 0; i < 2; i++) {
       const store = await open();
       const bff = await startBff(upstream.api, clinic, {}, upstream.clock, undefined, undefined, store);
@@ -73,57 +75,63 @@ describe.each(ENGINES)('site changes reaching two running BFFs, the sites databa
     removeDb(upstream.dbPath);
   });
 
-  const get = (bff: RunningBff, path: string, headers: Record<string, string> = {}) => fetch(`${bff.baseUrl}/s/${siteId}/api${path}`, { headers });
+  const get = (bff: RunningBff, siteId: string, path: string, headers: Record<string, string> = {}) =>
+    fetch(`${bff.baseUrl}/s/${siteId}/api${path}`, { headers });
 
-  it('gives a site new origins on every instance within 5 s', async () => {
-    for (const bff of instances) expect((await get(bff, '/treatments')).status).toBe(200);
+  it('gives a site new origins on every instance', async () => {
+    const siteId = await newSite();
+    for (const bff of instances) expect((await get(bff, siteId, '/treatments')).status).toBe(200);
     await admin.setOrigins(siteId, ['https://new-smile.example'], new Date());
     for (const bff of instances) {
-      const res = await within(
-        () => get(bff, '/treatments', { origin: 'https://new-smile.example' }),
+      const res = await settles(
+        () => get(bff, siteId, '/treatments', { origin: 'https://new-smile.example' }),
         (answer) => answer.headers.get('access-control-allow-origin') === 'https://new-smile.example',
       );
       expect(res.status).toBe(200);
     }
   });
 
-  it('gives a site new origins on every instance within 5 s when two changes fall in one millisecond (updated_at unmoved)', async () => {
+  it('gives a site new origins on every instance when two changes fall in one millisecond (updated_at unmoved)', async () => {
+    const siteId = await newSite();
     // Built before the first change, so that each instance is served the first origins only once a look saw that change.
-    for (const bff of instances) expect((await get(bff, '/treatments')).status).toBe(200);
+    for (const bff of instances) expect((await get(bff, siteId, '/treatments')).status).toBe(200);
     const at = new Date();
     await admin.setOrigins(siteId, ['https://first.example'], at);
     for (const bff of instances) {
-      await within(
-        () => get(bff, '/treatments', { origin: 'https://first.example' }),
+      await settles(
+        () => get(bff, siteId, '/treatments', { origin: 'https://first.example' }),
         (answer) => answer.headers.get('access-control-allow-origin') === 'https://first.example',
       );
     }
     await admin.setOrigins(siteId, ['https://second.example'], at);
     for (const bff of instances) {
-      const res = await within(
-        () => get(bff, '/treatments', { origin: 'https://second.example' }),
+      const res = await settles(
+        () => get(bff, siteId, '/treatments', { origin: 'https://second.example' }),
         (answer) => answer.headers.get('access-control-allow-origin') === 'https://second.example',
       );
       expect(res.status).toBe(200);
     }
   });
 
-  it('refuses a suspended site on every instance within 5 s, its cached content emptied, and serves it again on resume', async () => {
+  it('refuses a suspended site on every instance, its cached content emptied, and serves it again on resume', async () => {
+    const siteId = await newSite();
     for (const bff of instances) {
-      expect((await get(bff, '/dentists')).status).toBe(200);
+      expect((await get(bff, siteId, '/dentists')).status).toBe(200);
       expect(bff.contentStore.countOf(siteId)).toBeGreaterThan(0);
     }
     await admin.setStatus(siteId, 'suspended', new Date());
     for (const bff of instances) {
-      await expectError(await within(() => get(bff, '/dentists'), (res) => res.status === 403), 403, 'site_suspended');
+      await expectError(await settles(() => get(bff, siteId, '/dentists'), (res) => res.status === 403), 403, 'site_suspended');
       expect(bff.contentStore.countOf(siteId)).toBe(0);
     }
     await admin.setStatus(siteId, 'active', new Date());
-    for (const bff of instances) expect((await within(() => get(bff, '/dentists'), (res) => res.status === 200)).status).toBe(200);
+    for (const bff of instances) expect((await settles(() => get(bff, siteId, '/dentists'), (res) => res.status === 200)).status).toBe(200);
   });
 
-  it('answers a deleted site 404 on every instance within 5 s', async () => {
+  it('answers a deleted site 404 on every instance', async () => {
+    const siteId = await newSite();
+    for (const bff of instances) expect((await get(bff, siteId, '/dentists')).status).toBe(200);
     await admin.delete(siteId);
-    for (const bff of instances) await expectError(await within(() => get(bff, '/dentists'), (res) => res.status === 404), 404, 'not_found');
+    for (const bff of instances) await expectError(await settles(() => get(bff, siteId, '/dentists'), (res) => res.status === 404), 404, 'not_found');
   });
 });

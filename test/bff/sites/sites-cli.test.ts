@@ -54,25 +54,33 @@ describe.each(ENGINES)('npm run bff -- sites, on %s', { timeout: 90_000 }, (engi
     rmSync(folder, { recursive: true, force: true });
   });
 
-  let siteId = '';
+  /** A site of the test's own, created through the CLI: no test depends on what another did to its site. */
+  const createdSite = async (): Promise<string> =>
+    printed<{ site_id: string }>(await cli(['sites', 'create', '--file', writeFile('site.json', JSON.stringify(siteFile()))])).site_id;
+  const rotate = (siteId: string) =>
+    cli(['sites', 'rotate-secret', '--site', siteId], JSON.stringify({ app_key: 'ck_rotated_1234', app_secret_key: NEW_SECRET }));
 
   it('creates a site from a file and prints its id, with one audit line', async () => {
     const result = await cli(['sites', 'create', '--file', writeFile('site.json', JSON.stringify(siteFile()))]);
 
-    ({ site_id: siteId } = printed<{ site_id: string }>(result));
+    const { site_id: siteId } = printed<{ site_id: string }>(result);
     expect(siteId).toMatch(/^cbs_[a-z2-7]{26}$/);
     expect(auditLines(result)).toEqual([{ audit: 'site.created', site_id: siteId, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }]);
   });
 
   it('shows and lists it without its secret, and only the start of its app key', async () => {
+    const siteId = await createdSite();
+
     const shown = printed<SiteView>(await cli(['sites', 'show', '--site', siteId]));
 
     expect(shown).toMatchObject({ site_id: siteId, name: 'Smile Dental', status: 'active', app_key_hint: 'ck_001…' });
     expect(shown).not.toHaveProperty('app_key');
-    expect(printed<SiteView[]>(await cli(['sites', 'list']))).toEqual([shown]);
+    expect(printed<SiteView[]>(await cli(['sites', 'list'])).filter((site) => site.site_id === siteId)).toEqual([shown]);
   });
 
   it('replaces its origins, in canonical form', async () => {
+    const siteId = await createdSite();
+
     const result = await cli(['sites', 'set-origins', '--site', siteId, '--origins', 'https://Smile.example, https://*.smile.example']);
 
     expect(printed<SiteView>(result).allowed_origins).toEqual(['https://smile.example', 'https://*.smile.example']);
@@ -80,7 +88,9 @@ describe.each(ENGINES)('npm run bff -- sites, on %s', { timeout: 90_000 }, (engi
   });
 
   it('rotates its key pair from standard input', async () => {
-    const result = await cli(['sites', 'rotate-secret', '--site', siteId], JSON.stringify({ app_key: 'ck_rotated_1234', app_secret_key: NEW_SECRET }));
+    const siteId = await createdSite();
+
+    const result = await rotate(siteId);
 
     expect(printed<SiteView>(result).app_key_hint).toBe('ck_rot…');
     expect(auditLines(result)).toMatchObject([{ audit: 'site.secret_rotated', site_id: siteId }]);
@@ -96,6 +106,8 @@ describe.each(ENGINES)('npm run bff -- sites, on %s', { timeout: 90_000 }, (engi
   });
 
   it('suspends and resumes it', async () => {
+    const siteId = await createdSite();
+
     const suspended = await cli(['sites', 'suspend', '--site', siteId]);
     expect(printed<SiteView>(suspended).status).toBe('suspended');
     expect(auditLines(suspended)).toMatchObject([{ audit: 'site.suspended', site_id: siteId }]);
@@ -106,20 +118,31 @@ describe.each(ENGINES)('npm run bff -- sites, on %s', { timeout: 90_000 }, (engi
   });
 
   it('seals every secret again under a new key: with PREVIOUS, then without it', async () => {
-    const newKey = randomBytes(32).toString('base64');
-
-    const result = await cli(['sites', 'reencrypt'], '', { SITE_SECRETS_KEY: newKey, SITE_SECRETS_KEY_PREVIOUS: key });
-
-    expect(printed(result)).toEqual({ reencrypted: 1 });
-    expect(auditLines(result)).toMatchObject([{ audit: 'sites.reencrypted', sites: 1 }]);
-    const database = await openSitesDatabase(testDb.url);
+    // A database of its own: every site in it is sealed again, and the others go on under the suite's key.
+    const own = await sitesTestDatabase(engine);
     try {
-      expect((await new SiteStore(database.db, new SiteSecrets(Buffer.from(newKey, 'base64'))).credentials(siteId))?.app_secret_key).toBe(NEW_SECRET);
+      const ownCli = (args: string[], input: string, env: Record<string, string>) => cli(args, input, { DATABASE_URL: own.url, ...env });
+      const { site_id: siteId } = printed<{ site_id: string }>(
+        await ownCli(['sites', 'create', '--file', writeFile('site.json', JSON.stringify(siteFile()))], '', {}),
+      );
+      printed(await ownCli(['sites', 'rotate-secret', '--site', siteId], JSON.stringify({ app_key: 'ck_rotated_1234', app_secret_key: NEW_SECRET }), {}));
+      const newKey = randomBytes(32).toString('base64');
+
+      const result = await ownCli(['sites', 'reencrypt'], '', { SITE_SECRETS_KEY: newKey, SITE_SECRETS_KEY_PREVIOUS: key });
+
+      expect(printed(result)).toEqual({ reencrypted: 1 });
+      expect(auditLines(result)).toMatchObject([{ audit: 'sites.reencrypted', sites: 1 }]);
+      const database = await openSitesDatabase(own.url);
+      try {
+        expect((await new SiteStore(database.db, new SiteSecrets(Buffer.from(newKey, 'base64'))).credentials(siteId))?.app_secret_key).toBe(NEW_SECRET);
+      } finally {
+        await database.close();
+      }
+      // The old key alone no longer opens it: one line, exit 2, the secret not in it.
+      expect(refusal(await ownCli(['sites', 'reencrypt'], '', {}))).toMatch(/does not open with SITE_SECRETS_KEY/);
     } finally {
-      await database.close();
+      await own.remove();
     }
-    // The old key alone no longer opens it: one line, exit 2, the secret not in it.
-    expect(refusal(await cli(['sites', 'reencrypt']))).toMatch(/does not open with SITE_SECRETS_KEY/);
   });
 
   it('refuses an unknown site with one line and exit code 2', async () => {
@@ -127,17 +150,28 @@ describe.each(ENGINES)('npm run bff -- sites, on %s', { timeout: 90_000 }, (engi
   });
 
   it('deletes it', async () => {
+    const siteId = await createdSite();
+
     const result = await cli(['sites', 'delete', '--site', siteId]);
 
     expect(printed(result)).toEqual({ site_id: siteId, deleted: true });
     expect(auditLines(result)).toMatchObject([{ audit: 'site.deleted', site_id: siteId }]);
     expect(refusal(await cli(['sites', 'show', '--site', siteId]))).toMatch(/unknown site/);
-    expect(printed(await cli(['sites', 'list']))).toEqual([]);
+    expect(printed<SiteView[]>(await cli(['sites', 'list'])).map((site) => site.site_id)).not.toContain(siteId);
   });
 
-  it('never printed a secret, on stdout or stderr', () => {
-    expect(outputs.length).toBeGreaterThan(10);
-    for (const { stdout, stderr } of outputs) {
+  it('never prints a secret, on stdout or stderr, through a site\'s whole life', async () => {
+    const from = outputs.length;
+    const siteId = await createdSite();
+    for (const args of [['sites', 'show', '--site', siteId], ['sites', 'list'], ['sites', 'suspend', '--site', siteId], ['sites', 'resume', '--site', siteId]]) {
+      printed(await cli(args));
+    }
+    printed(await rotate(siteId));
+    printed(await cli(['sites', 'show', '--site', siteId]));
+    printed(await cli(['sites', 'delete', '--site', siteId]));
+
+    expect(outputs.length - from).toBe(8);
+    for (const { stdout, stderr } of outputs.slice(from)) {
       for (const secret of [siteFile().app_secret_key, NEW_SECRET]) {
         expect(stdout).not.toContain(secret);
         expect(stderr).not.toContain(secret);
@@ -145,7 +179,10 @@ describe.each(ENGINES)('npm run bff -- sites, on %s', { timeout: 90_000 }, (engi
     }
   });
 
-  it.runIf(engine === 'sqlite')('left no secret in the database file or its WAL', () => {
+  it.runIf(engine === 'sqlite')('left no secret in the database file or its WAL', async () => {
+    printed(await rotate(await createdSite()));
+    await createdSite();
+
     const bytes = Buffer.concat([testDb.file!, `${testDb.file!}-wal`].filter(existsSync).map((path) => readFileSync(path)));
     expect(bytes.length).toBeGreaterThan(0);
     expect(bytes.includes(siteFile().app_secret_key)).toBe(false);
@@ -191,25 +228,31 @@ describe('npm run bff -- sites, given bad input', { timeout: 90_000 }, () => {
     expect(refusal(await cli(args()))).toMatch(message);
   });
 
-  it('has created nothing after those refusals', async () => {
-    expect(printed(await cli(['sites', 'list']))).toEqual([]);
+  it('creates nothing when it refuses a site file', async () => {
+    const before = printed<SiteView[]>(await cli(['sites', 'list']));
+
+    refusal(await cli(['sites', 'create', '--file', writeFile('origin.json', JSON.stringify(siteFile({ allowed_origins: ['https://*.com'] })))]));
+    refusal(await cli(['sites', 'create', '--file', writeFile('inside.json', JSON.stringify(siteFile({ upstream_url: 'http://127.0.0.1:4000/api/v1' })))]));
+
+    expect(printed(await cli(['sites', 'list']))).toEqual(before);
   });
 
   it('creates a site on an internal upstream that OUTBOUND_ALLOWLIST names, by host and port or by range, and no other', async () => {
     const create = (upstream: string, allowlist: string) =>
       cli(['sites', 'create', '--file', writeFile('allowed.json', JSON.stringify(siteFile({ upstream_url: upstream })))], '', { OUTBOUND_ALLOWLIST: allowlist });
 
+    const before = new Set(printed<SiteView[]>(await cli(['sites', 'list'])).map((site) => site.site_id));
+
     const byHost = printed<{ site_id: string }>(await create('http://127.0.0.1:4000/api/v1', '127.0.0.1:4000'));
     const byRange = printed<{ site_id: string }>(await create('http://10.20.0.5/api/v1', '10.20.0.0/16'));
     expect(refusal(await create('http://127.0.0.1:4001/api/v1', '127.0.0.1:4000'))).toMatch(/^bff: upstream_url 127\.0\.0\.1:4001 is at 127\.0\.0\.1/);
     expect(refusal(await create('http://169.254.169.254/api/v1', '10.0.0.0/8'))).toMatch(/^bff: upstream_url 169\.254\.169\.254 is at 169\.254\.169\.254/);
 
-    const sites = printed<SiteView[]>(await cli(['sites', 'list']));
-    expect(sites.map((site) => [site.site_id, site.upstream_url])).toEqual([
+    const created = printed<SiteView[]>(await cli(['sites', 'list'])).filter((site) => !before.has(site.site_id));
+    expect(created.map((site) => [site.site_id, site.upstream_url])).toEqual([
       [byHost.site_id, 'http://127.0.0.1:4000/api/v1'],
       [byRange.site_id, 'http://10.20.0.5/api/v1'],
     ]);
-    for (const site of sites) printed(await cli(['sites', 'delete', '--site', site.site_id]));
   });
 
   it('refuses a malformed origin in set-origins and keeps the ones it had', async () => {
@@ -222,8 +265,7 @@ describe('npm run bff -- sites, given bad input', { timeout: 90_000 }, () => {
   });
 
   it('refuses a key pair on standard input that is not JSON without repeating it', async () => {
-    const [site] = printed<SiteView[]>(await cli(['sites', 'list']));
-    const siteId = site!.site_id;
+    const { site_id: siteId } = printed<{ site_id: string }>(await cli(['sites', 'create', '--file', writeFile('stdin.json', JSON.stringify(siteFile()))]));
 
     const line = refusal(await cli(['sites', 'rotate-secret', '--site', siteId], '{"app_key": "k", "app_secret_key": SECRET-leak}'));
 

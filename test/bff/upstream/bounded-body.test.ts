@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBody, TreatmentListResponse } from '../../../contract/index.js';
 import { loadBffConfig } from '../../../bff/config.js';
 import { startBff, startStubUpstream, type RecordedRequest, type RunningBff, type StubUpstream } from '../support/bff-harness.js';
@@ -67,7 +67,8 @@ describe('an upstream answer over UPSTREAM_MAX_BODY_BYTES', () => {
   let streamed: Promise<Streamed> | undefined;
   let answer: (req: RecordedRequest, res: ServerResponse) => void;
 
-  beforeAll(async () => {
+  // A BFF of each test's own: nothing another test's answer put in its cache.
+  beforeEach(async () => {
     stub = await startStubUpstream((req, res) => {
       if (req.url === '/api/v1/granttoken') {
         res.setHeader('content-type', 'application/json');
@@ -77,7 +78,7 @@ describe('an upstream answer over UPSTREAM_MAX_BODY_BYTES', () => {
     });
     bff = await startBff(stub.api, CREDENTIALS, { upstreamMaxBodyBytes: MiB, upstreamTimeoutMs: 10_000 });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await bff.close();
     await stub.close();
   });

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
 import { validBooking } from '../../server/support/test-server.js';
 import { startBff, startStubUpstream, type RunningBff, type StubHandler } from '../support/bff-harness.js';
+import { eventually } from '../../support/eventually.js';
 
 /**
  * No upstream call follows a redirect: an upstream (or whatever answers in its
@@ -45,7 +46,7 @@ async function expectUnavailable(res: Response): Promise<void> {
 
 /** The warning the BFF logged for the redirect: its status, and nothing of where it pointed. */
 async function expectRedirectLogged(running: RunningBff, status: number): Promise<void> {
-  await vi.waitFor(() => expect(running.logs.some((line) => line.includes('"upstream":"redirect"'))).toBe(true));
+  await eventually(() => expect(running.logs.some((line) => line.includes('"upstream":"redirect"'))).toBe(true));
   const warning = running.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.status === status && line.upstream === 'redirect');
   expect(warning).toMatchObject({ level: 40, status, upstream: 'redirect' });
   const elsewherePort = new URL(elsewhere.api).port;
@@ -101,6 +102,7 @@ describe.each(REDIRECTS)('an upstream answering %d', (status) => {
     const res = await fetch(`${bff.baseUrl}/readyz`);
 
     expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: 'upstream unavailable' });
     expect(upstream.requests.map((req) => req.url)).toContain('/api/v1/organization');
     expect(elsewhere.requests).toEqual([]);
     await expectRedirectLogged(bff, status);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorBody } from '../../../contract/index.js';
+import { ErrorBody, TreatmentListResponse } from '../../../contract/index.js';
 import { KeyStore } from '../../../server/auth/key.store.js';
 import { validBooking } from '../../server/support/test-server.js';
 import { startStack } from '../support/bff-harness.js';
@@ -36,6 +36,15 @@ describe('after the BFF key is revoked', () => {
   });
 
   it('keeps serving content it already holds', async () => {
-    expect((await fetch(`${stack.bff.api}/treatments`)).status).toBe(200);
+    // A stack of its own: the key revoked here, after its treatments were cached.
+    const own = await startStack();
+    const cached = await (await fetch(`${own.bff.api}/treatments`)).text();
+    await new KeyStore(own.upstream.db).revoke(own.clinic.appKey, own.upstream.clock.now());
+
+    const res = await fetch(`${own.bff.api}/treatments`);
+
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(cached);
+    expect(TreatmentListResponse.parse(JSON.parse(cached)).data.length).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { AUTH_FAILED, validBooking } from '../../server/support/test-server.js';
 import {
@@ -61,7 +61,6 @@ describe('token exchange in front of the reference server', async () => {
   const stack = await startStack();
 
   it('answers 200 cold concurrent requests with one token exchange and one upstream GET per resource', async () => {
-    // /organization is left uncached for the next test (a treatment by id is no path of its own: it is read from the list).
     const resources = ['/treatments', '/dentists', '/website'];
     const paths = resources.flatMap((resource) => Array.from({ length: 50 }, () => resource));
 
@@ -80,25 +79,29 @@ describe('token exchange in front of the reference server', async () => {
   });
 
   it('reuses the same token for a later request on a path not yet cached', async () => {
-    const res = await get(stack.bff, '/organization');
+    const own = await startStack();
+    expect((await get(own.bff, '/treatments')).status).toBe(200);
+
+    const res = await get(own.bff, '/organization');
 
     expect(res.status).toBe(200);
-    expect(stack.upstreamHits('/organization')).toBe(1);
-    expect(stack.upstreamHits('/granttoken')).toBe(1);
+    expect(own.upstreamHits('/organization')).toBe(1);
+    expect(own.upstreamHits('/granttoken')).toBe(1);
   });
 });
 
-describe('token renewal and an upstream 401', async () => {
-  // At the server's time, so that the booking below is ahead.
-  const time = new FakeClock(TEST_NOW);
-  const upstreamClock = new FakeClock(TEST_NOW);
-
-  const stack = await startStack({ clock: time, server: { clock: upstreamClock } });
-  beforeAll(async () => {
+describe('token renewal and an upstream 401', () => {
+  /** A stack of the test's own, the BFF's clock and the server's apart (at the server's time, so bookings are ahead), its token got. */
+  async function stackWithToken() {
+    const time = new FakeClock(TEST_NOW);
+    const upstreamClock = new FakeClock(TEST_NOW);
+    const stack = await startStack({ clock: time, server: { clock: upstreamClock } });
     expect((await get(stack.bff, '/organization')).status).toBe(200);
-  });
+    return { time, upstreamClock, stack };
+  }
 
   it('keeps using the token until 60 s before expires_in runs out', async () => {
+    const { time, stack } = await stackWithToken();
     time.advance(RENEW_AT_MS - 1000);
 
     const res = await get(stack.bff, '/website');
@@ -108,8 +111,9 @@ describe('token renewal and an upstream 401', async () => {
   });
 
   it('exchanges exactly once for a new token past that point, with no error reaching the browser', async () => {
+    const { time, stack } = await stackWithToken();
     const [treatmentId] = await activeTreatmentIds(stack);
-    time.advance(2000);
+    time.advance(RENEW_AT_MS + 1000);
     const paths = ['/treatments', '/dentists', `/treatments/${treatmentId}`];
 
     const statuses = await Promise.all(paths.map(async (path) => (await get(stack.bff, path)).status));
@@ -121,9 +125,11 @@ describe('token renewal and an upstream 401', async () => {
   });
 
   it('drops a token the upstream refuses, exchanges once more and retries the request once', async () => {
-    const exchangesBefore = stack.upstreamHits('/granttoken');
+    const { upstreamClock, stack } = await stackWithToken();
     // The website and dentists are fresh in the cache, so the booking's checks read nothing: the booking is the one upstream call.
+    expect((await get(stack.bff, '/website')).status).toBe(200);
     const dentists = (await (await get(stack.bff, '/dentists')).json()) as { data: { doctor_id: number }[] };
+    const exchangesBefore = stack.upstreamHits('/granttoken');
     // The token expires upstream while the BFF still thinks it is valid.
     upstreamClock.advance(3601 * 1000);
 
@@ -170,15 +176,17 @@ describe('token failures from a stub upstream', () => {
   });
 
   describe('when /granttoken answers 500', () => {
-    const time = new FakeClock(Date.now());
+    let time: FakeClock;
     let stub: StubUpstream;
     let bff: RunningBff;
 
-    beforeAll(async () => {
+    // A BFF of each test's own, cold: no back-off started by another test.
+    beforeEach(async () => {
+      time = new FakeClock(Date.now());
       stub = await startStubUpstream(failingExchange);
       bff = await startBff(stub.api, STUB_CREDENTIALS, {}, time);
     });
-    afterAll(async () => {
+    afterEach(async () => {
       await bff.close();
       await stub.close();
     });
@@ -192,6 +200,8 @@ describe('token failures from a stub upstream', () => {
     });
 
     it('backs off: a second request right after does not call /granttoken again', async () => {
+      await expectError(await get(bff, '/treatments'), 502, 'upstream_unavailable');
+
       const res = await get(bff, '/dentists');
 
       await expectError(res, 502, 'upstream_unavailable');
@@ -200,6 +210,7 @@ describe('token failures from a stub upstream', () => {
     });
 
     it('exchanges again once the back-off has passed', async () => {
+      await expectError(await get(bff, '/treatments'), 502, 'upstream_unavailable');
       stub.handle((req, res) => {
         res.setHeader('content-type', 'application/json');
         if (req.url === '/api/v1/granttoken') {
@@ -213,6 +224,7 @@ describe('token failures from a stub upstream', () => {
       const res = await get(bff, '/treatments');
 
       expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ success: true, data: [] });
       expect(exchangesOf(stub)).toHaveLength(2);
     });
   });
@@ -240,6 +252,7 @@ describe('GET /healthz and GET /readyz', () => {
       const res = await fetch(`${stack.bff.baseUrl}/healthz`);
 
       expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: 'ok' });
     });
   });
 
@@ -260,6 +273,7 @@ describe('GET /healthz and GET /readyz', () => {
       const res = await fetch(`${bff.baseUrl}/readyz`);
 
       expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ status: 'upstream unavailable' });
       expect(exchangesOf(stub).length).toBeGreaterThanOrEqual(1);
     });
 
@@ -267,6 +281,7 @@ describe('GET /healthz and GET /readyz', () => {
       const res = await fetch(`${bff.baseUrl}/healthz`);
 
       expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: 'ok' });
     });
   });
 });

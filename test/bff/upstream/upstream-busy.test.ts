@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
 import { createReference } from '../../../bff/booking/booking-reference.js';
 import { validBooking } from '../../server/support/test-server.js';
@@ -134,7 +134,8 @@ describe('a token exchange the upstream refuses with 429', () => {
   let stub: StubUpstream;
   let bff: RunningBff;
 
-  beforeAll(async () => {
+  // A BFF of each test's own: the back-off one exchange starts is the second test's to arrange.
+  beforeEach(async () => {
     stub = await startStubUpstream((_req, res) => {
       res.statusCode = 429;
       res.setHeader('content-type', 'application/json');
@@ -143,7 +144,7 @@ describe('a token exchange the upstream refuses with 429', () => {
     });
     bff = await startBff(stub.api, CREDENTIALS);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await bff.close();
     await stub.close();
   });
@@ -155,6 +156,7 @@ describe('a token exchange the upstream refuses with 429', () => {
   });
 
   it('answers 503 upstream_busy, not 502, to a request during the back-off that follows, without another exchange', async () => {
+    await expectBusy(await fetch(`${bff.api}/dentists`));
     const exchanges = stub.requests.length;
 
     const { retryAfter } = await expectBusy(await fetch(`${bff.api}/organization`));

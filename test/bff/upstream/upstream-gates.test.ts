@@ -2,49 +2,53 @@ import { describe, expect, it } from 'vitest';
 import { ConcurrencyGate } from '../../../bff/upstream/concurrency-gate.js';
 import { TokenManager } from '../../../bff/upstream/token-manager.js';
 import { defaultStub, startBff, startStubUpstream, type StubHandler } from '../support/bff-harness.js';
+import { HeldCalls } from '../support/held-calls.js';
+import { eventually } from '../../support/eventually.js';
 
 /**
- * Answers like defaultStub after `delayMs`, counting what is in flight at
- * once: token exchanges and other calls apart.
+ * Answers like defaultStub once the test lets each call go on: token
+ * exchanges under the key `exchange`, other calls under `read`.
  */
-function countingUpstream(delayMs: number) {
-  const counts = { exchanges: 0, mostExchanges: 0, calls: 0, mostCalls: 0, paths: new Set<string>() };
+function heldUpstream() {
+  const calls = new HeldCalls();
+  const paths = new Set<string>();
   const handler: StubHandler = async (req, res) => {
-    const exchange = req.url === '/api/v1/granttoken';
-    if (exchange) counts.mostExchanges = Math.max(counts.mostExchanges, ++counts.exchanges);
-    else {
-      counts.paths.add(req.url);
-      counts.mostCalls = Math.max(counts.mostCalls, ++counts.calls);
-    }
-    await new Promise((resolve) => setTimeout(resolve, delayMs));
-    if (exchange) counts.exchanges -= 1;
-    else counts.calls -= 1;
-    void defaultStub(req, res);
+    const key = req.url === '/api/v1/granttoken' ? 'exchange' : 'read';
+    if (key === 'read') paths.add(req.url);
+    const answered = await calls.hold(key);
+    await defaultStub(req, res);
+    answered();
   };
-  return { counts, handler };
+  return { calls, paths, handler };
 }
 
 describe('upstream concurrency gates', () => {
   it('a BFF never has more than UPSTREAM_MAX_IN_FLIGHT_PER_SITE requests at upstream, however many cold requests come', async () => {
-    const { counts, handler } = countingUpstream(50);
+    const { calls, paths: seen, handler } = heldUpstream();
+    calls.release('exchange');
     const stub = await startStubUpstream(handler);
     const bff = await startBff(stub.api, { appKey: 'ck_gate_key', secret: 'gate-secret-0123456789' }, { upstreamMaxInFlightPerSite: 2 });
 
     const paths = ['/organization', '/website', '/treatments', '/dentists'];
-    await Promise.all(
+    const answered = Promise.all(
       Array.from({ length: 80 }, async (_, index) => {
         const res = await fetch(`${bff.api}${paths[index % paths.length]}`);
         await res.arrayBuffer();
       }),
     );
+    // Held at upstream, the four reads (one per path: the rest share them) fill the gate two at a time: let one go
+    // each time two are there (the last alone), and a third never arrives while two are held.
+    await calls.letThroughAtLimit('read', 4, 2);
+    calls.release('read');
+    await answered;
 
-    expect([...counts.paths].sort()).toEqual(paths.map((path) => `/api/v1${path}`).sort());
-    expect(counts.mostCalls).toBe(2);
-    expect(counts.mostExchanges).toBe(1);
+    expect([...seen].sort()).toEqual(paths.map((path) => `/api/v1${path}`).sort());
+    expect(calls.most('read')).toBe(2);
+    expect(stub.requests.filter((req) => req.url === '/api/v1/granttoken')).toHaveLength(1);
   });
 
   it('token managers of many sites sharing one exchange gate never have more than its limit of exchanges in flight', async () => {
-    const { counts, handler } = countingUpstream(30);
+    const { calls, handler } = heldUpstream();
     const stub = await startStubUpstream(handler);
     const exchangeGate = new ConcurrencyGate(3);
     const managers = Array.from(
@@ -61,11 +65,14 @@ describe('upstream concurrency gates', () => {
     );
 
     // Each site asked twice at once: still one exchange per site (single flight), never more than 3 at a time.
-    const tokens = await Promise.all(managers.flatMap((manager) => [manager.get(), manager.get()]));
+    const tokens = Promise.all(managers.flatMap((manager) => [manager.get(), manager.get()]));
+    // Held at upstream, three exchanges fill the gate and the other 37 sites wait for a place in it.
+    await eventually(() => expect([calls.held('exchange'), exchangeGate.waiting]).toEqual([3, 37]));
+    calls.release('exchange');
 
-    expect(tokens).toHaveLength(80);
+    expect(await tokens).toHaveLength(80);
     expect(stub.requests.filter((req) => req.url === '/api/v1/granttoken')).toHaveLength(40);
-    expect(counts.mostExchanges).toBe(3);
+    expect(calls.most('exchange')).toBe(3);
     expect(exchangeGate.inFlight).toBe(0);
   });
 

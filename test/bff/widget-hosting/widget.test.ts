@@ -6,6 +6,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { afterAll, describe, expect, it } from 'vitest';
 import { chooseEncoding } from '../../../bff/widget-hosting/precompressed.js';
 import { startBff, startStubUpstream } from '../support/bff-harness.js';
+import { expectError } from '../../support/expect-error.js';
 
 const CREDENTIALS = { appKey: 'ck_widget', secret: 'widget-test-app-secret-0123456789' };
 const HASHED = 'clinic-booking-Ab3_x-9Z.js';
@@ -181,14 +182,14 @@ describe('GET /widget/clinic-booking-<hash>.js (the widget module)', () => {
   it('serves nothing outside the widget folder through an encoded dot segment', async () => {
     const res = await fetch(`${bff.baseUrl}/widget/..%2Fclinic-booking-x.js`);
 
-    expect(res.status).toBe(404);
     expect(res.headers.get('cache-control') ?? '').not.toMatch(/immutable/);
+    await expectError(res, 404, 'not_found');
   });
 
   it('answers 404 for any other file name under /widget', async () => {
     const res = await fetch(`${bff.baseUrl}/widget/${HASHED}.br`);
 
-    expect(res.status).toBe(404);
+    await expectError(res, 404, 'not_found');
   });
 });
 
@@ -207,7 +208,7 @@ describe('GET /widget/i18n-<lang>-<hash>.js (a language pack)', () => {
   it('answers 404, not a redirect, for a pack that is not there', async () => {
     const res = await fetch(`${bff.baseUrl}/widget/i18n-fr-0ldRe1ease.js`, { redirect: 'manual' });
 
-    expect(res.status).toBe(404);
+    await expectError(res, 404, 'not_found');
   });
 });
 

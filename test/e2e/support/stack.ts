@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { systemClock } from '../../../platform/clock.js';
+import { systemClock, type Clock } from '../../../platform/clock.js';
 import { ClinicStore } from '../../../server/clinics/clinic.store.js';
 import { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { AuthService } from '../../../server/auth/auth.service.js';
@@ -137,9 +137,9 @@ export interface E2eStack {
 /**
  * The real stack: the reference server (system clock, temp SQLite file seeded
  * with the demo clinic, image links on its own base URL) and the BFF in front,
- * serving the built widget.
+ * serving the built widget, on the system clock unless a test gives it one to move.
  */
-export async function startE2eStack(bffOverrides: Partial<BffConfig> = {}): Promise<E2eStack> {
+export async function startE2eStack(bffOverrides: Partial<BffConfig> = {}, bffClock: Clock = systemClock): Promise<E2eStack> {
   await ensureWidgetBuilt();
   const first = await startTestServer({ clock: systemClock });
   let site: ClinicSite | undefined;
@@ -162,7 +162,7 @@ export async function startE2eStack(bffOverrides: Partial<BffConfig> = {}): Prom
       // The demo clinic sets no booking rules: the BFF is told the server's defaults, as a deployer would.
       bookingRules: { ...DEFAULT_BOOKING_RULES },
       ...bffOverrides,
-    }, systemClock);
+    }, bffClock);
   } catch (error) {
     await site?.close();
     await first.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorBody } from '../../../contract/index.js';
+import { BookAppointmentResponse, ErrorBody } from '../../../contract/index.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { authenticatedCaller, seedClinic, validBooking, type Caller } from '../support/test-server.js';
@@ -29,6 +29,12 @@ async function refusal(res: Response): Promise<string> {
 
 const book = (caller: Caller, date: string, time: string) => caller.post('/appointments/book', validBooking({ appointment_date: date, appointment_time: time }));
 
+/** A booking taken: 200 with the spec's body and the new appointment's id. */
+async function expectBooked(res: Response): Promise<void> {
+  expect(res.status).toBe(200);
+  expect(BookAppointmentResponse.parse(await res.json()).data.appointment_id).toBeGreaterThan(0);
+}
+
 describe('POST /appointments/book and the clinic\'s minimum notice', () => {
   it('refuses a start less than 120 minutes ahead by default, naming the rule and the earliest start', async () => {
     const message = await refusal(await book(ctx.standard, '2026-11-23', '10:59'));
@@ -40,7 +46,7 @@ describe('POST /appointments/book and the clinic\'s minimum notice', () => {
   });
 
   it('takes a start exactly the notice ahead', async () => {
-    expect((await book(ctx.standard, '2026-11-23', '11:00')).status).toBe(200);
+    await expectBooked(await book(ctx.standard, '2026-11-23', '11:00'));
   });
 
   it('still calls a time already passed "in the past", not too soon', async () => {
@@ -51,13 +57,13 @@ describe('POST /appointments/book and the clinic\'s minimum notice', () => {
     expect(await refusal(await book(ctx.dayAhead, '2026-11-24', '08:30'))).toContain(
       'at least 1440 minutes ahead (min_notice_minutes): the earliest is 2026-11-24 09:00',
     );
-    expect((await book(ctx.dayAhead, '2026-11-24', '09:00')).status).toBe(200);
+    await expectBooked(await book(ctx.dayAhead, '2026-11-24', '09:00'));
   });
 });
 
 describe('POST /appointments/book and the clinic\'s horizon', () => {
   it('takes the last day of a 30-day horizon, and refuses the next naming the rule', async () => {
-    expect((await book(ctx.monthAhead, '2026-12-23', '10:00')).status).toBe(200);
+    await expectBooked(await book(ctx.monthAhead, '2026-12-23', '10:00'));
 
     expect(await refusal(await book(ctx.monthAhead, '2026-12-24', '10:00'))).toBe(
       'Invalid request: appointment_date must be within 30 days from today (horizon_days): the last is 2026-12-23',
@@ -65,7 +71,7 @@ describe('POST /appointments/book and the clinic\'s horizon', () => {
   });
 
   it('keeps the default 365 days for a clinic that set no horizon', async () => {
-    expect((await book(ctx.standard, '2027-11-23', '10:00')).status).toBe(200);
+    await expectBooked(await book(ctx.standard, '2027-11-23', '10:00'));
     expect(await refusal(await book(ctx.standard, '2027-11-24', '10:00'))).toContain('within 365 days from today (horizon_days)');
   });
 });

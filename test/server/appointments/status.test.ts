@@ -3,6 +3,7 @@ import { AppointmentStatusResponse, BookAppointmentResponse, ErrorBody, type App
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { validBooking, type Caller } from '../support/test-server.js';
 import { twoClinics, useTestServer } from '../support/use-test-server.js';
+import { expectError } from '../../support/expect-error.js';
 
 const clock = new FakeClock(TEST_NOW);
 const ctx = useTestServer({ clock, setup: twoClinics() });
@@ -45,6 +46,7 @@ describe('GET /appointments/status/{id}', () => {
     const res = await statusOf(id);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(AppointmentStatusResponse.parse(await res.json()).data.status).toBe('Scheduled');
   });
 
   it.each([
@@ -52,8 +54,8 @@ describe('GET /appointments/status/{id}', () => {
     ['an id that does not parse', 'abc'],
   ])('sends Cache-Control: no-store with the 404 for %s too, since the appointment may exist later', async (_name, id) => {
     const res = await statusOf(id);
-    expect(res.status).toBe(404);
     expect(res.headers.get('cache-control')).toBe('no-store');
+    await expectError(res, 404, 'not_found');
   });
 
   it('answers 404 not_found for an appointment of another clinic', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { grantToken, MISSING_TOKEN, seedClinic } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
+import { DentistListResponse } from '../../../contract/index.js';
 
 /** How the Authorization header of an authenticated request is read (granttoken.test.ts has the everyday cases). */
 const ctx = useTestServer({ setup: async (server) => ({ clinic: await seedClinic(server) }) });
@@ -24,6 +25,9 @@ describe('the Authorization header', () => {
   it('accepts the header with spaces around it', async () => {
     const token = await grantToken(ctx.server, ctx.clinic);
 
-    expect((await getDentists(`  Bearer ${token}  `)).status).toBe(200);
+    const res = await getDentists(`  Bearer ${token}  `);
+
+    expect(res.status).toBe(200);
+    expect(DentistListResponse.parse(await res.json()).data.length).toBeGreaterThan(0);
   });
 });

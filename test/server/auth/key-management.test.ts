@@ -5,6 +5,7 @@ import { authenticatedCaller, grantToken, INVALID_TOKEN, seedClinic, type Seeded
 import { useTestServer } from '../support/use-test-server.js';
 import type { ApiKeyPair } from '../../../server/auth/auth.service.js';
 import type { ApiKeySummary } from '../../../server/auth/key.store.js';
+import { AccessTokenResponse } from '../../../contract/index.js';
 
 /**
  * The clinic settings area's "API Access" (spec 5.1) as the `clinic keys`
@@ -26,7 +27,9 @@ describe('clinic keys create', () => {
 
     expect(pair.app_key).toMatch(/^ck_[0-9a-f]{32}$/);
     expect(pair.app_secret_key).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
-    expect((await exchange(pair)).status).toBe(200);
+    const res = await exchange(pair);
+    expect(res.status).toBe(200);
+    expect(AccessTokenResponse.parse(await res.json()).access_token).toEqual(expect.any(String));
   });
 });
 

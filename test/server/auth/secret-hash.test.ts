@@ -6,6 +6,7 @@ import { SECRET_HASH_COST } from '../../../server/auth/secret-hash.js';
 import { TokenStore } from '../../../server/auth/token.store.js';
 import { INVALID_KEY_OR_SECRET, seedClinic } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
+import { AccessTokenResponse } from '../../../contract/index.js';
 
 /**
  * POST /granttoken checks the secret against the scrypt hash stored for the
@@ -43,6 +44,7 @@ describe('POST /granttoken against the stored hash of a key', () => {
     const res = await exchangeWithStoredHash((await storedHash()).join('$'));
 
     expect(res.status).toBe(200);
+    expect(AccessTokenResponse.parse(await res.json()).access_token).toEqual(expect.any(String));
   });
 
   // Raising the cost later must not lock out the keys issued before; here a hash made at four times today's.
@@ -50,6 +52,7 @@ describe('POST /granttoken against the stored hash of a key', () => {
     const res = await exchangeWithStoredHash((await storedHash({ N: 2 ** 17 })).join('$'));
 
     expect(res.status).toBe(200);
+    expect(AccessTokenResponse.parse(await res.json()).access_token).toEqual(expect.any(String));
   });
 
   // The memory scrypt may use follows the hash's own N and r: a small N, and a large r (block size).

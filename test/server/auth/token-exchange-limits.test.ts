@@ -76,6 +76,7 @@ describe('the limits of POST /granttoken', () => {
     const stopped = await exchangeFrom(ctx.server, attacker, 'ck_made_up_next', 'cs_wrong');
 
     expect(stopped.status).toBe(429);
+    expect(stopped.body).toMatchObject({ success: false, error_code: 'rate_limited' });
     expect(spentPolicy(stopped)).toBe('granttoken-failed-ip');
     expect((await right(attacker, ctx.b)).status).toBe(429);
     expect((await right('127.0.0.31', ctx.b)).status).toBe(200);

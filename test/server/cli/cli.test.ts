@@ -234,7 +234,8 @@ describe('keys', () => {
   });
 
   it('gives a key pair the server accepts until keys revoke, after which the exchange answers 401', async () => {
-    const { app_key, app_secret_key } = keyPair();
+    // A clinic and key pair of its own: the other tests read the shared pair unrevoked.
+    const { app_key, app_secret_key } = printed<ApiKeyPair>(await cli(['keys', 'create', '--clinic', String(await createClinic())]));
     expect((await exchange(app_key, app_secret_key)).status).toBe(200);
 
     expect(printed<unknown>(await cli(['keys', 'revoke', '--key', app_key]))).toEqual({ revoked: app_key });
@@ -273,8 +274,8 @@ describe('appointments', () => {
     caller = await authenticatedCaller(ctx.server, clinic);
   });
 
-  async function book(time: string): Promise<number> {
-    const res = await caller.post('/appointments/book', validBooking({ appointment_time: time }));
+  async function book(time: string, by = caller): Promise<number> {
+    const res = await by.post('/appointments/book', validBooking({ appointment_time: time }));
     expect(res.status).toBe(200);
     return ((await res.json()) as { data: { appointment_id: number } }).data.appointment_id;
   }
@@ -295,14 +296,16 @@ describe('appointments', () => {
   });
 
   it('appointments list shows a booking made over HTTP with its fields', async () => {
-    const id = await book('10:00');
+    // A clinic of its own, so the list holds this booking alone whatever the other tests booked.
+    const clinic = await seedClinic(ctx.server);
+    const id = await book('10:00', await authenticatedCaller(ctx.server, clinic));
 
-    const appointments = printed<unknown[]>(await cli(['appointments', 'list', '--clinic', String(careId)]));
+    const appointments = printed<unknown[]>(await cli(['appointments', 'list', '--clinic', String(clinic.careId)]));
 
     expect(appointments).toEqual([
       expect.objectContaining({
         appointment_id: id,
-        care_id: careId,
+        care_id: clinic.careId,
         patient_name: 'Jane Doe',
         patient_phone: '+44 7700 900123',
         appointment_date: '2026-11-24',

@@ -36,43 +36,49 @@ function refusal(result: CliResult): string {
   return lines[0]!;
 }
 
-const MARGOT = { patient_name: 'Margot Exportable', address: '3 Quince Row', note: 'prefers mornings' };
-
-async function seedMargot(): Promise<number[]> {
-  const { clinic: own, other } = ctx;
-  return [
-    await insertAppointment(ctx.server, own.careId, { ...MARGOT, patient_phone: '+44 7700 900777', appointment_date: '2026-01-05' }),
-    await insertAppointment(ctx.server, own.careId, { ...MARGOT, patient_phone: '+447700900777', appointment_date: '2026-03-05' }),
-    await insertAppointment(ctx.server, own.careId, { ...MARGOT, patient_phone: '+44 (7700) 900-777', appointment_date: '2026-05-05' }),
+/**
+ * Margot's three appointments in a clinic of the test's own, one of someone else there and one of her phone at
+ * another clinic; her name, address and note carry `tag`, so a test finds in the files only what it wrote.
+ */
+async function seedMargot(tag: string) {
+  const own = await seedClinic(ctx.server);
+  const other = await seedClinic(ctx.server, clinicFixture('Other Dental'));
+  const margot = { patient_name: `Margot Exportable ${tag}`, address: `3 Quince Row ${tag}`, note: `prefers mornings ${tag}` };
+  const ids = [
+    await insertAppointment(ctx.server, own.careId, { ...margot, patient_phone: '+44 7700 900777', appointment_date: '2026-01-05' }),
+    await insertAppointment(ctx.server, own.careId, { ...margot, patient_phone: '+447700900777', appointment_date: '2026-03-05' }),
+    await insertAppointment(ctx.server, own.careId, { ...margot, patient_phone: '+44 (7700) 900-777', appointment_date: '2026-05-05' }),
     // Not hers: another phone, and her phone in another clinic.
     await insertAppointment(ctx.server, own.careId, { patient_name: 'Someone Else', patient_phone: '+44 7700 900778', appointment_date: '2026-05-05' }),
     await insertAppointment(ctx.server, other.careId, { patient_name: 'Margot Otherclinic', patient_phone: '+44 7700 900777', appointment_date: '2026-05-05' }),
   ];
+  const erase = () => clinic(['patients', 'erase', '--clinic', String(own.careId), '--phone', '+447700900777']);
+  return { own, margot, ids, erase };
 }
 
 describe('clinic patients export and erase', () => {
-  let ids: number[] = [];
-
   it('export prints every appointment of that phone in that clinic, whatever its spacing, and an audit line without the phone', async () => {
-    ids = await seedMargot();
+    const { own, margot, ids } = await seedMargot('export');
 
-    const result = await clinic(['patients', 'export', '--clinic', String(ctx.clinic.careId), '--phone', '+44-7700-900 777']);
+    const result = await clinic(['patients', 'export', '--clinic', String(own.careId), '--phone', '+44-7700-900 777']);
 
     expect(result.code, result.stderr).toBe(0);
     const exported = JSON.parse(result.stdout) as AppointmentRecord[];
     expect(exported.map((appointment) => appointment.appointment_id)).toEqual(ids.slice(0, 3));
-    expect(exported[0]).toMatchObject({ ...MARGOT, patient_phone: '+44 7700 900777', appointment_date: '2026-01-05', care_id: ctx.clinic.careId });
+    expect(exported[0]).toMatchObject({ ...margot, patient_phone: '+44 7700 900777', appointment_date: '2026-01-05', care_id: own.careId });
     const audit = auditLine(result);
-    expect(audit).toMatchObject({ audit: true, action: 'patients export', care_id: ctx.clinic.careId, appointments: 3, patient: patientHash('+447700900777') });
+    expect(audit).toMatchObject({ audit: true, action: 'patients export', care_id: own.careId, appointments: 3, patient: patientHash('+447700900777') });
     expect(result.stderr).not.toMatch(/7700|900777|Margot/);
   });
 
   it('erase anonymises them now, prints how many, and writes an audit line without the phone', async () => {
-    const result = await clinic(['patients', 'erase', '--clinic', String(ctx.clinic.careId), '--phone', '+447700900777']);
+    const { own, ids, erase } = await seedMargot('erase');
+
+    const result = await erase();
 
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ anonymised: 3 });
-    expect(auditLine(result)).toMatchObject({ action: 'patients erase', care_id: ctx.clinic.careId, anonymised: 3, patient: patientHash('+44 7700 900777') });
+    expect(auditLine(result)).toMatchObject({ action: 'patients erase', care_id: own.careId, anonymised: 3, patient: patientHash('+44 7700 900777') });
     expect(result.stderr).not.toMatch(/7700|Margot/);
     const rows = await ctx.server.db.selectFrom('appointments').selectAll().where('appointment_id', 'in', ids).orderBy('appointment_id').execute();
     expect(rows.map((row) => [row.patient_name, row.patient_phone, row.address, row.note])).toEqual([
@@ -85,14 +91,22 @@ describe('clinic patients export and erase', () => {
   });
 
   it('finds nothing of hers afterwards: export prints []', async () => {
-    const result = await clinic(['patients', 'export', '--clinic', String(ctx.clinic.careId), '--phone', '+44 7700 900777']);
+    const { own, erase } = await seedMargot('afterwards');
+    expect((await erase()).code).toBe(0);
+
+    const result = await clinic(['patients', 'export', '--clinic', String(own.careId), '--phone', '+44 7700 900777']);
 
     expect(JSON.parse(result.stdout)).toEqual([]);
     expect(auditLine(result)).toMatchObject({ appointments: 0 });
   });
 
-  it.runIf(TEST_ENGINE === 'sqlite')('leaves what it erased in neither the SQLite file nor its WAL', () => {
-    for (const value of Object.values(MARGOT)) expect(sqliteFileHolds(dbPath, value), value).toBe(false);
+  it.runIf(TEST_ENGINE === 'sqlite')('leaves what it erased in neither the SQLite file nor its WAL', async () => {
+    const { margot, erase } = await seedMargot('files');
+    expect(sqliteFileHolds(dbPath, margot.patient_name)).toBe(true);
+
+    expect((await erase()).code).toBe(0);
+
+    for (const value of Object.values(margot)) expect(sqliteFileHolds(dbPath, value), value).toBe(false);
     expect(sqliteFileHolds(dbPath, 'Margot Otherclinic')).toBe(true);
   });
 

@@ -27,6 +27,9 @@ const ctx = useTestServer({
 
 const patient = { patient_name: 'Ottoline Quarrendon', patient_phone: '+44 7700 900555', address: '12 Larkspur Mews', note: 'allergic to penicillin' };
 
+/** `clinic appointments purge` at a retention of 365 days, by the system clock as the CLI reads it. */
+const purge = () => clinicCli(ctx.server.databaseUrl, ['appointments', 'purge'], { RETENTION_DAYS: '365' });
+
 const rowOf = (id: number) => ctx.server.db.selectFrom('appointments').selectAll().where('appointment_id', '=', id).executeTakeFirstOrThrow();
 
 describe('clinic appointments purge', () => {
@@ -56,22 +59,31 @@ describe('clinic appointments purge', () => {
     expect(await rowOf(kept)).toMatchObject({ patient_name: 'Rosalind Keptwell', patient_phone: '+44 7700 900123' });
   });
 
-  it.runIf(TEST_ENGINE === 'sqlite')('leaves none of the erased values in the SQLite file or its WAL', () => {
+  it.runIf(TEST_ENGINE === 'sqlite')('leaves none of the erased values in the SQLite file or its WAL', async () => {
+    await insertAppointment(ctx.server, ctx.clinic.careId, { ...patient, appointment_date: daysBefore(new Date(), 400) });
+    await insertAppointment(ctx.server, ctx.clinic.careId, { patient_name: 'Rosalind Keptwell', appointment_date: daysBefore(new Date(), 300) });
+
+    expect((await purge()).code).toBe(0);
+
     for (const value of Object.values(patient)) expect(sqliteFileHolds(dbPath, value), value).toBe(false);
     expect(sqliteFileHolds(dbPath, 'Rosalind Keptwell')).toBe(true);
   });
 
   it('leaves the status lookup answering, with an empty name', async () => {
-    const [old] = await ctx.server.db.selectFrom('appointments').select('appointment_id').where('patient_name', '=', '').execute();
+    const old = await insertAppointment(ctx.server, ctx.clinic.careId, { ...patient, appointment_date: daysBefore(new Date(), 400) });
+    expect((await purge()).code).toBe(0);
 
-    const res = await ctx.caller.get(`/appointments/status/${old!.appointment_id}`);
+    const res = await ctx.caller.get(`/appointments/status/${old}`);
 
     expect(res.status).toBe(200);
     expect(AppointmentStatusResponse.parse(await res.json()).data).toMatchObject({ name: '', status: 'Completed' });
   });
 
   it('counts nothing twice: a second purge prints 0', async () => {
-    const result = await clinicCli(ctx.server.databaseUrl, ['appointments', 'purge'], { RETENTION_DAYS: '365' });
+    await insertAppointment(ctx.server, ctx.clinic.careId, { ...patient, appointment_date: daysBefore(new Date(), 400) });
+    expect(JSON.parse((await purge()).stdout)).toMatchObject({ anonymised: expect.any(Number) });
+
+    const result = await purge();
 
     expect(JSON.parse(result.stdout)).toMatchObject({ anonymised: 0 });
   });
@@ -104,6 +116,8 @@ describe('the retention schedule in the server', () => {
 
   it('purges at start, then again each day, by the injected clock, and logs counts but no patient data', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    // A clock of its own to move a day on: the server's tokens live by the file's clock.
+    const clock = new FakeClock(TEST_NOW);
     const first = await insertAppointment(ctx.server, ctx.clinic.careId, { patient_name: 'Wilhelmina Startup', appointment_date: daysBefore(clock.now(), 366) });
     // 365 days past on the fake clock's day: kept today, one day too old tomorrow.
     const second = await insertAppointment(ctx.server, ctx.clinic.careId, { patient_name: 'Bartholomew Nextday', appointment_date: daysBefore(clock.now(), 365) });
@@ -146,10 +160,14 @@ describe('the retention schedule in the server', () => {
 
   it('does nothing with RETENTION_DAYS 0', async () => {
     const id = await insertAppointment(ctx.server, ctx.clinic.careId, { patient_name: 'Forever Kept', appointment_date: '2001-01-01' });
+    try {
+      await scheduleRetention({ database: database(), clock, retentionDays: 0, logger: createLogger('info', collectLogLines().sink) }).stop();
 
-    await scheduleRetention({ database: database(), clock, retentionDays: 0, logger: createLogger('info', collectLogLines().sink) }).stop();
-
-    expect((await rowOf(id)).patient_name).toBe('Forever Kept');
+      expect((await rowOf(id)).patient_name).toBe('Forever Kept');
+    } finally {
+      // Long past and still named: every later purge in this file would count it.
+      await ctx.server.db.deleteFrom('appointments').where('appointment_id', '=', id).execute();
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import type { Db } from '../../../server/db/database.js';
 import { engineOfUrl } from '../../../server/db/engine.js';
 import { SERVICES } from '../../support/services.js';
 import { createTestDatabase, openTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
+import { eventually } from '../../support/eventually.js';
 
 describe('DATABASE_URL', () => {
   it.each([
@@ -113,13 +114,27 @@ describe.runIf(TEST_ENGINE === 'postgres')('a PostgreSQL database', () => {
   });
 
   it('opens at most DATABASE_POOL_SIZE connections, however many queries wait', async () => {
-    await Promise.all(Array.from({ length: 9 }, () => sql`select pg_sleep(0.05)`.execute(db)));
+    // Nine queries that each wait for a lock a client of the test holds: the pool opens all it may, the rest queue in it.
+    const LOCK = 71_117;
+    const count = async (query: string) => Number((await asAdmin<{ n: string }>(query, [databaseName()]))[0]!.n);
+    const sessions = () => count(`select count(*) as n from pg_stat_activity where datname = $1 and application_name = 'clinic-api'`);
+    const waiting = () =>
+      count(`select count(*) as n from pg_locks where locktype = 'advisory' and not granted and objid = ${LOCK} and database = (select oid from pg_database where datname = $1)`);
+    const holder = new Client({ connectionString: database.url });
+    await holder.connect();
+    try {
+      await holder.query('select pg_advisory_lock($1)', [LOCK]);
+      const queries = Promise.all(Array.from({ length: 9 }, () => sql`select pg_advisory_xact_lock_shared(${LOCK}::bigint)`.execute(db)));
 
-    const rows = await asAdmin<{ n: string }>(
-      `select count(*) as n from pg_stat_activity where datname = $1 and application_name = 'clinic-api'`,
-      [databaseName()],
-    );
-    expect(Number(rows[0]!.n)).toBe(3);
+      await eventually(async () => expect(await waiting()).toBe(3));
+      expect(await sessions()).toBe(3);
+
+      await holder.query('select pg_advisory_unlock($1)', [LOCK]);
+      await queries;
+      expect(await sessions()).toBe(3);
+    } finally {
+      await holder.end();
+    }
   });
 
   it('prepares each query text once per connection, and sends DDL and transaction control unprepared', async () => {

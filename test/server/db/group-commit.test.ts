@@ -6,6 +6,7 @@ import { GroupCommitter, type GroupCommitOptions } from '../../../server/db/grou
 import type { Db } from '../../../server/db/database.js';
 import { ImmediateSqliteDialect } from '../../../server/db/sqlite-immediate-dialect.js';
 import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/test-database.js';
+import { eventually } from '../../support/eventually.js';
 
 /** Connections the PostgreSQL pool of loggedDatabase holds at most. */
 const POOL_SIZE = 4;
@@ -222,8 +223,7 @@ describe(`GroupCommitter (${TEST_ENGINE})`, () => {
       await sql`select pg_advisory_xact_lock(${key}::bigint)`.execute(trx);
       held++;
       // Both transactions hold a lock before either asks for its second (or one already waits for the other).
-      const deadline = performance.now() + 10_000;
-      while (held < 2 && !(await someoneWaits()) && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      await eventually(async () => expect(held >= 2 || (await someoneWaits())).toBe(true), { intervalMs: 5 });
       return key;
     };
 

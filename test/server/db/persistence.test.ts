@@ -7,6 +7,7 @@ import { startServerProcess } from '../support/server-process.js';
 import { appointmentIdsIn, authHeaders, seedDatabase, type SeededKeys } from '../support/seed-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { authenticatedCaller, seedClinic, startTestServer, validBooking } from '../support/test-server.js';
+import { eventually } from '../../support/eventually.js';
 
 // Every test here runs on the engine of the run: a SQLite file, or a PostgreSQL database.
 
@@ -108,19 +109,21 @@ describe('the server process', { timeout: 60_000 }, () => {
     const body = JSON.stringify(validBooking({ ...nextSlot(), patient_name: 'Drain Test' }));
     const url = new URL(`${server.api}/appointments/book`);
 
-    // Send the headers and half the body, signal, then send the rest.
+    // Send the headers and part of the body; once the server has the request (its 100 Continue), signal; once it
+    // says it is draining, send the rest.
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(url, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const req = request(url, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(body), expect: '100-continue' } }, (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
       });
       req.on('error', reject);
-      req.write(body.slice(0, 20));
-      setTimeout(() => {
+      req.once('continue', () => {
+        req.write(body.slice(0, 20));
         server.child.kill('SIGTERM');
-        setTimeout(() => req.end(body.slice(20)), 300);
-      }, 100);
+        eventually(() => expect(server.output()).toContain('draining')).then(() => req.end(body.slice(20)), reject);
+      });
+      req.flushHeaders();
     });
 
     const { status, body: text } = await answer;

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { DatabaseReadiness } from '../../../server/health/database-readiness.js';
 import { TEST_ENGINE } from '../support/test-database.js';
-import { useTestServer } from '../support/use-test-server.js';
+import { removeDb, startTestServer } from '../support/test-server.js';
 
 /** A probe the test settles by hand, counting its calls. */
 function manualProbe() {
@@ -50,10 +50,20 @@ describe('DatabaseReadiness', () => {
 });
 
 describe(`GET /readyz and /healthz on ${TEST_ENGINE}`, () => {
-  const ctx = useTestServer();
+  /** A server of the test's own: one test takes its database away. */
+  async function ownServer() {
+    const server = await startTestServer();
+    onTestFinished(async () => {
+      await server.close().catch(() => undefined);
+      removeDb(server.dbPath);
+    });
+    return server;
+  }
 
   it('answers /readyz 200 {status: "ready"}, uncached and without credentials, while the database answers', async () => {
-    const res = await fetch(`${ctx.server.baseUrl}/readyz`);
+    const server = await ownServer();
+
+    const res = await fetch(`${server.baseUrl}/readyz`);
 
     expect(res.status).toBe(200);
     expect(await res.json()).toStrictEqual({ status: 'ready' });
@@ -61,15 +71,18 @@ describe(`GET /readyz and /healthz on ${TEST_ENGINE}`, () => {
   });
 
   it('answers /readyz 503 database_unavailable in the error body once the database cannot answer, and /healthz 200 still', async () => {
-    await ctx.server.db.destroy();
+    const server = await ownServer();
+    await server.db.destroy();
 
-    const res = await fetch(`${ctx.server.baseUrl}/readyz`);
+    const res = await fetch(`${server.baseUrl}/readyz`);
 
     expect(res.status).toBe(503);
     expect(await res.json()).toStrictEqual({ success: false, message: 'The database cannot be reached', error_code: 'database_unavailable' });
-    expect((await fetch(`${ctx.server.baseUrl}/healthz`)).status).toBe(200);
+    const health = await fetch(`${server.baseUrl}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toStrictEqual({ status: 'ok' });
     // A poller asks every few seconds: its answer is a warning, never an error with a stack.
-    const line = ctx.server.logs.map((text) => JSON.parse(text) as { level: number; req?: { path: string }; err?: unknown }).find((l) => l.req?.path === '/readyz' && l.level >= 40);
+    const line = server.logs.map((text) => JSON.parse(text) as { level: number; req?: { path: string }; err?: unknown }).find((l) => l.req?.path === '/readyz' && l.level >= 40);
     expect(line).toMatchObject({ level: 40 });
     expect(line?.err).toBeUndefined();
   });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
 import { authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
+import { BookAppointmentResponse } from '../../../contract/index.js';
 
 const COMPRESS: Record<string, (body: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
 
@@ -49,6 +50,7 @@ describe('POST /api/v1/appointments/book with a Content-Encoding', () => {
   it.each(Object.keys(COMPRESS))('books a valid %s body', async (encoding) => {
     const res = await send(encoding, COMPRESS[encoding]!(Buffer.from(JSON.stringify(validBooking({ appointment_time: '14:00' })))));
     expect(res.status).toBe(200);
+    expect(BookAppointmentResponse.parse(await res.json()).data.appointment_id).toBeGreaterThan(0);
   });
 
   it.each(CORRUPT)('answers 400 validation_error for a %s body that is %s, logged at warn without a stack', async (encoding, _what, body) => {

@@ -3,6 +3,7 @@ import { knownPaths } from '../../../server/http/allowed-methods.js';
 import { malformedRequests, send, type MalformedAnswer } from '../../support/malformed-escapes.js';
 import { authenticatedCaller, seedClinic } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
+import { eventually } from '../../support/eventually.js';
 
 interface Line {
   level: number;
@@ -46,7 +47,7 @@ describe('a malformed percent-escape in the path', () => {
     // Written once each answer has finished; a 404 outside /api (a browser asking for an asset) is
     // logged at debug, below the server's level, as before.
     const logged = (answer: MalformedAnswer) => answer.expected === 400 || answer.path.startsWith('/api/');
-    await expect.poll(() => answers.filter(logged).every((answer) => linesOf(answer).length > 0)).toBe(true);
+    await eventually(() => expect(answers.filter(logged).every((answer) => linesOf(answer).length > 0)).toBe(true));
     for (const answer of answers) {
       const where = `${answer.method} ${answer.path}`;
       const lines = linesOf(answer);

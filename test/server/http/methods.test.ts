@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../../contract/index.js';
 import { authenticatedCaller, seedClinic, validBooking } from '../support/test-server.js';
 import { useTestServer } from '../support/use-test-server.js';
+import { expectError } from '../../support/expect-error.js';
 
 const READ = 'GET, HEAD, OPTIONS';
 const WRITE = 'POST, OPTIONS';
@@ -83,8 +84,8 @@ describe('methods of the known paths', () => {
     });
 
     it('GET /api/v1/treatments/1/extra, no known path, is still 401 without credentials and 404 with them', async () => {
-      expect((await send('GET', '/api/v1/treatments/1/extra')).status).toBe(401);
-      expect((await send('GET', '/api/v1/treatments/1/extra', ctx.caller.headers)).status).toBe(404);
+      await expectError(await send('GET', '/api/v1/treatments/1/extra'), 401, 'auth_failed');
+      await expectError(await send('GET', '/api/v1/treatments/1/extra', ctx.caller.headers), 404, 'not_found');
     });
   });
 });

@@ -6,6 +6,7 @@ import { loadServerConfig } from '../../../server/config.js';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { seedDatabase } from '../support/seed-database.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { eventually } from '../../support/eventually.js';
 
 describe('METRICS_PORT', () => {
   it('is off unless set, and binds to 127.0.0.1 unless METRICS_HOST says otherwise', () => {
@@ -78,12 +79,11 @@ describe('the server process with METRICS_PORT taken', () => {
   });
 });
 
-/** Polls until `read` finds something (a log line written a moment after start-up). */
-async function waitFor<T>(read: () => T | undefined): Promise<T> {
-  for (let tries = 0; tries < 200; tries += 1) {
+/** What `read` finds once it finds something (a log line written a moment after start-up). */
+function waitFor<T>(read: () => T | undefined): Promise<T> {
+  return eventually(() => {
     const found = read();
-    if (found !== undefined) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('not found in time');
+    if (found === undefined) throw new Error('not found yet');
+    return found;
+  });
 }

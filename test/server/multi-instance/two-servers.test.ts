@@ -161,10 +161,13 @@ describe(`two server processes on one ${TEST_ENGINE} database`, { timeout: 60_00
     expect(JSON.parse(cancelled.stdout)).toMatchObject({ status: 'Cancelled' });
   });
 
-  // Runs last: it kills the first process. 16 clients over both; SIGKILL to the first once 60 bookings are acknowledged.
-  // Each booking names a dentist, at a time no other booking holds, so every one goes through the overlap check.
+  // 16 clients over a process of this test's own and the first; SIGKILL to its own once 60 bookings are acknowledged,
+  // so the other tests keep both of theirs. Each booking names a dentist, at a time no other booking holds, so every
+  // one goes through the overlap check.
   it('loses no acknowledged booking when one of them is killed with SIGKILL in the middle of a burst', { timeout: 60_000 }, async () => {
-    const [victim, survivor] = servers as [ServerProcess, ServerProcess];
+    const victim = await start();
+    servers.push(victim);
+    const survivor = servers[0]!;
     const nextSlot = dentistSlots(keys.doctorIds, weekdaysAfter(date, 1));
     const acknowledged: number[] = [];
     const afterKill: number[] = [];

@@ -18,6 +18,7 @@ import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { createTestDatabase, openTestDatabase, removeSqliteFolder, sqliteTestDatabase, type TestDatabase } from './test-database.js';
 import { SEED_SECRET_COST } from './seed-secret-cost.js';
 import { SecretHasher } from '../../../server/auth/secret-hash.js';
+import { once } from '../../support/scoped-teardown.js';
 
 export { tempDbPath } from './test-database.js';
 
@@ -53,6 +54,7 @@ export interface TestServer {
   clock: Clock;
   /** Every log line the server wrote. */
   logs: string[];
+  /** Stops it; safe to call again, so a test may stop its upstream and the harness close it all the same. */
   close(): Promise<void>;
 }
 
@@ -115,12 +117,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dbPath: database.location,
     clock,
     logs,
-    async close() {
+    close: once(async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.destroy();
       if (owned && database.engine === 'postgres') await database.remove();
-    },
+    }),
   };
 }
 

@@ -1,0 +1,30 @@
+/** A source file of the widget in a stack frame: served at /widget/… (a test's are under /test/widget/). */
+const WIDGET_FRAME = /^\s*at .*https?:\/\/[^/]+\/widget\//;
+
+/**
+ * A fake clock for the waits the widget chooses itself (a Retry-After, the
+ * pauses before it sends a booking again): while installed, each timer the
+ * widget's own code sets for `longMs` or more is noted and runs at the next
+ * task, as if that much time had passed at once. Timers of the tests and of
+ * the test libraries (waitUntil's bound, say) run as asked. A test then
+ * checks the waits the widget asked for, and what it did after them, without
+ * spending them; a wait the widget never asked for is a retry it never makes.
+ */
+export function skipWidgetWaits(longMs = 500): { asked: number[]; restore(): void } {
+  const real = window.setTimeout;
+  const asked: number[] = [];
+  const skipping = (handler: TimerHandler, timeout = 0, ...args: unknown[]): number => {
+    // [0] is the message, [1] this function, [2] whoever called setTimeout.
+    const caller = new Error().stack?.split('\n')[2] ?? '';
+    const skipped = timeout >= longMs && WIDGET_FRAME.test(caller);
+    if (skipped) asked.push(timeout);
+    return Reflect.apply(real, window, [handler, skipped ? 0 : timeout, ...args]) as number;
+  };
+  window.setTimeout = skipping as typeof window.setTimeout;
+  return {
+    asked,
+    restore: () => {
+      if (window.setTimeout === (skipping as typeof window.setTimeout)) window.setTimeout = real;
+    },
+  };
+}
