@@ -12,6 +12,8 @@ import { REPO_ROOT } from './support/stack.js';
  */
 let project: string;
 let output: string;
+/** scripts/test.mjs and every script it imports, copied into each scratch project. */
+const TEST_SCRIPTS = ['test.mjs', 'ensure-chromium.mjs', 'ensure-webkit.mjs', 'debian-packages.mjs'];
 let status: number | null;
 
 const CHECK = ['node -e "process.exit(0)"', 'node -e "process.exit(3)"', 'node -e "process.exit(0)"'].join(' && ');
@@ -19,7 +21,7 @@ const CHECK = ['node -e "process.exit(0)"', 'node -e "process.exit(3)"', 'node -
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'npm-test-'));
   mkdirSync(join(project, 'scripts'));
-  for (const file of ['test.mjs', 'ensure-chromium.mjs', 'ensure-webkit.mjs', 'debian-packages.mjs']) copyFileSync(join(REPO_ROOT, 'scripts', file), join(project, 'scripts', file));
+  for (const file of TEST_SCRIPTS) copyFileSync(join(REPO_ROOT, 'scripts', file), join(project, 'scripts', file));
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module', scripts: { check: CHECK } }));
   // Only the check step; any existing file stands in for Chromium, which this step does not use.
   const run = spawnSync(process.execPath, ['scripts/test.mjs'], {
@@ -61,7 +63,7 @@ describe('npm test with TEST_SHUFFLE_SEED', () => {
     try {
       mkdirSync(join(scratch, 'scripts'));
       mkdirSync(join(scratch, 'bin'));
-      for (const file of ['test.mjs', 'ensure-chromium.mjs']) copyFileSync(join(REPO_ROOT, 'scripts', file), join(scratch, 'scripts', file));
+      for (const file of TEST_SCRIPTS) copyFileSync(join(REPO_ROOT, 'scripts', file), join(scratch, 'scripts', file));
       writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module', scripts: { check: 'true' } }));
       const report = JSON.stringify({ numPassedTests: 1, numFailedTests: 0, testResults: [] });
       writeFileSync(join(scratch, 'bin', 'npx'), `#!/bin/sh\necho "$@" > args.txt\nmkdir -p test-results\necho '${report}' > test-results/vitest.json\n`, { mode: 0o755 });
