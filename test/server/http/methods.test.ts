@@ -66,10 +66,12 @@ describe('methods of the known paths', () => {
       ['GET', '/api/v1/treatments', 200],
       ['HEAD', '/api/v1/treatments', 200],
       ['POST', '/api/v1/appointments/book', 200],
-    ])('%s %s with valid credentials answers %i', async (method, path, status) => {
+    ])('%s %s with valid credentials answers %i with its success body (none to HEAD)', async (method, path, status) => {
       const res = await send(method, path, { ...ctx.caller.headers, 'content-type': 'application/json' }, method === 'POST' ? JSON.stringify(validBooking({ appointment_time: '16:00' })) : undefined);
 
       expect(res.status).toBe(status);
+      if (method === 'HEAD') expect(await res.text()).toBe('');
+      else expect(await res.json()).toMatchObject({ success: true, data: expect.any(Object) });
     });
 
     it.each([
@@ -79,7 +81,7 @@ describe('methods of the known paths', () => {
     ])('%s %s, a path that does not exist, answers 404', async (method, path) => {
       const res = await send(method, path, ctx.caller.headers);
 
-      expect(res.status).toBe(404);
+      await expectError(res, 404, 'not_found');
       expect(res.headers.get('allow')).toBeNull();
     });
 
