@@ -9,6 +9,7 @@ import {
 import { ApiError, idempotencyKeyReused } from '../../contract/errors.js';
 import { appointmentEnd } from '../../contract/rules/appointment-interval.js';
 import type { BookingRules } from '../../contract/rules/booking-rules.js';
+import { UNKNOWN_DENTIST_SENTENCE, UNKNOWN_TREATMENT_SENTENCE } from '../../contract/rules/booking-choice-words.js';
 import { checkBookingWindow } from '../../contract/rules/booking-window.js';
 import { clinicNow } from '../../contract/rules/clinic-now.js';
 import { minutesOf } from '../../contract/rules/clinic-time.js';
@@ -305,11 +306,11 @@ function refusalOf(booking: BookAppointmentRequest, { website, treatments, denti
   let treatmentMinutes: number | undefined;
   if (treatment_id != null && treatments) {
     const treatment = treatments.data.find((t) => t.treatment_id === treatment_id);
-    if (!treatment) return new BookingRefused('unknown_treatment', 'treatment_id does not name an active treatment of this clinic');
+    if (!treatment) return new BookingRefused('unknown_treatment', UNKNOWN_TREATMENT_SENTENCE);
     treatmentMinutes = treatment.duration_minutes;
   }
   if (doctor_id != null && dentists && !dentists.data.some((d) => d.doctor_id === doctor_id)) {
-    return new BookingRefused('unknown_dentist', 'doctor_id does not name a dentist of this clinic');
+    return new BookingRefused('unknown_dentist', UNKNOWN_DENTIST_SENTENCE);
   }
   if (website) {
     // Only a treatment's length must end by closing, as on the reference server.

@@ -12,6 +12,7 @@ export * from './appointment-interval.js';
 export * from './opening-hours.js';
 export * from './booking-window.js';
 export * from './booking-time-words.js';
+export * from './booking-choice-words.js';
 export * from './slots.js';
 export * from './patterns.js';
 export * from './patient-text.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BookAppointmentRequest, BookAppointmentResponse, ErrorBody } from '../../contract/index.js';
 import { ApiError, idempotencyKeyReused } from '../../contract/index.js';
-import { appointmentEnd, bookingTimeSentence, checkBookingWindow, checkOpeningHours, ClinicNowReadings } from '../../contract/rules/index.js';
+import { appointmentEnd, bookingTimeSentence, checkBookingWindow, checkOpeningHours, ClinicNowReadings, UNKNOWN_DENTIST_SENTENCE, UNKNOWN_TREATMENT_SENTENCE } from '../../contract/rules/index.js';
 import { canonicalJson } from '../../platform/canonical-json.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../db/database.js';
@@ -152,8 +152,8 @@ export class BookingService {
             treatmentMinutes: treatmentId == null ? undefined : (await stores.treatments.findActive(careId, treatmentId))?.duration_minutes,
             dentistFound: doctorId == null || (await stores.dentists.exists(careId, doctorId)),
           };
-    if (treatmentId != null && treatmentMinutes === undefined) throw invalid('treatment_id does not name an active treatment of this clinic');
-    if (!dentistFound) throw invalid('doctor_id does not name a dentist of this clinic');
+    if (treatmentId != null && treatmentMinutes === undefined) throw invalid(UNKNOWN_TREATMENT_SENTENCE);
+    if (!dentistFound) throw invalid(UNKNOWN_DENTIST_SENTENCE);
     return treatmentMinutes;
   }
 }

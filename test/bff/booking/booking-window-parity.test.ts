@@ -7,7 +7,7 @@ import { bffClinicFixture, fixtureIds, startStack } from '../support/bff-harness
 
 /**
  * The reference server and the BFF in front of it refuse the same bookings for
- * their time, with the same words: both read the booking window and the
+ * their time, treatment or dentist, with the same words: both read the booking window and the
  * opening hours through contract/rules (booking-window.ts, opening-hours.ts)
  * and word a refusal through booking-time-words.ts. Both are told the same
  * clinic: New York time, 90 minutes of notice, 30 days of horizon (the
@@ -51,6 +51,8 @@ describe('a booking sent to the reference server and to the BFF in front of it',
     ['at closing time', NINE_AM, { appointment_date: '2026-11-24', appointment_time: '18:00' }, 'outside_hours'],
     ['for a treatment ending after closing', NINE_AM, { appointment_date: '2026-11-24', appointment_time: '17:00', minutes: 90 }, 'ends_after_closing'],
     ['for a treatment ending at closing', NINE_AM, { appointment_date: '2026-11-24', appointment_time: '16:30', minutes: 90 }, 'booked'],
+    ['for a treatment the clinic does not have', NINE_AM, { appointment_date: '2026-11-24', appointment_time: '10:00', treatment_id: 999999 }, 'unknown_treatment'],
+    ['with a dentist the clinic does not have', NINE_AM, { appointment_date: '2026-11-24', appointment_time: '10:00', doctor_id: 999999 }, 'unknown_dentist'],
   ])('is refused or booked alike, %s', async (_case, at, change, expected) => {
     clock.set(at);
     const { minutes, ...fields } = change as Record<string, unknown> & { minutes?: number };
