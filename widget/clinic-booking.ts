@@ -2,7 +2,7 @@ import { LitElement, html, nothing, type PropertyValues, type TemplateResult } f
 import { COMPLETE, ERROR, LoadTask } from './load-task.js';
 import { dayNameOf } from '../contract/rules/opening-hours.js';
 import { parsePositiveId } from '../contract/rules/patterns.js';
-import { loadContent, suspensions, type ClinicContent, type Resource } from './api.js';
+import { loadContent, suspensions, type ClinicContent } from './api.js';
 import { telLink } from './booking/appointment-view.js';
 import { busySeconds, toBffError } from './bff-error.js';
 import { emit, type Section } from './events.js';
@@ -17,6 +17,7 @@ import { heroImageRule, renderFooter, renderSite } from './sections/site-section
 import { InstanceStyles } from './instance-styles.js';
 import { siteStyles } from './sections/site-section.styles.js';
 import { renderDentists, renderTreatments } from './sections/treatments-section.js';
+import { isFloating, parseSections, resourcesFor } from './sections/shown-sections.js';
 import type { ClinicBookingForm } from './booking/booking-form.js';
 import './booking/booking-form.js';
 import './status/status-lookup.js';
@@ -26,17 +27,6 @@ import { warmUpIntl } from './intl-warm-up.js';
 import { LAST_STAGE, reaches, stageAfter, type Stage } from './render-stages.js';
 
 export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.js';
-
-const ALL_SECTIONS: Section[] = ['site', 'treatments', 'dentists', 'booking', 'status'];
-
-/** What each section needs from the BFF; all of it in one request (GET /api/content), none when nothing is needed. */
-const NEEDS: Record<Section, Resource[]> = {
-  site: ['organization', 'site'],
-  treatments: ['organization', 'treatments'],
-  dentists: ['organization', 'dentists'],
-  booking: ['organization', 'site', 'treatments', 'dentists'],
-  status: [],
-};
 
 /**
  * A dental clinic's website content, treatments, dentists, booking form and
@@ -268,9 +258,8 @@ export class ClinicBooking extends LitElement {
     return parseSections(this.sections, this.mode);
   }
 
-  /** Only the floating button and its dialog: nothing in the page's flow. */
   private get floating(): boolean {
-    return this.mode === 'button' && this.shownSections.every((section) => section === 'booking');
+    return isFloating(this.mode, this.shownSections);
   }
 
   /**
@@ -457,16 +446,6 @@ export class ClinicBooking extends LitElement {
     else this.renderRoot.querySelector('#booking')?.scrollIntoView({ block: 'start' });
     this.form?.focusFirstField();
   }
-}
-
-/** The sections asked for; none: all of them inline, the booking form alone with the floating button. */
-function parseSections(value: string, mode: string): Section[] {
-  const requested = value.split(/[\s,]+/).filter((name): name is Section => (ALL_SECTIONS as string[]).includes(name));
-  return requested.length > 0 ? [...new Set(requested)] : mode === 'button' ? ['booking'] : ALL_SECTIONS;
-}
-
-function resourcesFor(sections: Section[]): Resource[] {
-  return [...new Set(sections.flatMap((section) => NEEDS[section]))];
 }
 
 customElements.define('clinic-booking', ClinicBooking);
