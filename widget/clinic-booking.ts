@@ -20,7 +20,7 @@ import { renderDentists, renderTreatments } from './sections/treatments-section.
 import { isFloating, parseSections, resourcesFor } from './sections/shown-sections.js';
 import type { ClinicBookingForm } from './booking/booking-form.js';
 import './booking/booking-form.js';
-import './status/status-lookup.js';
+import { renderStatusSection } from './status/status-section.js';
 import { WidgetContextController } from './widget-context.js';
 import { languageOf, loadTranslation } from './i18n/localize.js';
 import { warmUpIntl } from './intl-warm-up.js';
@@ -376,12 +376,7 @@ export class ClinicBooking extends LitElement {
         : nothing}
       ${reaches(stage, 'booking') && bookable ? this.renderBooking(content) : nothing}
       ${reaches(stage, 'status') && shown.includes('status')
-        ? html`<section part="status" aria-labelledby="status-heading">
-            <h2 id="status-heading">${labels.status || t.statusHeading}</h2>
-            <clinic-booking-status exportparts="status-form, status-result" .context=${context}
-              .reference=${this.lastReference} .site=${content.site}
-              .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []}></clinic-booking-status>
-          </section>`
+        ? renderStatusSection(content, context, labels.status || t.statusHeading, this.lastReference)
         : nothing}
       ${reaches(stage, 'site-end') && shown.includes('site') && content.site ? renderFooter(content.site) : nothing}
     </div>`;
