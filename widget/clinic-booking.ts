@@ -1,14 +1,12 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { COMPLETE, ERROR, LoadTask } from './load-task.js';
 import { dayNameOf } from '../contract/rules/opening-hours.js';
-import { parsePositiveId } from '../contract/rules/patterns.js';
 import { loadContent, suspensions, type ClinicContent } from './api.js';
 import { telLink } from './booking/appointment-view.js';
 import { busySeconds, toBffError } from './bff-error.js';
 import { emit, type Section } from './events.js';
 import { ANALYTICS_EVENTS, pushToDataLayer } from './analytics.js';
 import { localToday } from './format.js';
-import { pageLink } from './page-link.js';
 import { sharedStyles } from './shared.styles.js';
 import { rootStyles } from './clinic-booking.styles.js';
 import { themeStyle } from './theme.js';
@@ -18,8 +16,7 @@ import { InstanceStyles } from './instance-styles.js';
 import { siteStyles } from './sections/site-section.styles.js';
 import { renderDentists, renderTreatments } from './sections/treatments-section.js';
 import { isFloating, parseSections, resourcesFor } from './sections/shown-sections.js';
-import type { ClinicBookingForm } from './booking/booking-form.js';
-import './booking/booking-form.js';
+import { bookFor, checkPresets, followInPageLinks, renderBooking, type BookingPresets } from './booking/booking-section.js';
 import { renderStatusSection } from './status/status-section.js';
 import { WidgetContextController } from './widget-context.js';
 import { languageOf, loadTranslation } from './i18n/localize.js';
@@ -107,8 +104,6 @@ export class ClinicBooking extends LitElement {
     successUrl: { attribute: 'success-url' },
     privacyUrl: { attribute: 'privacy-url' },
     analytics: {},
-    chosenTreatment: { state: true },
-    chosenDoctor: { state: true },
     lastReference: { state: true },
     busyFor: { state: true },
     suspended: { state: true },
@@ -143,11 +138,8 @@ export class ClinicBooking extends LitElement {
    */
   analytics: '' | 'datalayer' = '';
 
-  private chosenTreatment?: number;
-  private chosenDoctor?: number;
-  /** successUrl and privacyUrl once checked (page-link.ts): http(s) or relative, else undefined. */
-  private successLink?: string;
-  private privacyLink?: string;
+  /** The page's presets for the form (treatment, doctor, success-url, privacy-url), checked (booking-section.ts). */
+  private readonly presets: BookingPresets = {};
   private lastReference = '';
   /** Seconds to wait when the last load failed because the clinic's system was busy. */
   private busyFor?: number;
@@ -158,12 +150,6 @@ export class ClinicBooking extends LitElement {
   private readonly toSuspended = (event: Event) => {
     if ((event as CustomEvent<string>).detail.startsWith(`${this.context.value.apiBase}/`)) this.suspended = true;
   };
-  private get form(): ClinicBookingForm | null {
-    return this.renderRoot.querySelector('clinic-booking-form');
-  }
-  private get dialog(): HTMLDialogElement | null {
-    return this.renderRoot.querySelector('dialog');
-  }
 
   private readonly toAnalytics = (event: Event) => {
     if (this.analytics === 'datalayer') pushToDataLayer(event);
@@ -284,10 +270,7 @@ export class ClinicBooking extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('treatment')) this.chosenTreatment = parsePositiveId(this.treatment);
-    if (changed.has('doctor')) this.chosenDoctor = parsePositiveId(this.doctor);
-    if (changed.has('successUrl')) this.successLink = pageLink(this.successUrl, 'success-url');
-    if (changed.has('privacyUrl')) this.privacyLink = pageLink(this.privacyUrl, 'privacy-url');
+    checkPresets(this.presets, this, changed);
     if (this.content.status === COMPLETE && !this.stage) this.stage = stageAfter(undefined, this.shownSections);
   }
 
@@ -355,14 +338,14 @@ export class ClinicBooking extends LitElement {
     const cardContext = (field: 'treatment_id' | 'doctor_id') => ({
       ...context,
       currency,
-      ...(bookable ? { onBook: (id: number) => this.bookFor(field, id) } : {}),
+      ...(bookable ? { onBook: (id: number) => bookFor(this, field, id) } : {}),
     });
     const { stage } = this;
     this.instance = [...document.querySelectorAll('clinic-booking')].indexOf(this) + 1;
     // Until every stage has rendered, the root holds the space the page reserved.
     const hold = stage !== LAST_STAGE && this.reserved && !this.floating ? `min-height:${this.reserved}px;` : '';
     this.instanceStyles.set(`.root{${themeStyle(content.site)}${hold}}${content.site ? heroImageRule(content.site, context.apiBase) : ''}`);
-    return html`<div class="root" dir=${context.dir} @click=${this.followInPageLinks}
+    return html`<div class="root" dir=${context.dir} @click=${(event: MouseEvent) => followInPageLinks(this, event)}
       @clinic-booking:booked=${(event: CustomEvent<{ reference: string }>) => (this.lastReference = event.detail.reference)}>
       ${this.instance > 1 ? html`<span id="cb-instance" hidden>(${this.instance})</span>` : nothing}
       ${shown.includes('site') && content.site
@@ -374,39 +357,12 @@ export class ClinicBooking extends LitElement {
       ${reaches(stage, 'dentists') && shown.includes('dentists') && content.dentists
         ? renderDentists(content.dentists, labels.dentists || t.dentistsHeading, cardContext('doctor_id'))
         : nothing}
-      ${reaches(stage, 'booking') && bookable ? this.renderBooking(content) : nothing}
+      ${reaches(stage, 'booking') && bookable ? renderBooking(content, context, this, this.presets, this.instance) : nothing}
       ${reaches(stage, 'status') && shown.includes('status')
         ? renderStatusSection(content, context, labels.status || t.statusHeading, this.lastReference)
         : nothing}
       ${reaches(stage, 'site-end') && shown.includes('site') && content.site ? renderFooter(content.site) : nothing}
     </div>`;
-  }
-
-  private renderBooking(content: ClinicContent): TemplateResult {
-    const context = this.context.value;
-    const { t } = context;
-    const title = content.site?.appointment_title || t.bookingHeading;
-    const form = html`<clinic-booking-form exportparts="booking-form, booking-summary, submit, booking-error, booking-result" .context=${context} .site=${content.site}
-      .currency=${content.organization?.currency}
-      .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []}
-      .preselectTreatment=${this.chosenTreatment} .preselectDoctor=${this.chosenDoctor}
-      .prefillName=${this.patientName} .prefillPhone=${this.patientPhone}
-      .privacyUrl=${this.privacyLink} .successUrl=${this.successLink} .instance=${this.instance}></clinic-booking-form>`;
-    if (this.mode === 'button') {
-      return html`<button class="button open-button" part="open-button" type="button" aria-haspopup="dialog"
-          @click=${() => this.dialog?.showModal()}>${t.openBooking}</button>
-        <dialog part="dialog" aria-labelledby="booking-heading">
-          <div class="dialog-header">
-            <h2 id="booking-heading">${title}</h2>
-            <button class="button secondary" type="button" @click=${() => this.dialog?.close()}>${t.close}</button>
-          </div>
-          ${form}
-        </dialog>`;
-    }
-    return html`<section id="booking" part="booking" aria-labelledby="booking-heading">
-      <h2 id="booking-heading">${title}</h2>
-      ${form}
-    </section>`;
   }
 
   /**
@@ -419,27 +375,6 @@ export class ClinicBooking extends LitElement {
       const ids = section.getAttribute('aria-labelledby')!;
       if (!ids.endsWith(' cb-instance')) section.setAttribute('aria-labelledby', `${ids} cb-instance`);
     }
-  }
-
-  /** "Book" on a card: choose it in the form and bring the form into view with focus on its first field. */
-  private async bookFor(field: 'treatment_id' | 'doctor_id', id: number): Promise<void> {
-    // Straight into the form, not through preselectTreatment/preselectDoctor: those act only when
-    // they change, so "Book" on the same card again would lose to a choice made in the form since.
-    this.form?.choose(field, id);
-    if (this.mode === 'button') this.dialog?.showModal();
-    else this.form?.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'start' });
-    await this.form?.updateComplete;
-    this.form?.focusFirstField();
-  }
-
-  /** Fragment links such as the CTA's #booking cannot reach into a shadow root by themselves. */
-  private followInPageLinks(event: MouseEvent): void {
-    const link = (event.composedPath()[0] as Element | undefined)?.closest?.('a[href="#booking"]');
-    if (!link) return;
-    event.preventDefault();
-    if (this.mode === 'button') this.dialog?.showModal();
-    else this.renderRoot.querySelector('#booking')?.scrollIntoView({ block: 'start' });
-    this.form?.focusFirstField();
   }
 }
 
