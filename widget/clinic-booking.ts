@@ -1,9 +1,9 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { COMPLETE, ERROR, LoadTask } from './load-task.js';
+import { COMPLETE, ERROR } from './load-task.js';
+import { ContentLoader } from './loading/content-loader.js';
 import { dayNameOf } from '../contract/rules/opening-hours.js';
-import { loadContent, suspensions, type ClinicContent } from './api.js';
+import type { ClinicContent } from './api.js';
 import { telLink } from './booking/appointment-view.js';
-import { busySeconds, toBffError } from './bff-error.js';
 import { emit, type Section } from './events.js';
 import { ANALYTICS_EVENTS, pushToDataLayer } from './analytics.js';
 import { localToday } from './format.js';
@@ -15,12 +15,11 @@ import { heroImageRule, renderFooter, renderSite } from './sections/site-section
 import { InstanceStyles } from './instance-styles.js';
 import { siteStyles } from './sections/site-section.styles.js';
 import { renderDentists, renderTreatments } from './sections/treatments-section.js';
-import { isFloating, parseSections, resourcesFor } from './sections/shown-sections.js';
+import { isFloating, parseSections } from './sections/shown-sections.js';
 import { bookFor, checkPresets, followInPageLinks, renderBooking, type BookingPresets } from './booking/booking-section.js';
 import { renderStatusSection } from './status/status-section.js';
 import { WidgetContextController } from './widget-context.js';
 import { languageOf, loadTranslation } from './i18n/localize.js';
-import { warmUpIntl } from './intl-warm-up.js';
 import { LAST_STAGE, reaches, stageAfter, type Stage } from './render-stages.js';
 
 export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.js';
@@ -105,8 +104,6 @@ export class ClinicBooking extends LitElement {
     privacyUrl: { attribute: 'privacy-url' },
     analytics: {},
     lastReference: { state: true },
-    busyFor: { state: true },
-    suspended: { state: true },
     stage: { state: true },
   };
 
@@ -141,16 +138,6 @@ export class ClinicBooking extends LitElement {
   /** The page's presets for the form (treatment, doctor, success-url, privacy-url), checked (booking-section.ts). */
   private readonly presets: BookingPresets = {};
   private lastReference = '';
-  /** Seconds to wait when the last load failed because the clinic's system was busy. */
-  private busyFor?: number;
-  /** The BFF answered 403 site_suspended to a call of this widget's: only the notice shows (renderError). */
-  private suspended = false;
-  /** The clinic's phone (its site's, else its organization's) from the last content this widget had, for the suspended notice. */
-  private phone?: string;
-  private readonly toSuspended = (event: Event) => {
-    if ((event as CustomEvent<string>).detail.startsWith(`${this.context.value.apiBase}/`)) this.suspended = true;
-  };
-
   private readonly toAnalytics = (event: Event) => {
     if (this.analytics === 'datalayer') pushToDataLayer(event);
   };
@@ -168,10 +155,6 @@ export class ClinicBooking extends LitElement {
   private nextStage?: ReturnType<typeof setTimeout>;
   /** This widget's place among the page's widgets (1, 2, …), for unique section names. */
   private instance = 1;
-  /** The one automatic retry after a busy answer: pending, or already spent on this failure. */
-  private busyRetry?: ReturnType<typeof setTimeout>;
-  private busyRetried = false;
-
   // lang is HTMLElement's own attribute, not a Lit property: observe it so a
   // page that switches language re-renders the widget.
   static override get observedAttributes(): string[] {
@@ -183,8 +166,8 @@ export class ClinicBooking extends LitElement {
     if (name === 'lang') this.requestUpdate();
   }
 
-  // Declared before the task: controllers run in the order they were added,
-  // so the task reads this update's apiBase, not the last one's.
+  // Declared before the content: controllers run in the order they were added,
+  // so its load reads this update's apiBase, not the last one's.
   private readonly context = new WidgetContextController(this);
   /** Theme, reserved height and hero picture: a stylesheet of this element's own, never a style attribute. */
   private readonly instanceStyles = new InstanceStyles();
@@ -195,49 +178,18 @@ export class ClinicBooking extends LitElement {
     return root;
   }
 
-  private readonly content = new LoadTask(this, {
-    // What the sections attribute names whatever the mode (without one: everything), so that a change of
-    // mode, which changes what shows by default, needs no new load.
-    task: ([apiBase, sections]) => loadContent(apiBase, resourcesFor(parseSections(sections, 'inline'))),
-    args: () => [this.context.value.apiBase, this.sections] as const,
-    // Here, once per failed load, not in render(), which runs again on any update in the error state.
-    onError: (error) => {
-      const failure = toBffError(error);
-      emit(this, 'clinic-booking:error', { kind: 'load', status: failure.status, code: failure.code });
-      this.busyFor = busySeconds(failure);
-      // Busy: load again by itself once Retry-After has passed, once; then it is the visitor's "Try again".
-      if (this.busyFor !== undefined && !this.busyRetried) {
-        this.busyRetried = true;
-        this.busyRetry = setTimeout(() => void this.content.run(), this.busyFor * 1000);
-      }
-    },
-    onComplete: (content) => {
-      this.busyRetried = false;
-      this.phone = content.site?.contact_phone || content.organization?.phone || this.phone;
-    },
-  });
+  /** The clinic's content, its busy retry and the suspended notice (loading/content-loader.ts). */
+  private readonly content = new ContentLoader(this, this.context);
 
   override connectedCallback(): void {
     super.connectedCallback();
     // Events of the widget's inner parts (a booking, a status lookup) reach the host, composed.
     for (const name of ANALYTICS_EVENTS) this.addEventListener(name, this.toAnalytics);
-    suspensions.addEventListener('suspended', this.toSuspended);
-    // While the content loads: the dates, times and fees it brings will need ICU's data (intl-warm-up.ts).
-    warmUpIntl(languageOf(this));
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     for (const name of ANALYTICS_EVENTS) this.removeEventListener(name, this.toAnalytics);
-    suspensions.removeEventListener('suspended', this.toSuspended);
-    clearTimeout(this.busyRetry);
-  }
-
-  /** "Try again": at once, and with its own automatic retry should the system still be busy. */
-  private retryLoad(): void {
-    clearTimeout(this.busyRetry);
-    this.busyRetried = false;
-    void this.content.run();
   }
 
   private get shownSections(): Section[] {
@@ -294,7 +246,7 @@ export class ClinicBooking extends LitElement {
     // The content once it has come, kept while it loads again; until then the skeleton, and after a
     // failure too while "Try again" loads (a failed load leaves no value).
     const { status, value } = this.content;
-    return this.suspended || status === ERROR ? this.renderError() : value ? this.renderContent(value) : this.renderSkeleton();
+    return this.content.suspended || status === ERROR ? this.renderError() : value ? this.renderContent(value) : this.renderSkeleton();
   }
 
   private renderSkeleton(): TemplateResult {
@@ -315,13 +267,13 @@ export class ClinicBooking extends LitElement {
    */
   private renderError(): TemplateResult {
     const { t, dir } = this.context.value;
-    const { suspended, busyFor } = this;
-    const phone = suspended && this.phone;
+    const { suspended, busyFor, retry } = this.content;
+    const phone = suspended && this.content.phone;
     // The default theme: the clinic's own colours came with the content that failed to load.
     this.instanceStyles.set(`.load-error{${themeStyle(undefined)}}`);
     return html`<div class="load-error" dir=${dir} role="alert" part="load-error">
       <p>${suspended ? t.suspended : busyFor === undefined ? t.loadError : t.errBusy(busyFor)}${phone ? [' ', telLink(phone)] : nothing}</p>
-      ${suspended ? nothing : html`<button class="button" type="button" @click=${this.retryLoad}>${t.retry}</button>`}
+      ${suspended ? nothing : html`<button class="button" type="button" @click=${retry}>${t.retry}</button>`}
       ${phone ? nothing : html`<slot></slot>`}
     </div>`;
   }
