@@ -1,26 +1,22 @@
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { LitElement, type PropertyValues, type TemplateResult } from 'lit';
 import { COMPLETE, ERROR } from './load-task.js';
-import { ContentLoader } from './loading/content-loader.js';
-import { dayNameOf } from '../contract/rules/opening-hours.js';
-import type { ClinicContent } from './api.js';
-import { telLink } from './booking/appointment-view.js';
 import { emit, type Section } from './events.js';
 import { ANALYTICS_EVENTS, pushToDataLayer } from './analytics.js';
-import { localToday } from './format.js';
 import { sharedStyles } from './shared.styles.js';
 import { rootStyles } from './clinic-booking.styles.js';
-import { themeStyle } from './theme.js';
-import { publishJsonLd } from './seo/json-ld.js';
-import { heroImageRule, renderFooter, renderSite } from './sections/site-section.js';
-import { InstanceStyles } from './instance-styles.js';
 import { siteStyles } from './sections/site-section.styles.js';
-import { renderDentists, renderTreatments } from './sections/treatments-section.js';
-import { isFloating, parseSections } from './sections/shown-sections.js';
-import { bookFor, checkPresets, followInPageLinks, renderBooking, type BookingPresets } from './booking/booking-section.js';
-import { renderStatusSection } from './status/status-section.js';
+import { InstanceStyles } from './instance-styles.js';
 import { WidgetContextController } from './widget-context.js';
-import { languageOf, loadTranslation } from './i18n/localize.js';
-import { LAST_STAGE, reaches, stageAfter, type Stage } from './render-stages.js';
+import { LAST_STAGE, stageAfter, type Stage } from './render-stages.js';
+import { publishJsonLd } from './seo/json-ld.js';
+import { ContentLoader } from './loading/content-loader.js';
+import { renderLoadError } from './loading/load-error.js';
+import { firstRenderReady, holdMinHeight, reservedHeight } from './loading/reserved-height.js';
+import { renderSkeleton } from './loading/skeleton.js';
+import { isFloating, parseSections } from './sections/shown-sections.js';
+import { renderContent } from './sections/content-view.js';
+import { nameSections, widgetNumber } from './sections/section-names.js';
+import { checkPresets, type BookingPresets } from './booking/booking-section.js';
 
 export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.js';
 
@@ -143,18 +139,14 @@ export class ClinicBooking extends LitElement {
   };
 
   private announcedReady = false;
-  /**
-   * The height the page gave this element before it was defined: its fallback content and any
-   * `min-height` the page sets for `clinic-booking:not(:defined)`. The skeleton and the content hold
-   * it until everything has rendered, so nothing below the widget moves. Measured in the constructor,
-   * the one moment of an upgrade when `:defined` does not match yet; 0 for an element made by script.
-   */
-  private readonly reserved = this.isConnected ? Math.round(this.getBoundingClientRect().height) : 0;
+  /** The height the page gave this element before it was defined (reserved-height.ts). */
+  private readonly reserved = reservedHeight(this);
   /** The content renders in stages (render-stages.ts), one task each, so that no task is long: how far it has come. */
   private stage?: Stage;
   private nextStage?: ReturnType<typeof setTimeout>;
-  /** This widget's place among the page's widgets (1, 2, …), for unique section names. */
+  /** This widget's place among the page's widgets (1, 2, …), for unique section names (section-names.ts). */
   private instance = 1;
+
   // lang is HTMLElement's own attribute, not a Lit property: observe it so a
   // page that switches language re-renders the widget.
   static override get observedAttributes(): string[] {
@@ -196,28 +188,15 @@ export class ClinicBooking extends LitElement {
     return parseSections(this.sections, this.mode);
   }
 
-  private get floating(): boolean {
-    return isFloating(this.mode, this.shownSections);
-  }
-
-  /**
-   * The first render (the skeleton) in a task of its own, not in the module's evaluation, so that neither
-   * is long. Until it, the element holds the reserved space by an inline min-height, then gives the
-   * page's own inline value back, in the same task: no frame ever shows it without that space.
-   * A language other than English waits for its pack as well (one small request, fetched alongside).
-   * The min-height is set through CSSOM, which a strict CSP allows (a style attribute it refuses).
-   */
+  /** The first render waits a task, holding the space the page reserved meanwhile (reserved-height.ts). */
   protected override async scheduleUpdate(): Promise<unknown> {
     if (this.hasUpdated) return super.scheduleUpdate();
-    const own = this.style.minHeight;
-    if (this.reserved && !this.floating) this.style.minHeight = `${this.reserved}px`;
-    await Promise.all([new Promise((resolve) => setTimeout(resolve)), loadTranslation(languageOf(this))]);
+    const giveBack = holdMinHeight(this, isFloating(this.mode, this.shownSections) ? 0 : this.reserved);
+    await firstRenderReady(this);
     try {
       return super.scheduleUpdate();
     } finally {
-      this.style.minHeight = own;
-      // Leave no empty style="" behind on the page's element when the page had set none.
-      if (this.getAttribute('style') === '') this.removeAttribute('style');
+      giveBack();
     }
   }
 
@@ -227,16 +206,17 @@ export class ClinicBooking extends LitElement {
   }
 
   protected override updated(): void {
+    const { status, value } = this.content;
     // schema.org JSON-LD in the page's <head>, once per page, unless no-structured-data (seo/json-ld.ts).
-    if (this.content.status === COMPLETE) publishJsonLd(this, this.content.value);
-    this.nameSections();
-    if (this.content.status === COMPLETE && this.stage !== LAST_STAGE) {
+    if (status === COMPLETE) publishJsonLd(this, value);
+    nameSections(this.renderRoot, this.instance);
+    if (status === COMPLETE && this.stage !== LAST_STAGE) {
       this.nextStage ??= setTimeout(() => {
         this.nextStage = undefined;
         this.stage = stageAfter(this.stage, this.shownSections);
       });
     }
-    if (this.content.status === COMPLETE && this.stage === LAST_STAGE && !this.announcedReady) {
+    if (status === COMPLETE && this.stage === LAST_STAGE && !this.announcedReady) {
       this.announcedReady = true;
       emit(this, 'clinic-booking:ready', { sections: this.shownSections });
     }
@@ -245,88 +225,17 @@ export class ClinicBooking extends LitElement {
   override render(): TemplateResult {
     // The content once it has come, kept while it loads again; until then the skeleton, and after a
     // failure too while "Try again" loads (a failed load leaves no value).
-    const { status, value } = this.content;
-    return this.content.suspended || status === ERROR ? this.renderError() : value ? this.renderContent(value) : this.renderSkeleton();
-  }
-
-  private renderSkeleton(): TemplateResult {
-    // The space the page reserved (none: the skeleton's own); nothing visible when only the floating button will show.
-    this.instanceStyles.set(this.reserved && !this.floating ? `.skeleton{height:${this.reserved}px}` : '');
-    return html`<div class="skeleton ${this.floating ? 'visually-hidden' : ''}" dir=${this.context.value.dir} aria-busy="true" role="status">
-      <span class="visually-hidden">${this.context.value.t.loading}</span>
-      <div class="bone tall"></div>
-      <div class="bone"></div>
-      <div class="bone short"></div>
-    </div>`;
-  }
-
-  /**
-   * The BFF cannot be reached or refused the content, with "Try again" and the page's fallback (the slot).
-   * A suspended site (403 site_suspended, to any call) gives way to one line that sends the visitor to the
-   * phone instead: the clinic's own when this widget has had its content, else the fallback, and no retry.
-   */
-  private renderError(): TemplateResult {
-    const { t, dir } = this.context.value;
-    const { suspended, busyFor, retry } = this.content;
-    const phone = suspended && this.content.phone;
-    // The default theme: the clinic's own colours came with the content that failed to load.
-    this.instanceStyles.set(`.load-error{${themeStyle(undefined)}}`);
-    return html`<div class="load-error" dir=${dir} role="alert" part="load-error">
-      <p>${suspended ? t.suspended : busyFor === undefined ? t.loadError : t.errBusy(busyFor)}${phone ? [' ', telLink(phone)] : nothing}</p>
-      ${suspended ? nothing : html`<button class="button" type="button" @click=${retry}>${t.retry}</button>`}
-      ${phone ? nothing : html`<slot></slot>`}
-    </div>`;
-  }
-
-  private renderContent(content: ClinicContent): TemplateResult {
+    const { content, instanceStyles } = this;
+    const { status, value } = content;
     const context = this.context.value;
-    const { t } = context;
-    const shown = this.shownSections;
-    // `||`, not `??`: an empty label (the contract allows one) falls back too, never an empty heading.
-    const labels = content.site?.section_labels ?? {};
-    const currency = content.organization?.currency;
-    const bookable = shown.includes('booking');
-    const today = dayNameOf(localToday());
-    const cardContext = (field: 'treatment_id' | 'doctor_id') => ({
-      ...context,
-      currency,
-      ...(bookable ? { onBook: (id: number) => bookFor(this, field, id) } : {}),
-    });
-    const { stage } = this;
-    this.instance = [...document.querySelectorAll('clinic-booking')].indexOf(this) + 1;
-    // Until every stage has rendered, the root holds the space the page reserved.
-    const hold = stage !== LAST_STAGE && this.reserved && !this.floating ? `min-height:${this.reserved}px;` : '';
-    this.instanceStyles.set(`.root{${themeStyle(content.site)}${hold}}${content.site ? heroImageRule(content.site, context.apiBase) : ''}`);
-    return html`<div class="root" dir=${context.dir} @click=${(event: MouseEvent) => followInPageLinks(this, event)}
-      @clinic-booking:booked=${(event: CustomEvent<{ reference: string }>) => (this.lastReference = event.detail.reference)}>
-      ${this.instance > 1 ? html`<span id="cb-instance" hidden>(${this.instance})</span>` : nothing}
-      ${shown.includes('site') && content.site
-        ? renderSite(content.site, content.organization, context, today, shown.includes('dentists') ? content.dentists : undefined, stage)
-        : nothing}
-      ${reaches(stage, 'treatments') && shown.includes('treatments') && content.treatments
-        ? renderTreatments(content.treatments, labels.treatments || t.treatmentsHeading, cardContext('treatment_id'))
-        : nothing}
-      ${reaches(stage, 'dentists') && shown.includes('dentists') && content.dentists
-        ? renderDentists(content.dentists, labels.dentists || t.dentistsHeading, cardContext('doctor_id'))
-        : nothing}
-      ${reaches(stage, 'booking') && bookable ? renderBooking(content, context, this, this.presets, this.instance) : nothing}
-      ${reaches(stage, 'status') && shown.includes('status')
-        ? renderStatusSection(content, context, labels.status || t.statusHeading, this.lastReference)
-        : nothing}
-      ${reaches(stage, 'site-end') && shown.includes('site') && content.site ? renderFooter(content.site) : nothing}
-    </div>`;
-  }
-
-  /**
-   * Several widgets may show the same sections on one page: from the second on, each section's name
-   * ends with the widget's number ("Treatments (2)"), so that landmark names stay unique.
-   */
-  private nameSections(): void {
-    if (this.instance < 2) return;
-    for (const section of this.renderRoot.querySelectorAll('section[aria-labelledby]')) {
-      const ids = section.getAttribute('aria-labelledby')!;
-      if (!ids.endsWith(' cb-instance')) section.setAttribute('aria-labelledby', `${ids} cb-instance`);
-    }
+    // The height the page reserved, held until everything has rendered; none when only the floating button shows.
+    const floating = isFloating(this.mode, this.shownSections);
+    const held = floating ? 0 : this.reserved;
+    if (content.suspended || status === ERROR) return renderLoadError(content, context, instanceStyles);
+    if (!value) return renderSkeleton(context, held, floating, instanceStyles);
+    const onBooked = (reference: string) => (this.lastReference = reference);
+    const instance = (this.instance = widgetNumber(this));
+    return renderContent(value, context, this.shownSections, this.stage, instance, held, instanceStyles, this, this.presets, this.lastReference, onBooked);
   }
 }
 
