@@ -2,7 +2,7 @@ import { css } from 'lit';
 
 /*
  * Comments stay out of the css`` text: the build keeps it as written, and every byte ships.
- * - .skeleton: its height is the space the page reserved, when it did (clinic-booking.ts), so the
+ * - .skeleton: its height is the space the page reserved, when it did (loading/skeleton.ts), so the
  *   bones never push the page; whatever does not fit is hidden.
  * - .root > section: sections away from the viewport are neither laid out nor painted until the
  *   visitor scrolls near them; the estimate stands in for their height until then, their real one after.

@@ -1,42 +1,24 @@
-import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { COMPLETE, ERROR, LoadTask } from './load-task.js';
-import { dayNameOf } from '../contract/rules/opening-hours.js';
-import { parsePositiveId } from '../contract/rules/patterns.js';
-import { loadContent, suspensions, type ClinicContent, type Resource } from './api.js';
-import { telLink } from './booking/appointment-view.js';
-import { busySeconds, toBffError } from './bff-error.js';
+import { LitElement, type PropertyValues, type TemplateResult } from 'lit';
+import { COMPLETE, ERROR } from './load-task.js';
 import { emit, type Section } from './events.js';
 import { ANALYTICS_EVENTS, pushToDataLayer } from './analytics.js';
-import { localToday } from './format.js';
-import { pageLink } from './page-link.js';
 import { sharedStyles } from './shared.styles.js';
 import { rootStyles } from './clinic-booking.styles.js';
-import { themeStyle } from './theme.js';
-import { publishJsonLd } from './seo/json-ld.js';
-import { heroImageRule, renderFooter, renderSite } from './sections/site-section.js';
-import { InstanceStyles } from './instance-styles.js';
 import { siteStyles } from './sections/site-section.styles.js';
-import { renderDentists, renderTreatments } from './sections/treatments-section.js';
-import type { ClinicBookingForm } from './booking/booking-form.js';
-import './booking/booking-form.js';
-import './status/status-lookup.js';
+import { InstanceStyles } from './instance-styles.js';
 import { WidgetContextController } from './widget-context.js';
-import { languageOf, loadTranslation } from './i18n/localize.js';
-import { warmUpIntl } from './intl-warm-up.js';
-import { LAST_STAGE, reaches, stageAfter, type Stage } from './render-stages.js';
+import { LAST_STAGE, stageAfter, type Stage } from './render-stages.js';
+import { publishJsonLd } from './seo/json-ld.js';
+import { ContentLoader } from './loading/content-loader.js';
+import { renderLoadError } from './loading/load-error.js';
+import { firstRenderReady, holdMinHeight, reservedHeight } from './loading/reserved-height.js';
+import { renderSkeleton } from './loading/skeleton.js';
+import { isFloating, parseSections } from './sections/shown-sections.js';
+import { renderContent } from './sections/content-view.js';
+import { nameSections, widgetNumber } from './sections/section-names.js';
+import { checkPresets, type BookingPresets } from './booking/booking-section.js';
 
 export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.js';
-
-const ALL_SECTIONS: Section[] = ['site', 'treatments', 'dentists', 'booking', 'status'];
-
-/** What each section needs from the BFF; all of it in one request (GET /api/content), none when nothing is needed. */
-const NEEDS: Record<Section, Resource[]> = {
-  site: ['organization', 'site'],
-  treatments: ['organization', 'treatments'],
-  dentists: ['organization', 'dentists'],
-  booking: ['organization', 'site', 'treatments', 'dentists'],
-  status: [],
-};
 
 /**
  * A dental clinic's website content, treatments, dentists, booking form and
@@ -117,11 +99,7 @@ export class ClinicBooking extends LitElement {
     successUrl: { attribute: 'success-url' },
     privacyUrl: { attribute: 'privacy-url' },
     analytics: {},
-    chosenTreatment: { state: true },
-    chosenDoctor: { state: true },
     lastReference: { state: true },
-    busyFor: { state: true },
-    suspended: { state: true },
     stage: { state: true },
   };
 
@@ -153,48 +131,21 @@ export class ClinicBooking extends LitElement {
    */
   analytics: '' | 'datalayer' = '';
 
-  private chosenTreatment?: number;
-  private chosenDoctor?: number;
-  /** successUrl and privacyUrl once checked (page-link.ts): http(s) or relative, else undefined. */
-  private successLink?: string;
-  private privacyLink?: string;
+  /** The page's presets for the form (treatment, doctor, success-url, privacy-url), checked (booking-section.ts). */
+  private readonly presets: BookingPresets = {};
   private lastReference = '';
-  /** Seconds to wait when the last load failed because the clinic's system was busy. */
-  private busyFor?: number;
-  /** The BFF answered 403 site_suspended to a call of this widget's: only the notice shows (renderError). */
-  private suspended = false;
-  /** The clinic's phone (its site's, else its organization's) from the last content this widget had, for the suspended notice. */
-  private phone?: string;
-  private readonly toSuspended = (event: Event) => {
-    if ((event as CustomEvent<string>).detail.startsWith(`${this.context.value.apiBase}/`)) this.suspended = true;
-  };
-  private get form(): ClinicBookingForm | null {
-    return this.renderRoot.querySelector('clinic-booking-form');
-  }
-  private get dialog(): HTMLDialogElement | null {
-    return this.renderRoot.querySelector('dialog');
-  }
-
   private readonly toAnalytics = (event: Event) => {
     if (this.analytics === 'datalayer') pushToDataLayer(event);
   };
 
   private announcedReady = false;
-  /**
-   * The height the page gave this element before it was defined: its fallback content and any
-   * `min-height` the page sets for `clinic-booking:not(:defined)`. The skeleton and the content hold
-   * it until everything has rendered, so nothing below the widget moves. Measured in the constructor,
-   * the one moment of an upgrade when `:defined` does not match yet; 0 for an element made by script.
-   */
-  private readonly reserved = this.isConnected ? Math.round(this.getBoundingClientRect().height) : 0;
+  /** The height the page gave this element before it was defined (reserved-height.ts). */
+  private readonly reserved = reservedHeight(this);
   /** The content renders in stages (render-stages.ts), one task each, so that no task is long: how far it has come. */
   private stage?: Stage;
   private nextStage?: ReturnType<typeof setTimeout>;
-  /** This widget's place among the page's widgets (1, 2, …), for unique section names. */
+  /** This widget's place among the page's widgets (1, 2, …), for unique section names (section-names.ts). */
   private instance = 1;
-  /** The one automatic retry after a busy answer: pending, or already spent on this failure. */
-  private busyRetry?: ReturnType<typeof setTimeout>;
-  private busyRetried = false;
 
   // lang is HTMLElement's own attribute, not a Lit property: observe it so a
   // page that switches language re-renders the widget.
@@ -207,8 +158,8 @@ export class ClinicBooking extends LitElement {
     if (name === 'lang') this.requestUpdate();
   }
 
-  // Declared before the task: controllers run in the order they were added,
-  // so the task reads this update's apiBase, not the last one's.
+  // Declared before the content: controllers run in the order they were added,
+  // so its load reads this update's apiBase, not the last one's.
   private readonly context = new WidgetContextController(this);
   /** Theme, reserved height and hero picture: a stylesheet of this element's own, never a style attribute. */
   private readonly instanceStyles = new InstanceStyles();
@@ -219,100 +170,53 @@ export class ClinicBooking extends LitElement {
     return root;
   }
 
-  private readonly content = new LoadTask(this, {
-    // What the sections attribute names whatever the mode (without one: everything), so that a change of
-    // mode, which changes what shows by default, needs no new load.
-    task: ([apiBase, sections]) => loadContent(apiBase, resourcesFor(parseSections(sections, 'inline'))),
-    args: () => [this.context.value.apiBase, this.sections] as const,
-    // Here, once per failed load, not in render(), which runs again on any update in the error state.
-    onError: (error) => {
-      const failure = toBffError(error);
-      emit(this, 'clinic-booking:error', { kind: 'load', status: failure.status, code: failure.code });
-      this.busyFor = busySeconds(failure);
-      // Busy: load again by itself once Retry-After has passed, once; then it is the visitor's "Try again".
-      if (this.busyFor !== undefined && !this.busyRetried) {
-        this.busyRetried = true;
-        this.busyRetry = setTimeout(() => void this.content.run(), this.busyFor * 1000);
-      }
-    },
-    onComplete: (content) => {
-      this.busyRetried = false;
-      this.phone = content.site?.contact_phone || content.organization?.phone || this.phone;
-    },
-  });
+  /** The clinic's content, its busy retry and the suspended notice (loading/content-loader.ts). */
+  private readonly content = new ContentLoader(this, this.context);
 
   override connectedCallback(): void {
     super.connectedCallback();
     // Events of the widget's inner parts (a booking, a status lookup) reach the host, composed.
     for (const name of ANALYTICS_EVENTS) this.addEventListener(name, this.toAnalytics);
-    suspensions.addEventListener('suspended', this.toSuspended);
-    // While the content loads: the dates, times and fees it brings will need ICU's data (intl-warm-up.ts).
-    warmUpIntl(languageOf(this));
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     for (const name of ANALYTICS_EVENTS) this.removeEventListener(name, this.toAnalytics);
-    suspensions.removeEventListener('suspended', this.toSuspended);
-    clearTimeout(this.busyRetry);
-  }
-
-  /** "Try again": at once, and with its own automatic retry should the system still be busy. */
-  private retryLoad(): void {
-    clearTimeout(this.busyRetry);
-    this.busyRetried = false;
-    void this.content.run();
   }
 
   private get shownSections(): Section[] {
     return parseSections(this.sections, this.mode);
   }
 
-  /** Only the floating button and its dialog: nothing in the page's flow. */
-  private get floating(): boolean {
-    return this.mode === 'button' && this.shownSections.every((section) => section === 'booking');
-  }
-
-  /**
-   * The first render (the skeleton) in a task of its own, not in the module's evaluation, so that neither
-   * is long. Until it, the element holds the reserved space by an inline min-height, then gives the
-   * page's own inline value back, in the same task: no frame ever shows it without that space.
-   * A language other than English waits for its pack as well (one small request, fetched alongside).
-   * The min-height is set through CSSOM, which a strict CSP allows (a style attribute it refuses).
-   */
+  /** The first render waits a task, holding the space the page reserved meanwhile (reserved-height.ts). */
   protected override async scheduleUpdate(): Promise<unknown> {
     if (this.hasUpdated) return super.scheduleUpdate();
-    const own = this.style.minHeight;
-    if (this.reserved && !this.floating) this.style.minHeight = `${this.reserved}px`;
-    await Promise.all([new Promise((resolve) => setTimeout(resolve)), loadTranslation(languageOf(this))]);
+    const giveBack = holdMinHeight(this, isFloating(this.mode, this.shownSections) ? 0 : this.reserved);
+    await firstRenderReady(this);
     try {
       return super.scheduleUpdate();
     } finally {
-      this.style.minHeight = own;
-      // Leave no empty style="" behind on the page's element when the page had set none.
-      if (this.getAttribute('style') === '') this.removeAttribute('style');
+      giveBack();
     }
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('treatment')) this.chosenTreatment = parsePositiveId(this.treatment);
-    if (changed.has('doctor')) this.chosenDoctor = parsePositiveId(this.doctor);
-    if (changed.has('successUrl')) this.successLink = pageLink(this.successUrl, 'success-url');
-    if (changed.has('privacyUrl')) this.privacyLink = pageLink(this.privacyUrl, 'privacy-url');
+    checkPresets(this.presets, this, changed);
     if (this.content.status === COMPLETE && !this.stage) this.stage = stageAfter(undefined, this.shownSections);
   }
 
   protected override updated(): void {
+    const { status, value } = this.content;
     // schema.org JSON-LD in the page's <head>, once per page, unless no-structured-data (seo/json-ld.ts).
-    if (this.content.status === COMPLETE) publishJsonLd(this, this.content.value);
-    this.nameSections();
-    if (this.content.status === COMPLETE && this.stage !== LAST_STAGE) {
+    if (status === COMPLETE) publishJsonLd(this, value);
+    nameSections(this.renderRoot, this.instance);
+    if (status === COMPLETE && this.stage !== LAST_STAGE) {
       this.nextStage ??= setTimeout(() => {
         this.nextStage = undefined;
         this.stage = stageAfter(this.stage, this.shownSections);
       });
     }
-    if (this.content.status === COMPLETE && this.stage === LAST_STAGE && !this.announcedReady) {
+    if (status === COMPLETE && this.stage === LAST_STAGE && !this.announcedReady) {
       this.announcedReady = true;
       emit(this, 'clinic-booking:ready', { sections: this.shownSections });
     }
@@ -321,152 +225,18 @@ export class ClinicBooking extends LitElement {
   override render(): TemplateResult {
     // The content once it has come, kept while it loads again; until then the skeleton, and after a
     // failure too while "Try again" loads (a failed load leaves no value).
-    const { status, value } = this.content;
-    return this.suspended || status === ERROR ? this.renderError() : value ? this.renderContent(value) : this.renderSkeleton();
-  }
-
-  private renderSkeleton(): TemplateResult {
-    // The space the page reserved (none: the skeleton's own); nothing visible when only the floating button will show.
-    this.instanceStyles.set(this.reserved && !this.floating ? `.skeleton{height:${this.reserved}px}` : '');
-    return html`<div class="skeleton ${this.floating ? 'visually-hidden' : ''}" dir=${this.context.value.dir} aria-busy="true" role="status">
-      <span class="visually-hidden">${this.context.value.t.loading}</span>
-      <div class="bone tall"></div>
-      <div class="bone"></div>
-      <div class="bone short"></div>
-    </div>`;
-  }
-
-  /**
-   * The BFF cannot be reached or refused the content, with "Try again" and the page's fallback (the slot).
-   * A suspended site (403 site_suspended, to any call) gives way to one line that sends the visitor to the
-   * phone instead: the clinic's own when this widget has had its content, else the fallback, and no retry.
-   */
-  private renderError(): TemplateResult {
-    const { t, dir } = this.context.value;
-    const { suspended, busyFor } = this;
-    const phone = suspended && this.phone;
-    // The default theme: the clinic's own colours came with the content that failed to load.
-    this.instanceStyles.set(`.load-error{${themeStyle(undefined)}}`);
-    return html`<div class="load-error" dir=${dir} role="alert" part="load-error">
-      <p>${suspended ? t.suspended : busyFor === undefined ? t.loadError : t.errBusy(busyFor)}${phone ? [' ', telLink(phone)] : nothing}</p>
-      ${suspended ? nothing : html`<button class="button" type="button" @click=${this.retryLoad}>${t.retry}</button>`}
-      ${phone ? nothing : html`<slot></slot>`}
-    </div>`;
-  }
-
-  private renderContent(content: ClinicContent): TemplateResult {
+    const { content, instanceStyles } = this;
+    const { status, value } = content;
     const context = this.context.value;
-    const { t } = context;
-    const shown = this.shownSections;
-    // `||`, not `??`: an empty label (the contract allows one) falls back too, never an empty heading.
-    const labels = content.site?.section_labels ?? {};
-    const currency = content.organization?.currency;
-    const bookable = shown.includes('booking');
-    const today = dayNameOf(localToday());
-    const cardContext = (field: 'treatment_id' | 'doctor_id') => ({
-      ...context,
-      currency,
-      ...(bookable ? { onBook: (id: number) => this.bookFor(field, id) } : {}),
-    });
-    const { stage } = this;
-    this.instance = [...document.querySelectorAll('clinic-booking')].indexOf(this) + 1;
-    // Until every stage has rendered, the root holds the space the page reserved.
-    const hold = stage !== LAST_STAGE && this.reserved && !this.floating ? `min-height:${this.reserved}px;` : '';
-    this.instanceStyles.set(`.root{${themeStyle(content.site)}${hold}}${content.site ? heroImageRule(content.site, context.apiBase) : ''}`);
-    return html`<div class="root" dir=${context.dir} @click=${this.followInPageLinks}
-      @clinic-booking:booked=${(event: CustomEvent<{ reference: string }>) => (this.lastReference = event.detail.reference)}>
-      ${this.instance > 1 ? html`<span id="cb-instance" hidden>(${this.instance})</span>` : nothing}
-      ${shown.includes('site') && content.site
-        ? renderSite(content.site, content.organization, context, today, shown.includes('dentists') ? content.dentists : undefined, stage)
-        : nothing}
-      ${reaches(stage, 'treatments') && shown.includes('treatments') && content.treatments
-        ? renderTreatments(content.treatments, labels.treatments || t.treatmentsHeading, cardContext('treatment_id'))
-        : nothing}
-      ${reaches(stage, 'dentists') && shown.includes('dentists') && content.dentists
-        ? renderDentists(content.dentists, labels.dentists || t.dentistsHeading, cardContext('doctor_id'))
-        : nothing}
-      ${reaches(stage, 'booking') && bookable ? this.renderBooking(content) : nothing}
-      ${reaches(stage, 'status') && shown.includes('status')
-        ? html`<section part="status" aria-labelledby="status-heading">
-            <h2 id="status-heading">${labels.status || t.statusHeading}</h2>
-            <clinic-booking-status exportparts="status-form, status-result" .context=${context}
-              .reference=${this.lastReference} .site=${content.site}
-              .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []}></clinic-booking-status>
-          </section>`
-        : nothing}
-      ${reaches(stage, 'site-end') && shown.includes('site') && content.site ? renderFooter(content.site) : nothing}
-    </div>`;
+    // The height the page reserved, held until everything has rendered; none when only the floating button shows.
+    const floating = isFloating(this.mode, this.shownSections);
+    const held = floating ? 0 : this.reserved;
+    if (content.suspended || status === ERROR) return renderLoadError(content, context, instanceStyles);
+    if (!value) return renderSkeleton(context, held, floating, instanceStyles);
+    const onBooked = (reference: string) => (this.lastReference = reference);
+    const instance = (this.instance = widgetNumber(this));
+    return renderContent(value, context, this.shownSections, this.stage, instance, held, instanceStyles, this, this.presets, this.lastReference, onBooked);
   }
-
-  private renderBooking(content: ClinicContent): TemplateResult {
-    const context = this.context.value;
-    const { t } = context;
-    const title = content.site?.appointment_title || t.bookingHeading;
-    const form = html`<clinic-booking-form exportparts="booking-form, booking-summary, submit, booking-error, booking-result" .context=${context} .site=${content.site}
-      .currency=${content.organization?.currency}
-      .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []}
-      .preselectTreatment=${this.chosenTreatment} .preselectDoctor=${this.chosenDoctor}
-      .prefillName=${this.patientName} .prefillPhone=${this.patientPhone}
-      .privacyUrl=${this.privacyLink} .successUrl=${this.successLink} .instance=${this.instance}></clinic-booking-form>`;
-    if (this.mode === 'button') {
-      return html`<button class="button open-button" part="open-button" type="button" aria-haspopup="dialog"
-          @click=${() => this.dialog?.showModal()}>${t.openBooking}</button>
-        <dialog part="dialog" aria-labelledby="booking-heading">
-          <div class="dialog-header">
-            <h2 id="booking-heading">${title}</h2>
-            <button class="button secondary" type="button" @click=${() => this.dialog?.close()}>${t.close}</button>
-          </div>
-          ${form}
-        </dialog>`;
-    }
-    return html`<section id="booking" part="booking" aria-labelledby="booking-heading">
-      <h2 id="booking-heading">${title}</h2>
-      ${form}
-    </section>`;
-  }
-
-  /**
-   * Several widgets may show the same sections on one page: from the second on, each section's name
-   * ends with the widget's number ("Treatments (2)"), so that landmark names stay unique.
-   */
-  private nameSections(): void {
-    if (this.instance < 2) return;
-    for (const section of this.renderRoot.querySelectorAll('section[aria-labelledby]')) {
-      const ids = section.getAttribute('aria-labelledby')!;
-      if (!ids.endsWith(' cb-instance')) section.setAttribute('aria-labelledby', `${ids} cb-instance`);
-    }
-  }
-
-  /** "Book" on a card: choose it in the form and bring the form into view with focus on its first field. */
-  private async bookFor(field: 'treatment_id' | 'doctor_id', id: number): Promise<void> {
-    // Straight into the form, not through preselectTreatment/preselectDoctor: those act only when
-    // they change, so "Book" on the same card again would lose to a choice made in the form since.
-    this.form?.choose(field, id);
-    if (this.mode === 'button') this.dialog?.showModal();
-    else this.form?.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'start' });
-    await this.form?.updateComplete;
-    this.form?.focusFirstField();
-  }
-
-  /** Fragment links such as the CTA's #booking cannot reach into a shadow root by themselves. */
-  private followInPageLinks(event: MouseEvent): void {
-    const link = (event.composedPath()[0] as Element | undefined)?.closest?.('a[href="#booking"]');
-    if (!link) return;
-    event.preventDefault();
-    if (this.mode === 'button') this.dialog?.showModal();
-    else this.renderRoot.querySelector('#booking')?.scrollIntoView({ block: 'start' });
-    this.form?.focusFirstField();
-  }
-}
-
-/** The sections asked for; none: all of them inline, the booking form alone with the floating button. */
-function parseSections(value: string, mode: string): Section[] {
-  const requested = value.split(/[\s,]+/).filter((name): name is Section => (ALL_SECTIONS as string[]).includes(name));
-  return requested.length > 0 ? [...new Set(requested)] : mode === 'button' ? ['booking'] : ALL_SECTIONS;
-}
-
-function resourcesFor(sections: Section[]): Resource[] {
-  return [...new Set(sections.flatMap((section) => NEEDS[section]))];
 }
 
 customElements.define('clinic-booking', ClinicBooking);

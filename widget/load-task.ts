@@ -29,7 +29,7 @@ export class LoadTask<A extends readonly unknown[], T> implements ReactiveContro
   private abort?: AbortController;
 
   constructor(
-    private readonly host: ReactiveControllerHost,
+    protected readonly host: ReactiveControllerHost,
     private readonly options: LoadTaskOptions<A, T>,
   ) {
     host.addController(this);

@@ -30,7 +30,7 @@ type Host = ReactiveControllerHost & HTMLElement & { apiBase: string };
  * (Lit compares properties by identity).
  *
  * A language other than English comes in a pack of its own (i18n/localize.ts):
- * the host's first render waits for it (ClinicBooking.scheduleUpdate); a later
+ * the host's first render waits for it (loading/reserved-height.ts); a later
  * switch keeps the current language until the new pack is here, then updates.
  */
 export class WidgetContextController implements ReactiveController {
