@@ -1,7 +1,7 @@
 // What each hot-path trick gains on its benchmark (docs/performance.md, "Hot-path tricks").
 //
 //   npm run bench:tricks                                      # builds first, then runs this file
-//   BENCH_TRICKS=statement-cache,route-table npm run bench:tricks   # only the tricks named
+//   BENCH_TRICKS=statement-cache,send-json npm run bench:tricks   # only the tricks named
 //   BENCH_TURNS=15 npm run bench:tricks                          # 15 turns of 2 s each instead of 5
 //
 // For each benchmark phase of the services (the BFF's cached GET /api/treatments, the server's
@@ -39,12 +39,12 @@ const PHASES = [
   {
     name: 'BFF cached GET /api/treatments',
     service: 'bff',
-    tricks: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'route-table'],
+    tricks: ['http-server', 'buffered-stdout', 'request-logger', 'rate-limit-headers'],
   },
   {
     name: 'server GET /api/v1/treatments (SQLite)',
     service: 'server',
-    tricks: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'unchanged-reads', 'send-json'],
+    tricks: ['http-server', 'buffered-stdout', 'request-logger', 'rate-limit-headers', 'unchanged-reads', 'send-json'],
   },
   {
     name: 'durable bookings, SQLite (FULL)',

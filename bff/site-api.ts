@@ -4,7 +4,7 @@ import type { Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
 import type { GivingBackRateLimit } from '../platform/rate-limits.js';
 import { notFoundHandler } from '../platform/error-handler.js';
-import { addOperations, operationTable, type AnyOperation } from '../platform/operation.js';
+import { addOperations, type AnyOperation } from '../platform/operation.js';
 import type { BffMetrics } from './metrics/bff-metrics.js';
 import type { BffConfig } from './config.js';
 import { DEFAULT_SITE, type SiteSettings } from './sites/site-settings.js';
@@ -92,7 +92,7 @@ export interface SiteApi {
   cors: RequestHandler;
   /** What counts every /api request per IP (the site's `api` limit). */
   limit: RequestHandler;
-  /** The content operations, answered from one lookup (operationTable). */
+  /** The content operations, the busiest: first on the router. */
   content: readonly AnyOperation[];
   /** Every other operation, each a route of the router. */
   routed: readonly AnyOperation[];
@@ -187,14 +187,14 @@ export function createSiteApi({ config, site, logger, clock, redis, metrics, con
 
 /**
  * A site's /api as an Express router: its CORS and per-IP limit, then the
- * content operations in one lookup (the busiest paths, without passing
- * through the router's other routes), then every other operation.
+ * content operations (the busiest paths, so the router tries them first),
+ * then every other operation.
  */
 export function apiRouter(api: Pick<SiteApi, 'cors' | 'limit' | 'content' | 'routed'>): Router {
   const router = Router();
   router.use(api.cors);
   router.use(api.limit);
-  router.use(operationTable(api.content));
+  addOperations(router, api.content);
   addOperations(router, api.routed);
   router.use(notFoundHandler);
   return router;

@@ -6,8 +6,6 @@ import type {
   ZodOpenApiPathsObject,
   ZodOpenApiResponseObject,
 } from 'zod-openapi';
-import { RouteTable } from './fast-http/route-table.js';
-import { noteRoute } from './tracing/server-spans.js';
 import { parseBody, parseParams, parseQuery } from './validation.js';
 
 /** What a handler receives, parsed by the operation's own schemas (undefined where it declares none). */
@@ -141,50 +139,6 @@ export function handlerOf(op: AnyOperation): RequestHandler {
 /** Adds each operation to `router` as its method, path, `before` handlers, handler and `onError`. */
 export function addOperations(router: Router, operations: readonly AnyOperation[]): void {
   for (const op of operations) router[op.method](op.path, ...(op.before ?? []), handlerOf(op), ...(op.onError ? [op.onError] : []));
-}
-
-/**
- * The operations as one handler that finds a request's operation in one
- * lookup (RouteTable: matched as Express's router matches, any letter case,
- * one trailing slash, HEAD as GET) and answers it in the same step: at once,
- * without a promise, when its handler answers at once. For the busiest paths,
- * where a Router trying one layer per route through its own next() costs
- * more than the answer. A request no operation takes goes on to the next
- * handler. Its operations read their path parameters only: one with `before`
- * handlers, `onError`, a query or a body belongs on a router (addOperations),
- * and is refused here at start-up. The handler names its operations
- * (`operations`), so that what an app serves can be listed from its router.
- */
-export function operationTable(operations: readonly AnyOperation[]): RequestHandler & { readonly operations: readonly AnyOperation[] } {
-  const byPath = new Map<string, Partial<Record<string, AnyOperation>>>();
-  for (const op of operations) {
-    const { query, body } = op.request ?? {};
-    if (op.before || op.onError || op.answerHeaders || query || body) throw new Error(`operation ${op.id} needs a router: addOperations`);
-    const methods = byPath.get(op.path) ?? {};
-    methods[op.method.toUpperCase()] = op;
-    byPath.set(op.path, methods);
-  }
-  const table = new RouteTable(byPath);
-  // Any other method goes on at once, without a lookup of its path.
-  const methods = new Set(operations.flatMap((op) => (op.method === 'get' ? ['GET', 'HEAD'] : [op.method.toUpperCase()])));
-  const handler: RequestHandler = (req, res, next) => {
-    const found = methods.has(req.method) ? table.find(req.path) : undefined;
-    const op = found?.value[req.method === 'HEAD' ? 'GET' : req.method];
-    if (!found || !op) {
-      next();
-      return;
-    }
-    // Not through the router, so no req.route: the server span learns the route here.
-    noteRoute(req, op.path);
-    try {
-      const params = op.request?.params;
-      const input = params ? { ...NOTHING_DECLARED, params: parseParams(params, found.params, op.request?.notFound ?? 'Resource') } : NOTHING_DECLARED;
-      op.handle(input, req, res)?.catch(next);
-    } catch (err) {
-      next(err);
-    }
-  };
-  return Object.assign(handler, { operations });
 }
 
 /** `/treatments/:id` as OpenAPI writes it: `/treatments/{id}`. */

@@ -1,6 +1,5 @@
 import express, { Router, type Express } from 'express';
 import helmet from 'helmet';
-import { fixedHeaders } from '../platform/fast-http/fixed-headers.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
@@ -84,13 +83,10 @@ export function createApp({ database, clock, config, logger, redis, metrics, sec
   if (metrics) app.use(requestMetrics(metrics, serverRoutes(operations)));
   app.use(compressionWhenAccepted());
   app.use(
-    // helmet's header set, worked out once at start-up: none of it depends on the request.
-    fixedHeaders(
-      helmet({
-        // Demo pictures are embedded by clinic sites on other origins.
-        crossOriginResourcePolicy: { policy: 'same-site' },
-      }),
-    ),
+    helmet({
+      // Demo pictures are embedded by clinic sites on other origins.
+      crossOriginResourcePolicy: { policy: 'same-site' },
+    }),
   );
 
   // 405 and OPTIONS for every path the routes below answer, before any credential check.

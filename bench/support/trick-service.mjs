@@ -11,9 +11,8 @@
 //     (`performance`, server/db/performance/switches.ts);
 //   - every other trick is built here from public pieces: the server listens through
 //     http.createServer instead of createHttpServer, the logger writes to pino's own destination,
-//     and a middleware of the built app is put back to the library's own (helmet instead of its
-//     recorded headers, express-rate-limit's own headers and keys, an Express router instead of the
-//     route table, pino-http's steps instead of the request logger). Such a middleware is found in the
+//     and a middleware of the built app is put back to the library's own (express-rate-limit's own
+//     headers and keys, pino-http's steps instead of the request logger). Such a middleware is found in the
 //     app's router stacks by what it is (the module's own export, or a line of its source); exactly
 //     one must match, or the service refuses to start, so a change of the app cannot silently leave a
 //     trick in place. The treatment list's handler is put back the same way, answering with res.json;
@@ -22,9 +21,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { Router } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import helmet from 'helmet';
 import { pino } from 'pino';
 
 const [service, trick = 'none'] = process.argv.slice(2);
@@ -33,10 +30,10 @@ const dist = (path) => import(new URL(`../../dist/${path}`, import.meta.url).hre
 /** Every trick this script can switch off, per service. */
 const SWITCHABLE = {
   server: [
-    'http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'send-json',
+    'http-server', 'buffered-stdout', 'request-logger', 'rate-limit-headers', 'send-json',
     'unchanged-reads', 'statement-cache', 'prepared-statements', 'precompiled-queries', 'parsed-settings', 'clinic-now',
   ],
-  bff: ['http-server', 'buffered-stdout', 'request-logger', 'fixed-headers', 'rate-limit-headers', 'route-table'],
+  bff: ['http-server', 'buffered-stdout', 'request-logger', 'rate-limit-headers'],
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -103,7 +100,6 @@ async function plainRateLimit(window, keyGenerator) {
   });
 }
 
-const isRecordedHeaders = (fn) => sourceOf(fn).includes('res.removeHeader(name)');
 const isRequestLogger = (fn) => sourceOf(fn).includes("req.headers['x-request-id']");
 const isSpecRateLimit = (fn) => sourceOf(fn).includes('const earlier = countOf(req)');
 
@@ -143,8 +139,6 @@ async function buildServer() {
   const database = await openDatabase(config.database, { performance });
   const app = createApp({ database, clock: systemClock, config, logger });
   if (trick === 'request-logger') replaceMiddleware(app, trick, isRequestLogger, pinoHttpSteps(logger));
-  // The same helmet options as server/app.ts; the benchmark compares the answers' headers.
-  if (trick === 'fixed-headers') replaceMiddleware(app, trick, isRecordedHeaders, helmet({ crossOriginResourcePolicy: { policy: 'same-site' } }));
   if (trick === 'rate-limit-headers') {
     const { authenticatedClinic } = await dist('server/auth/authenticated-clinic.js');
     replaceMiddleware(app, trick, isSpecRateLimit, await plainRateLimit(config.apiRateLimit, (_req, res) => authenticatedClinic(res).appKey));
@@ -165,26 +159,13 @@ async function buildBff() {
   const { loadBffConfig } = await dist('bff/config.js');
   const { createLogger } = await dist('platform/logger.js');
   const { createBff } = await dist('bff/app.js');
-  const { apiSecurityHeaders } = await dist('bff/http/security-headers.js');
   const config = loadBffConfig();
   const logger = createLoggerFor(createLogger, config.logLevel);
   const { app } = createBff({ config, logger });
   if (trick === 'request-logger') replaceMiddleware(app, trick, isRequestLogger, pinoHttpSteps(logger));
-  // The same helmet options as bff/http/security-headers.ts; the benchmark compares the answers' headers.
-  if (trick === 'fixed-headers') {
-    replaceMiddleware(app, trick, (fn) => fn === apiSecurityHeaders, helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: 'cross-origin' } }));
-  }
   if (trick === 'rate-limit-headers') {
     const { clientIpKey } = await dist('platform/rate-limits.js');
     replaceMiddleware(app, trick, isSpecRateLimit, await plainRateLimit(config.apiRateLimit, clientIpKey));
-  }
-  if (trick === 'route-table') {
-    // The content operations on an Express router of their own, one route each.
-    const { addOperations } = await dist('platform/operation.js');
-    const router = Router();
-    let table;
-    replaceMiddleware(app, trick, (fn) => Array.isArray(fn.operations) && (table = fn), (req, res, next) => router(req, res, next));
-    addOperations(router, table.operations);
   }
   return { app, config };
 }

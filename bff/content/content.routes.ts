@@ -79,9 +79,6 @@ const GET_CONTENT = declaration({
  * by id comes from the cached list, so no id, known or made up, costs an
  * upstream call. Each answers at once from a fresh cached copy, and waits for
  * the cache only otherwise.
- *
- * The busiest paths of the BFF: app.ts answers them through operationTable
- * (one lookup, no Router), so these operations read their path alone.
  */
 export function contentOperations(cache: ContentCache, ttlMs: number, maxStaleMs: number): AnyOperation[] {
   const cacheControl = [

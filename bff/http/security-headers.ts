@@ -1,12 +1,9 @@
 import helmet from 'helmet';
-import { fixedHeaders } from '../../platform/fast-http/fixed-headers.js';
 
 /**
  * helmet on every BFF answer, in three flavours by what each mount serves.
  * All three keep helmet's defaults (X-Content-Type-Options: nosniff, a strict
  * Referrer-Policy, HSTS, ...); they differ in CSP and Cross-Origin-Resource-Policy.
- * Each is helmet's header set worked out once at start-up (fixedHeaders):
- * none depends on the request.
  */
 
 /**
@@ -14,12 +11,10 @@ import { fixedHeaders } from '../../platform/fast-http/fixed-headers.js';
  * No CSP (a JSON answer is no document), and Cross-Origin-Resource-Policy
  * cross-origin so a page elsewhere may load it.
  */
-export const apiSecurityHeaders = fixedHeaders(
-  helmet({
-    contentSecurityPolicy: false,
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-  }),
-);
+export const apiSecurityHeaders = helmet({
+  contentSecurityPolicy: false,
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+});
 
 /**
  * /widget: the script every clinic site loads from here. Only the headers that
@@ -33,21 +28,19 @@ export const apiSecurityHeaders = fixedHeaders(
  * answer of it: every page that runs the widget asks /api next, and /api's
  * answers carry it; on the script it would be 63 bytes of each response again.
  */
-export const widgetSecurityHeaders = fixedHeaders(
-  helmet({
-    contentSecurityPolicy: false,
-    strictTransportSecurity: false,
-    crossOriginOpenerPolicy: false,
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-    originAgentCluster: false,
-    referrerPolicy: false,
-    xDnsPrefetchControl: false,
-    xDownloadOptions: false,
-    xFrameOptions: false,
-    xPermittedCrossDomainPolicies: false,
-    xXssProtection: false,
-  }),
-);
+export const widgetSecurityHeaders = helmet({
+  contentSecurityPolicy: false,
+  strictTransportSecurity: false,
+  crossOriginOpenerPolicy: false,
+  crossOriginResourcePolicy: { policy: 'cross-origin' },
+  originAgentCluster: false,
+  referrerPolicy: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xFrameOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+});
 
 const pageDirectives = {
   // The clinic's pictures come from the BFF itself (/api/pictures); data: is the demo's favicon.
@@ -71,13 +64,11 @@ const pageDirectives = {
  * stylesheet, widget/instance-styles.ts).
  */
 export function pageSecurityHeaders(styleHashes: string[] = []) {
-  return fixedHeaders(
-    helmet({
-      contentSecurityPolicy: {
-        directives: { ...pageDirectives, 'style-src': ["'self'", ...styleHashes] },
-      },
-    }),
-  );
+  return helmet({
+    contentSecurityPolicy: {
+      directives: { ...pageDirectives, 'style-src': ["'self'", ...styleHashes] },
+    },
+  });
 }
 
 /**

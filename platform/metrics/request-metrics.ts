@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { RouteTable } from '../fast-http/route-table.js';
+import { match } from 'path-to-regexp';
 import { ServiceMetrics } from './service-metrics.js';
 
 /** The methods a label may name; any other is `other`, so a client cannot make new series by inventing methods. */
@@ -23,18 +23,22 @@ export interface RequestMetricsOptions {
 /**
  * Observes `http_request_duration_seconds` for every request once its answer
  * has finished (or the client went away), labelled by method, route template
- * and status. The template is found from the request's path in a table of the
- * service's own templates, never copied from the path: a booking reference in
- * a status lookup's path, an id or a made-up path can never become a label.
+ * and status. The template is found by matching the request's path against the
+ * service's own templates as Express's router does (path-to-regexp, any letter
+ * case, one trailing slash; literal paths first), never copied from the path: a
+ * booking reference in a status lookup's path, an id or a made-up path can
+ * never become a label.
  * A booking's answer also counts in `bookings_total{outcome}`.
  */
 export function requestMetrics(metrics: ServiceMetrics, { routes, bookingRoute }: RequestMetricsOptions): RequestHandler {
   const bookingRoutes = new Set(typeof bookingRoute === 'string' ? [bookingRoute] : (bookingRoute ?? []));
-  const table = new RouteTable(routes.map((route) => [route, route] as const));
+  const literalFirst = [...routes].sort((a, b) => Number(a.includes(':')) - Number(b.includes(':')));
+  const templates = literalFirst.map((route) => ({ route, matches: match(route, { sensitive: false, end: true, trailing: true, decode: false }) }));
   const routeOf = (req: IncomingMessage & { originalUrl?: string }) => {
     const url = req.originalUrl ?? req.url ?? '/';
     const query = url.indexOf('?');
-    return table.find(query === -1 ? url : url.slice(0, query))?.value ?? UNMATCHED_ROUTE;
+    const path = query === -1 ? url : url.slice(0, query);
+    return templates.find(({ matches }) => matches(path))?.route ?? UNMATCHED_ROUTE;
   };
   const observe = (req: IncomingMessage, res: ServerResponse, started: bigint) => {
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;

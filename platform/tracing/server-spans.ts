@@ -29,7 +29,7 @@ const REQUESTS = new WeakMap<IncomingMessage, Traced>();
  *
  * The route template is noted when a route takes the request
  * (noteRouteTemplates), while `req.baseUrl` is still its mount path (an error
- * passed on restores it before the answer), or by operationTable (noteRoute).
+ * passed on restores it before the answer).
  */
 export function withServerSpans(handle: RequestListener): RequestListener {
   if (!tracing()) return handle;
@@ -61,10 +61,9 @@ function endServerSpan({ span, method, route }: Traced, res: ServerResponse): vo
 
 /**
  * Notes the route template of a request: `path` under the request's mount
- * path. Called by operationTable, which answers without Express's router, and
- * for the router's routes by noteRouteTemplates. Nothing when traces are off.
+ * path, for the router's routes (noteRouteTemplates). Nothing when traces are off.
  */
-export function noteRoute(req: IncomingMessage & { baseUrl?: string }, path: string): void {
+function noteRoute(req: IncomingMessage & { baseUrl?: string }, path: string): void {
   if (!tracing()) return;
   const traced = REQUESTS.get(req);
   if (traced) traced.route = `${req.baseUrl ?? ''}${path}`;

@@ -31,9 +31,12 @@ describe('the content paths, spelled as the router would take them', () => {
     ['/treatments/999999'],
     ['/treatments/1.0'],
     ['/treatments/abc'],
-    ['/treatments/%E0'],
   ])('GET %s, no treatment, answers 404 Treatment not found', async (path) => {
     expect(await send('GET', path)).toEqual({ status: 404, body: { success: false, message: 'Treatment not found', error_code: 'not_found' } });
+  });
+
+  it('GET /treatments/%E0, an id the router cannot decode, answers 400 validation_error, as the server does', async () => {
+    expect(await send('GET', '/treatments/%E0')).toEqual({ status: 400, body: { success: false, message: 'Invalid request: the path holds a malformed percent-escape', error_code: 'validation_error' } });
   });
 
   it.each([

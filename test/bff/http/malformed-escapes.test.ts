@@ -17,9 +17,8 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 /**
- * Every route of the BFF: those its routers hold (the booking and status routes, the docs, /widget,
- * /healthz, /readyz, the demo page) and those its OpenAPI document names (the cached content, which
- * one route table answers).
+ * Every route of the BFF: those its routers hold (the content, booking and status routes, the docs,
+ * /widget, /healthz, /readyz, the demo page) and those its OpenAPI document names.
  */
 async function routes(): Promise<[string, string[]][]> {
   const document = (await (await fetch(`${stack.bff.api}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
@@ -46,11 +45,10 @@ describe('a malformed percent-escape in the path of the BFF', () => {
 
     const answers = await send(stack.bff.baseUrl, requests);
 
-    // A parameter Express's router decodes is 400, as on the server; the content's route table finds
-    // no treatment for an id it cannot decode, 404, as for any id not in the list.
+    // A parameter Express's router decodes is 400, as on the server.
     for (const answer of answers) {
       const where = `${answer.method} ${answer.path}`;
-      expect(answer.status, where).toBe(answer.path.startsWith('/api/treatments/') ? 404 : answer.expected);
+      expect(answer.status, where).toBe(answer.expected);
       expect(answer.body, where).toMatchObject({ success: false, error_code: answer.status === 400 ? 'validation_error' : 'not_found' });
     }
     // A 404 outside /api (a browser asking for an asset) is logged at debug, below the BFF's level, as before.
