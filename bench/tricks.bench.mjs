@@ -51,7 +51,7 @@ const PHASES = [
     service: 'server',
     engine: 'sqlite',
     bookings: true,
-    tricks: ['statement-cache', 'precompiled-queries', 'parsed-settings', 'clinic-now'],
+    tricks: ['statement-cache', 'precompiled-queries', 'clinic-now'],
   },
   { name: 'durable bookings, PostgreSQL', service: 'server', engine: 'postgres', bookings: true, tricks: ['prepared-statements', 'precompiled-queries'] },
 ];

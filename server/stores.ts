@@ -8,7 +8,6 @@ import { ClinicStore } from './clinics/clinic.store.js';
 import { ClinicSnapshots } from './clinics/clinic-snapshot.store.js';
 import { OrganizationStore } from './organization/organization.store.js';
 import { WebsiteStore } from './website/website.store.js';
-import { ParsedSettings } from './website/parsed-settings.js';
 import { TreatmentStore } from './treatments/treatment.store.js';
 import { DentistStore } from './dentists/dentist.store.js';
 import { AppointmentStore } from './appointments/appointment.store.js';
@@ -23,8 +22,6 @@ interface Binding {
   readonly hotReads: HotReads;
   /** How the hot path's queries run: compiled once for the database, or built by Kysely each time. */
   readonly hotQueries: HotQueries;
-  /** The app's parsed website settings, shared by its transactions' stores. */
-  readonly parsedSettings: ParsedSettings;
   /** A transaction's shared reads of the clinic (within()). */
   readonly snapshots?: ClinicSnapshots;
 }
@@ -52,8 +49,7 @@ export class Stores {
   /**
    * The stores of one app on `database`, with the memory it keeps for itself:
    * reads kept while a SQLite file is unchanged (PostgreSQL queries every
-   * time) and parsed website settings. Two apps share none of it, but the
-   * database's precompiled queries.
+   * time). Two apps share none of it, but the database's precompiled queries.
    */
   static of(database: Database): Stores {
     return new Stores({
@@ -61,7 +57,6 @@ export class Stores {
       engine: database.engine,
       hotReads: database.changes ? new UnchangedReads(database.changes) : ALWAYS_QUERY,
       hotQueries: database.precompiled ?? BUILT_EACH_TIME,
-      parsedSettings: new ParsedSettings(),
     });
   }
 
@@ -98,8 +93,8 @@ export class Stores {
   }
 
   get websites(): WebsiteStore {
-    const { db, parsedSettings, snapshots } = this.binding;
-    return (this.#websites ??= new WebsiteStore(db, parsedSettings, snapshots));
+    const { db, snapshots } = this.binding;
+    return (this.#websites ??= new WebsiteStore(db, snapshots));
   }
 
   get treatments(): TreatmentStore {

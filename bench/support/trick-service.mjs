@@ -16,8 +16,8 @@
 //     app's router stacks by what it is (the module's own export, or a line of its source); exactly
 //     one must match, or the service refuses to start, so a change of the app cannot silently leave a
 //     trick in place. The treatment list's handler is put back the same way, answering with res.json;
-//   - the two booking caches by their own class's method, put back to the plain call before the app
-//     is built: ParsedSettings.parse to JSON.parse, ClinicNowReadings.at to clinicNow.
+//   - the clinic-now cache by its own class's method, put back to the plain call before the app
+//     is built: ClinicNowReadings.at to clinicNow.
 
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -31,7 +31,7 @@ const dist = (path) => import(new URL(`../../dist/${path}`, import.meta.url).hre
 const SWITCHABLE = {
   server: [
     'http-server', 'buffered-stdout', 'request-logger', 'rate-limit-headers', 'send-json',
-    'unchanged-reads', 'statement-cache', 'prepared-statements', 'precompiled-queries', 'parsed-settings', 'clinic-now',
+    'unchanged-reads', 'statement-cache', 'prepared-statements', 'precompiled-queries', 'clinic-now',
   ],
   bff: ['http-server', 'buffered-stdout', 'request-logger', 'rate-limit-headers'],
 };
@@ -121,10 +121,6 @@ async function buildServer() {
   const { systemClock } = await dist('platform/clock.js');
   const config = loadServerConfig();
   const logger = createLoggerFor(createLogger, config.logLevel);
-  if (trick === 'parsed-settings') {
-    const { ParsedSettings } = await dist('server/website/parsed-settings.js');
-    ParsedSettings.prototype.parse = (_careId, json) => JSON.parse(json);
-  }
   if (trick === 'clinic-now') {
     const { ClinicNowReadings, clinicNow } = await dist('contract/rules/clinic-now.js');
     ClinicNowReadings.prototype.at = clinicNow;

@@ -1,14 +1,12 @@
 import type { WebsiteSettings, WebsiteSite } from '../../contract/index.js';
 import type { Db } from '../db/database.js';
 import type { ClinicSnapshots } from '../clinics/clinic-snapshot.store.js';
-import type { ParsedSettings } from './parsed-settings.js';
 
 /** Spec 2.3: the website settings, stored as one validated JSON document per clinic. */
 export class WebsiteStore {
-  /** `parsed`: the app's parsed documents; `snapshots`: a transaction's shared reads of the clinic (Stores.within). */
+  /** `snapshots`: a transaction's shared reads of the clinic (Stores.within). */
   constructor(
     private readonly db: Db,
-    private readonly parsed: ParsedSettings,
     private readonly snapshots?: ClinicSnapshots,
   ) {}
 
@@ -16,7 +14,7 @@ export class WebsiteStore {
     const json = this.snapshots
       ? (await this.snapshots.of(careId))?.settings_json
       : (await this.db.selectFrom('websites').select('settings_json').where('care_id', '=', careId).executeTakeFirst())?.settings_json;
-    return json ? this.parsed.parse(careId, json) : undefined;
+    return json ? (JSON.parse(json) as WebsiteSettings) : undefined;
   }
 
   async site(careId: number): Promise<WebsiteSite | undefined> {
