@@ -51,15 +51,36 @@ export function removeSqliteFolder(dbPath: string): void {
   rmSync(join(dbPath, '..'), { recursive: true, force: true });
 }
 
-/** Runs one statement on the server's `postgres` maintenance database. */
-async function onMaintenanceDatabase(statement: string): Promise<void> {
+/** Runs statements on the server's `postgres` maintenance database, through one connection. */
+async function onMaintenanceDatabase(run: (client: pg.Client) => Promise<unknown>): Promise<void> {
   const client = new pg.Client({ connectionString: SERVICES.postgres.url });
   await client.connect();
   try {
-    await client.query(statement);
+    await run(client);
   } finally {
     await client.end();
   }
+}
+
+/** How long a removal waits for the database's sessions to close by themselves before it ends them. */
+const SESSIONS_CLOSE_WITHIN_MS = 2_000;
+
+/**
+ * Drops database `name`. A pool's end() resolves once its clients are told to end, before their
+ * sessions have closed: DROP … WITH (FORCE) at that moment terminates a session mid-goodbye, and its
+ * client, no longer the pool's, raises the FATAL 57P01 as an unhandled error in the test that closed
+ * it. So the sessions get their moment to close first, as the server sees them (pg_stat_activity);
+ * FORCE then ends only those nobody closes (a server process killed with -9 leaves some).
+ */
+async function dropDatabase(name: string): Promise<void> {
+  await onMaintenanceDatabase(async (client) => {
+    const sessions = async () =>
+      Number((await client.query<{ count: string }>('select count(*) from pg_stat_activity where datname = $1', [name])).rows[0]!.count);
+    for (const deadline = Date.now() + SESSIONS_CLOSE_WITHIN_MS; (await sessions()) > 0 && Date.now() < deadline; ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await client.query(`drop database if exists ${name} with (force)`);
+  });
 }
 
 /**
@@ -68,7 +89,7 @@ async function onMaintenanceDatabase(statement: string): Promise<void> {
  */
 export async function postgresTestDatabase(): Promise<TestDatabase> {
   const name = `clinic_test_${randomBytes(6).toString('hex')}`;
-  await onMaintenanceDatabase(`create database ${name}`);
+  await onMaintenanceDatabase((client) => client.query(`create database ${name}`));
   const url = new URL(SERVICES.postgres.url);
   url.pathname = `/${name}`;
   let removed: Promise<void> | undefined;
@@ -76,8 +97,7 @@ export async function postgresTestDatabase(): Promise<TestDatabase> {
     engine: 'postgres',
     url: url.href,
     location: url.href,
-    // FORCE ends any connection still open (a server process killed with -9 leaves some).
-    remove: () => (removed ??= onMaintenanceDatabase(`drop database if exists ${name} with (force)`)),
+    remove: () => (removed ??= dropDatabase(name)),
   };
 }
 
