@@ -59,14 +59,15 @@ class LoggedPaths {
   private readonly secrets: readonly SecretRoute[];
 
   constructor({ api, mountedUnder = [], secretRoutes = [] }: RequestLogPaths) {
-    const mount = `(${mountedUnder.map(patternSource).join('|')})?`;
-    const apiSource = `^${mountedUnder.length ? mount : ''}${patternSource(api)}`;
+    // Group 1, when there are mounts: the one a request was asked under.
+    const mount = mountedUnder.length ? `(${mountedUnder.map(patternSource).join('|')})?` : '';
+    const apiSource = `^${mount}${patternSource(api)}`;
     this.underApi = new RegExp(`${apiSource}(?:/|$)`, 'i');
     this.secrets = secretRoutes.map((route) => {
       const parameter = route.indexOf('/:');
       if (parameter === -1) throw new Error(`a secret route names its secret as a parameter: ${route}`);
       const before = patternSource(route.slice(0, parameter + 1));
-      return { found: new RegExp(`^${mount}${patternSource(api)}${before}.`, 'i'), logged: `${api}${route}` };
+      return { found: new RegExp(`${apiSource}${before}.`, 'i'), logged: `${api}${route}` };
     });
   }
 
