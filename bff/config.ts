@@ -5,6 +5,7 @@ import { decodeSecretsKey } from './secrets-key.js';
 import { AllowlistError, parseOutboundAllowlist, type OutboundAllowlist } from './outbound/outbound-allowlist.js';
 import { coreConfig, coreSettings, parseSettings, positiveIntSetting, rateSettings, rateWindow, type CoreConfig, type RateWindow } from '../platform/config.js';
 import { BOOKING_RULE_BOUNDS, DEFAULT_BOOKING_RULES, type BookingRules } from '../contract/rules/booking-rules.js';
+import { NOTIFICATION_PAIRS, notificationConfig, NotificationSettingsSchema, type NotificationConfig } from './notifications/notification-settings.js';
 
 /** A booking rule's setting: a whole number within the rule's bounds, the rule's default when unset. */
 const bookingRuleSetting = (rule: keyof BookingRules) =>
@@ -148,7 +149,7 @@ export const BffConfigSchema = z.object({
     .min(1)
     .default('file:data/bff.db')
     .describe(
-      "the BFF's own database, where its sites live (see [docs/sites.md](sites.md)): `file:` (or a path) for a SQLite file, `postgres://` or `postgresql://` for PostgreSQL; never the reference server's database. Migrated when opened. The BFF opens it only when `SITE_SECRETS_KEY` is set (it then serves the sites at `/s/{site_id}`); `npm run bff -- sites` always does. One clinic (`APP_KEY` and the rest) needs none",
+      "the BFF's own database, where its sites live (see [docs/sites.md](sites.md)): `file:` (or a path) for a SQLite file, `postgres://` or `postgresql://` for PostgreSQL; never the reference server's database. Migrated when opened. The BFF always opens it: the outbox of messages to clinics and patients' change requests live there (docs/operations.md); with `SITE_SECRETS_KEY` set it also serves the sites at `/s/{site_id}`",
     ),
   SITE_SECRETS_KEY: z
     .string()
@@ -177,6 +178,7 @@ export const BffConfigSchema = z.object({
     .transform((url) => url.replace(/\/$/, ''))
     .optional()
     .describe('`npm run dev` only: Vite\'s dev server, to which `/widget/*` and its hot-reload websocket are proxied instead of serving `WIDGET_DIR`'),
+  ...NotificationSettingsSchema,
 });
 
 /** The settings of the clinic served at /api and /widget (the default site): all of them, or none beside sites. */
@@ -193,6 +195,9 @@ const defaultClinicOrSites = z.superRefine<z.output<typeof BffConfigSchema>>(
     const given = DEFAULT_CLINIC_SETTINGS.filter((name) => settings[name] !== undefined);
     const missing = DEFAULT_CLINIC_SETTINGS.filter((name) => settings[name] === undefined);
     const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    for (const [name, needs] of NOTIFICATION_PAIRS) {
+      if (settings[name] !== undefined && settings[needs] === undefined) problem(needs, `required with ${name}`);
+    }
     if (given.length > 0) {
       for (const name of missing) problem(name, `required with ${given.join(' and ')}: the clinic served at /api needs ${DEFAULT_CLINIC_SETTINGS.join(', ')}`);
       return;
@@ -228,6 +233,8 @@ export interface DefaultClinic {
 }
 
 export interface BffConfig extends CoreConfig {
+  /** DATABASE_URL: the BFF's own database (sites, outbox, change requests), always opened by main.ts. */
+  databaseUrl: string;
   /** Absent in a BFF of sites only (SITE_SECRETS_KEY set, no APP_KEY): then /api and /widget answer 404. */
   defaultClinic?: DefaultClinic;
   allowedOrigins: string[];
@@ -268,6 +275,8 @@ export interface BffConfig extends CoreConfig {
    * database and serves the env clinic alone, as before sites.
    */
   sites?: SitesConfig;
+  /** The SMTP relay, the default site's channels and change rules, the outbox worker's timing. */
+  notifications: NotificationConfig;
 }
 
 /**
@@ -287,6 +296,7 @@ export function parseBffConfig(env: NodeJS.ProcessEnv): BffConfig {
   const e = parseSettings(BffConfigSchema.check(defaultClinicOrSites), env, 'BFF');
   return {
     ...coreConfig(e),
+    databaseUrl: e.DATABASE_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     ...(e.UPSTREAM_URL !== undefined && e.APP_KEY !== undefined && e.APP_SECRET_KEY !== undefined
       ? { defaultClinic: { upstreamUrl: e.UPSTREAM_URL, appKey: e.APP_KEY, appSecretKey: e.APP_SECRET_KEY } }
@@ -316,6 +326,7 @@ export function parseBffConfig(env: NodeJS.ProcessEnv): BffConfig {
     demoPage: e.DEMO_PAGE,
     widgetDir: e.WIDGET_DIR,
     widgetDevUrl: e.WIDGET_DEV_URL,
+    notifications: notificationConfig(e),
     ...(e.SITE_SECRETS_KEY === undefined
       ? {}
       : {

@@ -26,9 +26,9 @@ runMain('BFF', async () => {
   // REDIS_URL: limits and taken slots shared by every BFF; a Redis down at start is one warning, not a failed start.
   const redis = await openRedis(config, logger);
   const metrics = config.metrics && new BffMetrics();
-  // SITE_SECRETS_KEY: the sites of the BFF's own database (DATABASE_URL) too; unset, no database is opened.
-  const sites = config.sites && (await openSitesDatabase(config.sites.databaseUrl));
-  const store = sites && config.sites && new SiteStore(sites.db, new SiteSecrets(config.sites.secretsKey!, config.sites.previousSecretsKey));
+  // The BFF's own database (DATABASE_URL): the outbox and change requests always, the sites with SITE_SECRETS_KEY.
+  const database = await openSitesDatabase(config.databaseUrl);
+  const store = config.sites && new SiteStore(database.db, new SiteSecrets(config.sites.secretsKey!, config.sites.previousSecretsKey));
   const bff = createBff({ config, logger, clock: systemClock, redis, metrics, sites: store, widgetDevProxy });
   // Before the BFF's own port: a metrics port it cannot take fails the start, before anything could see it healthy.
   if (metrics && config.metrics) await serveMetrics(metrics.registry, config.metrics, logger);
@@ -43,7 +43,7 @@ runMain('BFF', async () => {
     onDrained: async () => {
       await changes?.close();
       await redis?.close();
-      await sites?.close();
+      await database.close();
     },
   });
   // Vite's HMR websocket goes through the widget proxy too.

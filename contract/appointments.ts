@@ -38,7 +38,8 @@ const patientText = (max: number, { required, multiline = false }: { required: b
 
 const requiredText = (max: number) => patientText(max, { required: true });
 
-const optionalText = (max: number, options: { multiline?: boolean } = {}) => patientText(max, { required: false, ...options }).nullish();
+/** An optional patient text field (a note, a change request's message): sanitised as every patient text. */
+export const optionalText = (max: number, options: { multiline?: boolean } = {}) => patientText(max, { required: false, ...options }).nullish();
 
 const optionalId = z
   .number({ error: 'must be a positive integer' })

@@ -11,6 +11,7 @@ import {
   WebsiteResponse,
 } from './index.js';
 import { CalendarDate, IdParam, TimeOfDay } from './common.js';
+import { ChangeView } from './bff-change-view.js';
 import {
   AVAILABILITY_DAYS_PATH,
   AVAILABILITY_PATH,
@@ -156,6 +157,10 @@ export const BookingResult = z
           'The dentist booked: the one asked for, or, when none was and the clinic has dentists, the one the BFF chose ' +
           '(the first in GET /dentists order free at that time). null when the booking names no dentist.',
       }),
+    booking_page_url: z
+      .string()
+      .optional()
+      .meta({ description: "The page the clinic's manage links open (BOOKING_PAGE_URL); absent: the page the patient booked on." }),
   })
   .strict()
   .meta({ id: 'BookingResult' });
@@ -175,6 +180,7 @@ export type BffBookingResponse = z.infer<typeof BffBookingResponse>;
 export const BffStatusView = AppointmentStatusView.extend({
   doctor_id: z.number().int().min(1).nullable().optional().meta({ description: 'The dentist booked, when known to this BFF.' }),
   treatment_id: z.number().int().min(1).nullable().optional().meta({ description: 'The treatment booked, when known to this BFF.' }),
+  changes: ChangeView.optional().meta({ description: 'What the patient may still ask of the booking: cancel or move requests, under the clinic\'s rules.' }),
 }).meta({ id: 'BffStatusView' });
 export type BffStatusView = z.infer<typeof BffStatusView>;
 

@@ -6,10 +6,66 @@ import pg from 'pg';
 import { engineOfUrl, sqlitePathFromUrl, type Engine } from '../../platform/database/database-url.js';
 import { sitesTable } from './migrations/001-sites.js';
 import { siteVersion } from './migrations/002-site-version.js';
+import { notificationTables } from './migrations/003-notifications.js';
 
-/** The BFF's own tables (decision 0013): the sites, nothing of the clinic's. */
+/**
+ * The BFF's own tables (decisions 0013 and 0018): the sites; the bookings this
+ * BFF made and patients' change requests, until a week after each visit; the
+ * outbox of messages to clinics.
+ */
 export interface SitesTables {
   sites: SiteRow;
+  booking_records: BookingRecordRow;
+  change_requests: ChangeRequestRow;
+  outbox_messages: OutboxRow;
+}
+
+/**
+ * Integers of ms since the epoch are `bigint` columns: PostgreSQL's driver
+ * reads them as strings, so each reader turns them to numbers (Number()).
+ */
+type Millis = number | string;
+
+/** A booking this BFF made: what a change request tells the clinic beside the status view. */
+export interface BookingRecordRow {
+  site_id: string;
+  appointment_id: number | string;
+  date: string;
+  time: string;
+  doctor_id: number | null;
+  treatment_id: number | null;
+  patient_phone: string | null;
+  forget_at: Millis;
+}
+
+/** One change request: at most one per booking and kind (the primary key). */
+export interface ChangeRequestRow {
+  site_id: string;
+  appointment_id: number | string;
+  kind: 'cancel' | 'move';
+  requested_at: Millis;
+  /** move: JSON text of [{date, time}]; cancel: null. */
+  preferred_starts: string | null;
+  forget_at: Millis;
+}
+
+/** One message of the outbox, to one channel (bff/outbox/outbox-message.ts). */
+export interface OutboxRow {
+  id: string;
+  site_id: string;
+  channel: 'email' | 'webhook';
+  event_type: string;
+  /** The NotificationEvent as JSON text. */
+  payload: string;
+  state: 'pending' | 'delivered' | 'dead';
+  attempts: Generated<number>;
+  created_at: Millis;
+  next_attempt_at: Millis;
+  lease_owner: string | null;
+  lease_until: Millis | null;
+  finished_at: Millis | null;
+  /** A short reason of the last failed try (a status code, a timeout); never a receiver's answer body. */
+  last_error: string | null;
 }
 
 /** One site's row. Origins and limits are JSON text, the same on both engines; times are ISO 8601 text. */
@@ -31,6 +87,19 @@ export interface SiteRow {
   updated_at: string;
   /** Moved by one at every change (site.store.ts), by the store's own writes; what a BFF compares its sites with. */
   version: Generated<number>;
+  /** The clinic's address for e-mails; null: none. */
+  notify_email: string | null;
+  /** The e-mails' language (MAIL_LANGUAGES); null: en. */
+  notify_language: string | null;
+  webhook_url: string | null;
+  /** The Standard Webhooks secret, sealed as the app secret is; null with webhook_url null. */
+  webhook_secret_sealed: string | null;
+  /** null: the BFF's CHANGE_REQUEST_MIN_NOTICE_HOURS. */
+  change_min_notice_hours: number | null;
+  /** 1 or 0; null: the BFF's CHANGE_REQUEST_MOVE. */
+  change_move_allowed: number | null;
+  change_text: string | null;
+  booking_page_url: string | null;
 }
 
 export interface SitesDatabase {
@@ -80,7 +149,11 @@ function openPostgres(url: string): Kysely<SitesTables> {
 }
 
 async function migrate(db: Kysely<SitesTables>): Promise<void> {
-  const migrations: Record<string, Migration> = { '001-sites': sitesTable, '002-site-version': siteVersion };
+  const migrations: Record<string, Migration> = {
+    '001-sites': sitesTable,
+    '002-site-version': siteVersion,
+    '003-notifications': notificationTables,
+  };
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },

@@ -54,6 +54,30 @@ export const AVAILABILITY_DAYS_PATH = '/availability/days';
  */
 export const ORIGIN_CHECK_PATH = '/origin-check';
 
+/**
+ * POST: a patient's request to cancel or move a booking, by its reference in
+ * the body: `{reference, kind: 'cancel'}` or `{reference, kind: 'move',
+ * preferred_starts: [{date, time}, …up to 3], message?}`. The spec has no
+ * cancel or move: the request reaches the clinic, whose staff act on it.
+ */
+export const CHANGE_REQUEST_PATH = '/appointments/change-requests';
+
+/** The most wished starts a move request carries. */
+export const MAX_PREFERRED_STARTS = 3;
+
+/** The longest message a change request carries, in characters (a booking's note is longer). */
+export const CHANGE_MESSAGE_MAX = 500;
+
+/** Largest change request body a browser may send, in bytes. */
+export const CHANGE_REQUEST_MAX_BYTES = 4 * 1024;
+
+/**
+ * The fragment of a manage link, `#clinic-booking-manage=REFERENCE`: the
+ * widget opens the booking's manage view. A fragment never leaves the
+ * browser: no server log, proxy or Referer header carries it.
+ */
+export const MANAGE_FRAGMENT = 'clinic-booking-manage';
+
 /** Largest status lookup body a browser may send, in bytes. */
 export const STATUS_LOOKUP_MAX_BYTES = 1024;
 
@@ -125,5 +149,13 @@ export const REFUSAL_REASONS = [
   'unknown_treatment',
   /** The dentist is not one of the clinic's dentists. */
   'unknown_dentist',
+  /** A change request: the appointment is closer than the clinic's change window (CHANGE_REQUEST_MIN_NOTICE_HOURS). */
+  'inside_change_window',
+  /** A move request: the clinic takes only cancellations online. */
+  'move_not_offered',
+  /** A change request: the booking is already Cancelled. */
+  'already_cancelled',
+  /** A change request: the booking is Completed. */
+  'appointment_completed',
 ] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];

@@ -51,6 +51,12 @@ describe('BFF configuration', () => {
       demoPage: false,
       widgetDir: 'widget/dist',
       widgetDevUrl: undefined,
+      databaseUrl: 'file:data/bff.db',
+      // Every channel off; the change rules' and the outbox's defaults.
+      notifications: {
+        defaultSite: { language: 'en', changeRules: { minNoticeHours: 24, moveAllowed: true } },
+        outbox: { worker: true, retryMaxDelayMs: 300_000, giveUpMs: 24 * 3600_000, retentionMs: 72 * 3600_000 },
+      },
     });
     expect(config.outboundAllowlist.entries).toEqual([]);
   });

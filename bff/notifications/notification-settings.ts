@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import { positiveIntSetting } from '../../platform/config.js';
+import { MAIL_LANGUAGES, type MailLanguage } from './mail-language.js';
+
+/**
+ * The settings of the clinic's notifications and of patients' change requests
+ * (docs/operations.md, "Telling the clinic"): the SMTP relay and sender every
+ * site shares, and the default site's own address, webhook and change rules
+ * (a database site keeps its own: `sites set-notifications`,
+ * `sites set-change-rules`). Each channel left unset is simply off.
+ */
+
+/** `smtp://` (STARTTLS, required except to loopback) or `smtps://` (TLS from the first byte), user and password optional in it. */
+const smtpUrl = z
+  .string()
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '' && url.pathname.replace(/^\/+/, '') === '';
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be smtp://host[:port] or smtps://host[:port], user and password optional in it (smtp://user:pass@mail.example:587)' },
+  );
+
+/** One e-mail address: what nodemailer and every relay accept, checked loosely (a relay has the final word). */
+export const emailAddress = z
+  .string()
+  .trim()
+  .max(254)
+  .regex(/^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/, { message: 'must be one e-mail address, e.g. reception@clinic.example' });
+
+/** An http(s) URL a webhook is POSTed to; where it may point is checked at delivery (bff/outbound/). */
+export const webhookUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://hooks.agency.example/clinic' });
+
+/** A Standard Webhooks secret: `whsec_` then base64 of 24 to 64 random bytes. */
+export const webhookSecret = z
+  .string()
+  .trim()
+  .refine(
+    (value) => {
+      const match = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(value);
+      if (!match) return false;
+      const bytes = Buffer.from(match[1]!, 'base64').length;
+      return bytes >= 24 && bytes <= 64;
+    },
+    { message: 'must be whsec_ then base64 of 24 to 64 random bytes, e.g. whsec_$(openssl rand -base64 32)' },
+  );
+
+/** How close to the appointment a change request is still taken, in hours (0 .. 30 days). */
+export const CHANGE_NOTICE_HOURS_BOUNDS = { min: 0, max: 720 } as const;
+
+export const NotificationSettingsSchema = {
+  SMTP_URL: smtpUrl
+    .optional()
+    .describe(
+      "the SMTP relay the clinics' e-mails go through: `smtp://host:587` (STARTTLS, required except to a loopback address) or `smtps://host:465`, user and password in it or in `SMTP_USER` and `SMTP_PASSWORD`. Unset, no e-mail is sent",
+    ),
+  SMTP_USER: z.string().min(1).optional().describe("the relay's user name, when not in `SMTP_URL`"),
+  SMTP_PASSWORD: z.string().min(1).optional().describe("the relay's password, when not in `SMTP_URL`; never logged"),
+  MAIL_FROM: emailAddress
+    .optional()
+    .describe('the sender of every e-mail, e.g. `bookings@agency.example` (a domain the relay may send for). Required with `SMTP_URL`'),
+  CLINIC_NOTIFY_EMAIL: emailAddress
+    .optional()
+    .describe("the default site's address for new bookings and change requests. Unset, the default site gets no e-mail"),
+  CLINIC_LANGUAGE: z
+    .enum(MAIL_LANGUAGES)
+    .default('en')
+    .describe(`the language of the default site's e-mails to the clinic: ${MAIL_LANGUAGES.join(', ')}`),
+  WEBHOOK_URL: webhookUrl
+    .optional()
+    .describe(
+      "where the default site's events (`booking.created`, `booking.cancel_requested`, `booking.move_requested`) are POSTed, signed per Standard Webhooks. A public address, or one `OUTBOUND_ALLOWLIST` allows; redirects are not followed. Unset, no webhook is sent",
+    ),
+  WEBHOOK_SECRET: webhookSecret
+    .optional()
+    .describe('the secret the default site\'s webhooks are signed with: `whsec_` and base64 (Standard Webhooks). Required with `WEBHOOK_URL`'),
+  CHANGE_REQUEST_MIN_NOTICE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(CHANGE_NOTICE_HOURS_BOUNDS.min)
+    .max(CHANGE_NOTICE_HOURS_BOUNDS.max)
+    .default(24)
+    .describe(
+      `how many hours before the appointment a patient may still ask online to cancel or move it (${CHANGE_NOTICE_HOURS_BOUNDS.min}..${CHANGE_NOTICE_HOURS_BOUNDS.max}); closer to it the widget shows the clinic's phone instead, and the BFF refuses the request (\`reason: inside_change_window\`)`,
+    ),
+  CHANGE_REQUEST_MOVE: z
+    .stringbool()
+    .default(true)
+    .describe('`false`: patients may ask to cancel online but not to move (`reason: move_not_offered`)'),
+  CHANGE_REQUEST_TEXT: z
+    .string()
+    .trim()
+    .max(300)
+    .optional()
+    .describe("the clinic's own words shown beside the change actions, e.g. its cancellation policy (plain text, up to 300 characters)"),
+  BOOKING_PAGE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL of the page the widget is on' })
+    .optional()
+    .describe(
+      "the page patients' manage links open (the reference goes after `#`). Unset, a link opens the page the patient booked on",
+    ),
+  OUTBOX_WORKER: z
+    .stringbool()
+    .default(true)
+    .describe('`false`: this instance queues messages but leaves their delivery to the other instances'),
+  OUTBOX_RETRY_MAX_DELAY_MS: positiveIntSetting
+    .default(5 * 60_000)
+    .describe('the longest wait between two tries of one message (they start at 5 s and double, each with random jitter)'),
+  OUTBOX_GIVE_UP_HOURS: positiveIntSetting
+    .default(24)
+    .describe('after this long undelivered a message is dead-lettered (`outbox list --state dead`, `outbox retry`)'),
+  OUTBOX_RETENTION_HOURS: positiveIntSetting
+    .default(72)
+    .describe('delivered messages are deleted this long after delivery; dead ones this long after they died'),
+} as const;
+
+type Parsed = z.output<z.ZodObject<typeof NotificationSettingsSchema>>;
+
+/** The SMTP relay and sender every site's e-mail goes through. */
+export interface MailRelay {
+  /** SMTP_URL, with SMTP_USER and SMTP_PASSWORD folded in when given beside it. */
+  url: string;
+  from: string;
+}
+
+/** A site's channels and change rules, as the default site's settings give them (a database site's come from its row). */
+export interface SiteNotifications {
+  /** Where the clinic's e-mail goes; absent, no e-mail for this site. */
+  email?: string;
+  language: MailLanguage;
+  webhook?: { url: string; secret: string };
+  changeRules: ChangeRules;
+  /** The page a manage link opens; absent, the page the patient booked on. */
+  bookingPageUrl?: string;
+}
+
+/** How the clinic takes change requests. */
+export interface ChangeRules {
+  minNoticeHours: number;
+  moveAllowed: boolean;
+  /** The clinic's own words beside the actions; absent, none. */
+  text?: string;
+}
+
+export interface OutboxSettings {
+  worker: boolean;
+  retryMaxDelayMs: number;
+  giveUpMs: number;
+  retentionMs: number;
+}
+
+export interface NotificationConfig {
+  /** Absent: no e-mail is sent by any site. */
+  mailRelay?: MailRelay;
+  /** The default site's own. */
+  defaultSite: SiteNotifications;
+  outbox: OutboxSettings;
+}
+
+/** Settings that go together: each named in the first needs the second. */
+export const NOTIFICATION_PAIRS = [
+  ['SMTP_URL', 'MAIL_FROM'],
+  ['WEBHOOK_URL', 'WEBHOOK_SECRET'],
+  ['WEBHOOK_SECRET', 'WEBHOOK_URL'],
+] as const;
+
+export function notificationConfig(e: Parsed): NotificationConfig {
+  return {
+    ...(e.SMTP_URL !== undefined && e.MAIL_FROM !== undefined
+      ? { mailRelay: { url: withCredentials(e.SMTP_URL, e.SMTP_USER, e.SMTP_PASSWORD), from: e.MAIL_FROM } }
+      : {}),
+    defaultSite: {
+      ...(e.CLINIC_NOTIFY_EMAIL !== undefined ? { email: e.CLINIC_NOTIFY_EMAIL } : {}),
+      language: e.CLINIC_LANGUAGE,
+      ...(e.WEBHOOK_URL !== undefined && e.WEBHOOK_SECRET !== undefined ? { webhook: { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET } } : {}),
+      changeRules: {
+        minNoticeHours: e.CHANGE_REQUEST_MIN_NOTICE_HOURS,
+        moveAllowed: e.CHANGE_REQUEST_MOVE,
+        ...(e.CHANGE_REQUEST_TEXT ? { text: e.CHANGE_REQUEST_TEXT } : {}),
+      },
+      ...(e.BOOKING_PAGE_URL !== undefined ? { bookingPageUrl: e.BOOKING_PAGE_URL } : {}),
+    },
+    outbox: {
+      worker: e.OUTBOX_WORKER,
+      retryMaxDelayMs: e.OUTBOX_RETRY_MAX_DELAY_MS,
+      giveUpMs: e.OUTBOX_GIVE_UP_HOURS * 3600_000,
+      retentionMs: e.OUTBOX_RETENTION_HOURS * 3600_000,
+    },
+  };
+}
+
+/** SMTP_URL with SMTP_USER and SMTP_PASSWORD put in it when given beside it (the URL's own win). */
+function withCredentials(url: string, user: string | undefined, password: string | undefined): string {
+  const parsed = new URL(url);
+  if (!parsed.username && user !== undefined) parsed.username = encodeURIComponent(user);
+  if (!parsed.password && password !== undefined) parsed.password = encodeURIComponent(password);
+  return parsed.toString();
+}
