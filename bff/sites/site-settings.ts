@@ -3,6 +3,7 @@ import type { BookingRules } from '../../contract/rules/booking-rules.js';
 import type { RateWindow } from '../../platform/config.js';
 import type { BffConfig } from '../config.js';
 import type { SiteKeyPair, SiteRecord } from './site.js';
+import type { SiteNotifications } from '../notifications/notification-settings.js';
 
 /** The site of the env settings (APP_KEY and the rest), served at /api and /widget as before sites. */
 export const DEFAULT_SITE = 'default';
@@ -36,6 +37,8 @@ export interface SiteSettings {
    * the runtime of an earlier revision is never served by this one.
    */
   revision?: string;
+  /** Where the clinic is told of bookings and change requests (each channel absent: off), and its change rules. */
+  notifications: SiteNotifications;
 }
 
 /**
@@ -55,6 +58,7 @@ export function defaultSiteSettings(config: BffConfig): SiteSettings | undefined
     previousReferenceKeys: config.previousReferenceKeys,
     // The app key enters only as a hash, so no key names a credential (as before sites).
     redisScope: createHash('sha256').update(clinic.appKey).digest('hex').slice(0, 16),
+    notifications: config.notifications.defaultSite,
   };
 }
 
@@ -75,6 +79,7 @@ export function operationsTemplateSettings(config: BffConfig): SiteSettings {
     referenceKey: config.referenceKey,
     previousReferenceKeys: [],
     redisScope: 'operations-template',
+    notifications: config.notifications.defaultSite,
   };
 }
 
@@ -115,6 +120,8 @@ export function siteSettingsOf(site: SiteRecord, credentials: SiteKeyPair, confi
     previousReferenceKeys: config.previousReferenceKeys.map((key) => siteReferenceKey(key, site.site_id)),
     redisScope: `site:${site.site_id}`,
     revision,
+    // Until a site sets its own (sites set-notifications): no channel, the BFF's change rules.
+    notifications: { language: 'en', changeRules: config.notifications.defaultSite.changeRules },
   };
 }
 
