@@ -112,7 +112,9 @@ function send(res, status, type, body, headers = {}) {
 
 /** One caught message as /messages.json gives it and the page shows it. */
 function describe(id, mail, envelope) {
-  const addresses = (field) => (field === undefined ? null : [field].flat().map((a) => a.text).join(', '));
+  // `Name <address>`, as people write it (mailparser's own text quotes every name).
+  const person = (a) => (a.group ? a.group.map(person).join(', ') : a.name ? `${a.name} <${a.address}>` : a.address);
+  const addresses = (field) => (field === undefined ? null : [field].flat().flatMap((f) => f.value.map(person)).join(', '));
   return {
     id,
     received_at: new Date().toISOString(),
@@ -269,7 +271,7 @@ a { color: var(--accent); }
 .top nav { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .top nav a { color: #fff; text-decoration: none; font-size: 0.875rem; padding: 0.3rem 0.75rem; border: 1px solid #475569; border-radius: 999px; }
 .top nav a:hover, .top nav a:focus-visible { background: #1e293b; border-color: #94a3b8; }
-main { padding-top: 1rem; padding-bottom: 2rem; }
+main.wrap { padding-top: 1.25rem; padding-bottom: 2rem; }
 .count { margin: 0 0 0.75rem; color: var(--muted); font-size: 0.875rem; }
 .empty { background: var(--card); border: 1px dashed #cbd5e1; border-radius: 0.75rem; padding: 2.5rem 1.5rem; text-align: center; }
 .empty h2 { margin: 0 0 0.5rem; font-size: 1.25rem; }
@@ -290,8 +292,8 @@ dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
   .part + .part { border-top: 0; border-left: 1px solid var(--line); }
 }
 h3 { margin: 0 0 0.5rem; font-size: 0.75rem; letter-spacing: 0.06em; text-transform: uppercase; color: var(--muted); }
-iframe { display: block; width: 100%; height: 26rem; border: 1px solid var(--line); border-radius: 0.5rem; background: #fff; resize: vertical; overflow: hidden; }
-pre { margin: 0; padding: 0.75rem; max-height: 26rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; background: #f8fafc; border: 1px solid var(--line); border-radius: 0.5rem; font: 0.8125rem/1.55 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
+iframe { display: block; width: 100%; height: 22rem; border: 1px solid var(--line); border-radius: 0.5rem; background: #fff; resize: vertical; overflow: hidden; }
+pre { margin: 0; padding: 0.75rem; max-height: 22rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; background: #f8fafc; border: 1px solid var(--line); border-radius: 0.5rem; font: 0.8125rem/1.55 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
 .missing { margin: 0; color: var(--muted); font-style: italic; }
 .mail > footer { padding: 0.75rem 1.25rem 1rem; border-top: 1px solid var(--line); font-size: 0.875rem; }
 .mail > footer ul { margin: 0; padding-left: 1.25rem; }

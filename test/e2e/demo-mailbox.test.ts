@@ -67,7 +67,7 @@ describe("the clinic's mailbox of npm start (scripts/support/demo-mailbox.mjs)",
     const html = await res.text();
 
     expect(html).toContain('<h2 id="subject-1">New booking: Tue 3 Mar, 10:00</h2>');
-    expect(html).toContain('<dd>&quot;Demo Clinic Bookings&quot; &lt;bookings@demo-clinic.test&gt;</dd>');
+    expect(html).toContain('<dd>Demo Clinic Bookings &lt;bookings@demo-clinic.test&gt;</dd>');
     expect(html).toContain('<dd>reception@demo-clinic.test</dd>');
     expect(html).toContain(`<dd class="mono">${sent.messageId.replace('<', '&lt;').replace('>', '&gt;')}</dd>`);
     expect(html).toMatch(/<dt>Date<\/dt><dd><time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z">/);
@@ -99,7 +99,7 @@ describe("the clinic's mailbox of npm start (scripts/support/demo-mailbox.mjs)",
       id: 1,
       envelope: { from: 'bookings@demo-clinic.test', to: ['reception@demo-clinic.test'] },
       subject: BOOKING_MAIL.subject,
-      from: '"Demo Clinic Bookings" <bookings@demo-clinic.test>',
+      from: 'Demo Clinic Bookings <bookings@demo-clinic.test>',
       to: 'reception@demo-clinic.test',
       message_id: sent.messageId,
       text: BOOKING_MAIL.text,
