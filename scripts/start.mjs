@@ -1,20 +1,42 @@
 // `npm start` (after `npm run build`): the whole demo. Seeds the demo clinic and
 // a key pair on the first run only (kept in the database and in a git-ignored
-// .env), starts the reference server and the BFF together, prints the demo URL,
-// and stops both on Ctrl-C. Any start-up failure is one line, not a stack trace.
-import { bffSettings, DemoRunner, demoSettings, metricsBannerLine, metricsPorts, serviceSettings } from './support/demo-stack.mjs';
+// .env), starts the clinic's mailbox, the reference server and the BFF
+// together, prints the demo URL, and stops them all on Ctrl-C. Any start-up
+// failure is one line, not a stack trace.
+import {
+  bffSettings,
+  demoMailSettings,
+  DemoRunner,
+  demoSettings,
+  metricsBannerLine,
+  metricsPorts,
+  ownMailRelay,
+  serviceSettings,
+} from './support/demo-stack.mjs';
 
 const settings = demoSettings();
-const { serverPort, bffPort, databaseUrl, serverUrl } = settings;
+const { serverPort, bffPort, databaseUrl, serverUrl, mailboxPort, mailboxSmtpPort } = settings;
 const demo = new DemoRunner('npm start');
+const demoUrl = `http://localhost:${bffPort}/`;
 
 await demo.ensurePortFree(serverPort, 'SERVER_PORT');
 await demo.ensurePortFree(bffPort, 'PORT');
+// The clinic's e-mail goes to a mailbox of the demo's own (scripts/support/demo-mailbox.mjs), unless .env or
+// the environment names a relay (SMTP_URL): then it goes there, and no mailbox is started.
+const ownRelay = ownMailRelay(serviceSettings(settings));
+if (!ownRelay) {
+  await demo.ensurePortFree(mailboxPort, 'MAILBOX_PORT', "the clinic's mailbox");
+  await demo.ensurePortFree(mailboxSmtpPort, 'MAILBOX_SMTP_PORT', "the clinic's mailbox, SMTP");
+}
 const keys = demo.ensureDemoClinic(settings, ['dist/server/cli/main.js']);
 const shared = serviceSettings(settings);
 // METRICS_PORT: the server's, and METRICS_PORT+1 the BFF's (metricsPorts); checked before either starts.
 const metrics = metricsPorts(shared);
 await demo.ensureMetricsPortsFree(metrics);
+const mail = ownRelay ? {} : demoMailSettings(shared, mailboxSmtpPort);
+if (!ownRelay) {
+  await demo.startMailbox({ httpPort: Number(mailboxPort), smtpPort: Number(mailboxSmtpPort), demoUrl, address: mail.CLINIC_NOTIFY_EMAIL });
+}
 demo.run('reference server', ['dist/server/main.js'], {
   ...shared,
   PORT: serverPort,
@@ -25,6 +47,7 @@ demo.run('reference server', ['dist/server/main.js'], {
 await demo.waitForHealth(`${serverUrl}/healthz`);
 demo.run('BFF', ['dist/bff/main.js'], {
   ...bffSettings(shared),
+  ...mail,
   PORT: bffPort,
   UPSTREAM_URL: `${serverUrl}/api/v1`,
   APP_KEY: keys.APP_KEY,
@@ -38,8 +61,13 @@ demo.run('BFF', ['dist/bff/main.js'], {
 });
 await demo.waitForHealth(`http://127.0.0.1:${bffPort}/readyz`);
 
+const clinicAddress = shared.CLINIC_NOTIFY_EMAIL?.trim();
+const mailLine = ownRelay
+  ? `clinic's e-mail   through your SMTP_URL (${ownRelay.host}, from .env or the environment) ${clinicAddress ? `to ${clinicAddress}` : 'to nobody: CLINIC_NOTIFY_EMAIL is unset'}`
+  : `clinic's mailbox  http://localhost:${mailboxPort}/`;
 demo.started(`
 clinic-booking demo is running:
-  demo page      http://localhost:${bffPort}/
-  API reference  ${serverUrl}/api/v1/docs${metricsBannerLine(metrics)}
+  demo page         ${demoUrl}
+  ${mailLine}
+  API reference     ${serverUrl}/api/v1/docs${metricsBannerLine(metrics, 18)}
 Press Ctrl-C to stop.`);

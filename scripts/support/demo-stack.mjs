@@ -7,13 +7,16 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** Where the demo runs; SERVER_PORT, PORT and DATABASE_URL move it. */
+/** Where the demo runs; SERVER_PORT, PORT, MAILBOX_PORT, MAILBOX_SMTP_PORT and DATABASE_URL move it. */
 export function demoSettings(env = process.env) {
   const serverPort = env.SERVER_PORT ?? '4000';
   const bffPort = env.PORT ?? '8080';
   return {
     serverPort,
     bffPort,
+    // The clinic's mailbox of `npm start` (demo-mailbox.mjs): its page, and the SMTP port the BFF sends to.
+    mailboxPort: env.MAILBOX_PORT ?? '8025',
+    mailboxSmtpPort: env.MAILBOX_SMTP_PORT ?? '2525',
     databaseUrl: env.DATABASE_URL ?? 'file:data/clinic.db',
     serverUrl: `http://127.0.0.1:${serverPort}`,
     // Tests point this elsewhere so they never touch a developer's own .env.
@@ -62,11 +65,44 @@ export function metricsPorts(shared) {
   return { server: port, bff: String(Number(port) + 1), host: shared.METRICS_HOST ?? '127.0.0.1' };
 }
 
-/** The banner's line for the metrics of `metricsPorts` (none when unset, or when each took any free port). */
-export function metricsBannerLine(metrics) {
+/**
+ * The banner's line for the metrics of `metricsPorts` (none when unset, or when each took any free port);
+ * `labelWidth` lines its URL up with the banner's others.
+ */
+export function metricsBannerLine(metrics, labelWidth = 15) {
   if (!metrics || !/^[1-9]\d*$/.test(metrics.server)) return '';
   const url = (port) => `http://${metrics.host}:${port}/metrics`;
-  return `\n  metrics        ${url(metrics.server)} (server, METRICS_PORT), ${url(metrics.bff)} (BFF, METRICS_PORT+1)`;
+  return `\n  ${'metrics'.padEnd(labelWidth)}${url(metrics.server)} (server, METRICS_PORT), ${url(metrics.bff)} (BFF, METRICS_PORT+1)`;
+}
+
+/** The demo clinic's e-mail: the sender of the BFF's messages and the clinic's own address. */
+export const DEMO_MAIL = { from: 'bookings@demo-clinic.test', clinic: 'reception@demo-clinic.test' };
+
+/**
+ * The relay the deployer named in .env or the environment (SMTP_URL), if any: the demo then sends through it
+ * and starts no mailbox of its own. Only its host and port are ever printed (it may hold a password).
+ */
+export function ownMailRelay(shared) {
+  const url = shared.SMTP_URL?.trim();
+  if (!url) return undefined;
+  try {
+    return { host: new URL(url).host || url };
+  } catch {
+    // Not a URL: the BFF refuses it in its one line.
+    return { host: 'an SMTP_URL the BFF will check' };
+  }
+}
+
+/**
+ * The BFF's e-mail settings when it sends to the demo's mailbox: loopback SMTP (no STARTTLS needed there),
+ * the demo clinic's sender and address unless the deployer gave their own (every message is caught anyway).
+ */
+export function demoMailSettings(shared, smtpPort) {
+  return {
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    MAIL_FROM: shared.MAIL_FROM?.trim() || DEMO_MAIL.from,
+    CLINIC_NOTIFY_EMAIL: shared.CLINIC_NOTIFY_EMAIL?.trim() || DEMO_MAIL.clinic,
+  };
 }
 
 /** Reads KEY=value lines; the BFF reads the same file itself. */
@@ -113,6 +149,19 @@ export class DemoRunner {
         .once('listening', () => probe.close(resolve))
         .listen(Number(port), '127.0.0.1');
     });
+  }
+
+  /**
+   * Starts the clinic's mailbox (demo-mailbox.mjs) in this process, so it stops with it. Loaded only when
+   * used: smtp-server and mailparser are development packages, there after `npm install`.
+   */
+  async startMailbox(options) {
+    try {
+      const { startMailbox } = await import('./demo-mailbox.mjs');
+      return await startMailbox(options);
+    } catch (error) {
+      this.fail(`the clinic's mailbox could not start: ${error.message}`);
+    }
   }
 
   /**

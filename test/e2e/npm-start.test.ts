@@ -3,9 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReference, readReference } from '../../bff/booking/booking-reference.js';
 import { deriveReferenceKey } from '../../bff/config.js';
+import { startMailbox, type MailboxMessage } from '../../scripts/support/demo-mailbox.mjs';
 import { freePort } from '../support/free-port.js';
 import { ensureServicesBuilt, REPO_ROOT, weekdayAhead } from './support/stack.js';
 import { eventually } from '../support/eventually.js';
@@ -54,12 +56,17 @@ async function waitFor(demo: Demo, text: string): Promise<void> {
 describe('npm start (scripts/start.mjs)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'clinic-start-'));
   const env = { DATABASE_URL: `file:${join(dir, 'clinic.db')}`, DEMO_ENV_FILE: join(dir, '.env') };
-  let ports: { SERVER_PORT: string; PORT: string };
+  let ports: { SERVER_PORT: string; PORT: string; MAILBOX_PORT: string; MAILBOX_SMTP_PORT: string };
 
   beforeAll(async () => {
     // start.mjs runs the compiled output, as `npm start` does after building.
     await ensureServicesBuilt();
-    ports = { SERVER_PORT: String(await freePort()), PORT: String(await freePort()) };
+    ports = {
+      SERVER_PORT: String(await freePort()),
+      PORT: String(await freePort()),
+      MAILBOX_PORT: String(await freePort()),
+      MAILBOX_SMTP_PORT: String(await freePort()),
+    };
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -79,11 +86,38 @@ describe('npm start (scripts/start.mjs)', () => {
     expect(page.headers.get('content-security-policy')).not.toContain('upgrade-insecure-requests');
     const treatments = (await (await fetch(`http://127.0.0.1:${ports.PORT}/api/treatments`)).json()) as { data: unknown[] };
     expect(treatments.data.length).toBeGreaterThan(3);
+    // The clinic's mailbox: its page, and the SMTP port the BFF is given, which catches what is sent to it.
+    expect(demo.output()).toContain(`clinic's mailbox  http://localhost:${ports.MAILBOX_PORT}/`);
+    const mailboxPage = await (await fetch(`http://127.0.0.1:${ports.MAILBOX_PORT}/`)).text();
+    expect(mailboxPage).toContain("<h1>Clinic's mailbox</h1>");
+    expect(mailboxPage).toContain(`<a href="http://localhost:${ports.PORT}/">demo page</a>; the clinic's e-mail appears here.`);
+    const transport = nodemailer.createTransport({ url: `smtp://127.0.0.1:${ports.MAILBOX_SMTP_PORT}` });
+    await transport.sendMail({ from: 'bookings@demo-clinic.test', to: 'reception@demo-clinic.test', subject: 'Caught', text: 'by the demo' });
+    transport.close();
+    const caught = (await (await fetch(`http://127.0.0.1:${ports.MAILBOX_PORT}/messages.json`)).json()) as { messages: MailboxMessage[] };
+    expect(caught.messages.map((m) => m.subject)).toEqual(['Caught']);
 
     demo.child.kill('SIGINT');
     expect(await demo.exited).toBe(0);
     await expect(fetch(`http://127.0.0.1:${ports.SERVER_PORT}/healthz`)).rejects.toThrow();
     await expect(fetch(`http://127.0.0.1:${ports.PORT}/healthz`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${ports.MAILBOX_PORT}/`)).rejects.toThrow();
+  });
+
+  it("uses the deployer's relay instead of a mailbox of its own, and says so, when SMTP_URL is set", async () => {
+    // The deployer's relay: a catcher of its own, on ports of its own.
+    const relay = await startMailbox();
+    const demo = startDemo({ ...env, ...ports, SMTP_URL: `smtp://127.0.0.1:${relay.smtpPort}`, MAIL_FROM: 'bookings@my-clinic.test', CLINIC_NOTIFY_EMAIL: 'desk@my-clinic.test' });
+    try {
+      await waitFor(demo, 'clinic-booking demo is running');
+      expect(demo.output()).toContain(`clinic's e-mail   through your SMTP_URL (127.0.0.1:${relay.smtpPort}, from .env or the environment) to desk@my-clinic.test`);
+      expect(demo.output()).not.toContain("clinic's mailbox");
+      await expect(fetch(`http://127.0.0.1:${ports.MAILBOX_PORT}/`)).rejects.toThrow();
+    } finally {
+      demo.child.kill('SIGINT');
+      await demo.exited;
+      await relay.close();
+    }
   });
 
   it('reuses the clinic and key pair on the next run', async () => {
@@ -165,6 +199,21 @@ describe('npm start (scripts/start.mjs)', () => {
       const lines = demo.output().trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(new RegExp(`port ${ports.SERVER_PORT} is already in use.*SERVER_PORT`));
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  it("stops with one line naming MAILBOX_PORT, before anything starts, when the mailbox's port is taken", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(Number(ports.MAILBOX_PORT), '127.0.0.1', resolve));
+    try {
+      const demo = startDemo({ ...env, ...ports });
+      expect(await demo.exited).toBe(1);
+      const lines = demo.output().trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`port ${ports.MAILBOX_PORT} \\(the clinic's mailbox\\) is already in use.*set MAILBOX_PORT`));
+      await expect(fetch(`http://127.0.0.1:${ports.SERVER_PORT}/healthz`)).rejects.toThrow();
     } finally {
       await new Promise((resolve) => holder.close(resolve));
     }
