@@ -282,7 +282,7 @@ const changeText = z
   .min(1, { error: 'must not be empty (--no-text removes it)' })
   .max(300, { error: 'must be at most 300 characters' })
   // Line breaks are words' business; other control characters and bidi overrides are no text's.
-  .refine((text) => !/[\u0000-\u0009\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/u.test(text), { error: 'must be plain text, without control characters' });
+  .refine((text) => !/[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(text.replaceAll('\n', '')), { error: 'must be plain text, without control characters' });
 
 const bookingPageUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL of the page the widget is on' });
 

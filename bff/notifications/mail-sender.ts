@@ -1,6 +1,7 @@
 import type { NodemailerError } from 'nodemailer';
 import type { DeliveryResult, OutboxMessage } from '../outbox/outbox-message.js';
 import { renderClinicMail } from './clinic-mail.js';
+import { TLS_FAILURE } from './delivery-error.js';
 import type { MailLanguage } from './mail-language.js';
 import { createMailTransport, type MailTransport, type MailTransportTestOptions } from './mail-transport.js';
 import type { MailRelay } from './notification-settings.js';
@@ -80,6 +81,7 @@ export function mailErrorCode(error: unknown): string {
   if (code === 'EAUTH' || code === 'ENOAUTH') return responseCode ? `smtp auth ${responseCode}` : 'smtp auth';
   if (typeof responseCode === 'number' && responseCode > 0) return `smtp ${responseCode}`;
   if (code === 'EDNS') return 'dns';
+  if (originalCode && TLS_FAILURE.test(originalCode)) return `tls ${originalCode}`;
   if (code === 'ESOCKET' || code === 'ECONNECTION') return originalCode ? `network ${originalCode}` : 'connection lost';
   return typeof code === 'string' && /^E[A-Z]+$/.test(code) ? `mail ${code}` : 'mail failed';
 }

@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../../platform/clock.js';
 import { OutboundRefused, type OutboundPolicy, type OutboundTarget } from '../outbound/outbound-policy.js';
 import { requestOutbound } from '../outbound/outbound-request.js';
 import type { DeliveryResult, OutboxMessage } from '../outbox/outbox-message.js';
+import { networkErrorCode } from './delivery-error.js';
 import type { NotificationEvent } from './notification-event.js';
 
 /** How long one try may take, connecting to the answer's status line. */
@@ -103,11 +104,4 @@ export class WebhookSender {
     if (status >= 200 && status < 300) return { delivered: true };
     return { delivered: false, permanent: status === 410, error: `http ${status}` };
   }
-}
-
-/** A failed connection in a few words: `timeout`, or Node's code (`network ECONNREFUSED`). */
-function networkErrorCode(error: unknown): string {
-  const { name, code } = (error ?? {}) as NodeJS.ErrnoException;
-  if (name === 'AbortError' || name === 'TimeoutError' || code === 'ABORT_ERR') return 'timeout';
-  return typeof code === 'string' && /^[A-Z0-9_]+$/.test(code) ? `network ${code}` : 'network error';
 }
