@@ -14,7 +14,9 @@ import type { MailRelay } from './notification-settings.js';
  * - `smtp://` is STARTTLS, required (a relay that does not offer it, or
  *   whose upgrade fails, gets nothing: no patient's name crosses a network
  *   in clear), except to a loopback relay, where nodemailer still upgrades
- *   when the relay offers it;
+ *   when the relay offers it (so a local relay that offers STARTTLS must
+ *   show a certificate Node trusts, e.g. through NODE_EXTRA_CA_CERTS, or
+ *   offer none);
  * - `smtps://` is TLS from the first byte.
  *
  * Certificates are checked as Node checks them. Each wait is bounded
