@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import type { ServedSite, SiteStore } from './site.store.js';
-import type { SiteRecord, SiteKeyPair } from './site.js';
+import type { SiteCredentials, SiteRecord } from './site.js';
 import type { SiteSettings } from './site-settings.js';
 
 /** What a request to /s/{site_id} finds: the site's runtime, a suspended site, or (undefined) no such site. */
@@ -22,8 +22,8 @@ export const UNKNOWN_SITES_HELD = 10_000;
 
 export interface SiteRegistryOptions<Runtime> {
   store: Pick<SiteStore, 'serving'>;
-  /** A site's settings from its row, the revision it was read at and its opened key pair (siteSettingsOf, with the BFF's config). */
-  settingsOf: (site: SiteRecord, credentials: SiteKeyPair, revision: string) => SiteSettings;
+  /** A site's settings from its row, the revision it was read at and its opened secrets (siteSettingsOf, with the BFF's config). */
+  settingsOf: (site: SiteRecord, credentials: SiteCredentials, revision: string) => SiteSettings;
   /** Builds a site's runtime (its /api): on its first request, never at boot. */
   build: (settings: SiteSettings) => Runtime;
   /** Called when a site's runtime is dropped: its cache entries go with it. */

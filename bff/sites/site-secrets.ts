@@ -18,10 +18,22 @@ const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 const HEADER_BYTES = 2;
 
+/**
+ * Which of a site's secrets it is: its app secret, or the secret its webhooks
+ * are signed with. Bound in the associated data, so neither opens as the
+ * other (a webhook secret copied into the app secret's column is not sent
+ * upstream). The app secret's associated data is what it was before there
+ * were others, so secrets sealed then still open.
+ */
+export type SiteSecretPurpose = 'app' | 'webhook';
+
 /** The associated data: what the ciphertext is, for which site, sealed how. */
-const associatedData = (siteId: string, keyId: number) => Buffer.from(`clinic-booking site secret v${FORMAT}\0${keyId}\0${siteId}`, 'utf8');
+const associatedData = (siteId: string, keyId: number, purpose: SiteSecretPurpose) =>
+  Buffer.from(`clinic-booking site secret v${FORMAT}\0${keyId}\0${siteId}${purpose === 'app' ? '' : `\0${purpose}`}`, 'utf8');
 
 const keyIdOf = (key: Buffer): number => createHash('sha256').update(key).digest()[0]!;
+
+const secretName = (purpose: SiteSecretPurpose) => (purpose === 'app' ? 'secret' : `${purpose} secret`);
 
 /** A stored secret that no key opens for this site: never says more (no ciphertext, no key, no secret). */
 export class SiteSecretError extends Error {}
@@ -40,20 +52,20 @@ export class SiteSecrets {
   }
 
   /** Seals `secret` for `siteId` under the current key. */
-  seal(siteId: string, secret: string): string {
+  seal(siteId: string, secret: string, purpose: SiteSecretPurpose = 'app'): string {
     const { key, id } = this.current;
     const nonce = randomBytes(NONCE_BYTES);
     const cipher = createCipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
-    cipher.setAAD(associatedData(siteId, id));
+    cipher.setAAD(associatedData(siteId, id, purpose));
     const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
     return Buffer.concat([Buffer.from([FORMAT, id]), nonce, cipher.getAuthTag(), body]).toString('base64');
   }
 
-  /** Opens what seal() made for this same site id, with whichever configured key sealed it. */
-  open(siteId: string, sealed: string): string {
+  /** Opens what seal() made for this same site id and purpose, with whichever configured key sealed it. */
+  open(siteId: string, sealed: string, purpose: SiteSecretPurpose = 'app'): string {
     const bytes = Buffer.from(sealed, 'base64');
     if (bytes.length < HEADER_BYTES + NONCE_BYTES + TAG_BYTES || bytes[0] !== FORMAT) {
-      throw new SiteSecretError(`the stored secret of site ${siteId} is not in a format this BFF reads`);
+      throw new SiteSecretError(`the stored ${secretName(purpose)} of site ${siteId} is not in a format this BFF reads`);
     }
     const id = bytes[1]!;
     const nonce = bytes.subarray(HEADER_BYTES, HEADER_BYTES + NONCE_BYTES);
@@ -62,7 +74,7 @@ export class SiteSecrets {
     for (const { key } of this.all.filter((candidate) => candidate.id === id)) {
       try {
         const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
-        decipher.setAAD(associatedData(siteId, id));
+        decipher.setAAD(associatedData(siteId, id, purpose));
         decipher.setAuthTag(tag);
         return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
       } catch {
@@ -70,7 +82,7 @@ export class SiteSecrets {
       }
     }
     throw new SiteSecretError(
-      `the stored secret of site ${siteId} does not open with SITE_SECRETS_KEY or SITE_SECRETS_KEY_PREVIOUS (another key, or not this site's)`,
+      `the stored ${secretName(purpose)} of site ${siteId} does not open with SITE_SECRETS_KEY or SITE_SECRETS_KEY_PREVIOUS (another key, or not this site's)`,
     );
   }
 

@@ -2,8 +2,10 @@ import { createHash, hkdfSync } from 'node:crypto';
 import type { BookingRules } from '../../contract/rules/booking-rules.js';
 import type { RateWindow } from '../../platform/config.js';
 import type { BffConfig } from '../config.js';
-import type { SiteKeyPair, SiteRecord } from './site.js';
-import type { SiteNotifications } from '../notifications/notification-settings.js';
+import type { SiteCredentials, SiteRecord } from './site.js';
+import type { SiteStore } from './site.store.js';
+import type { ChangeRules, SiteNotifications } from '../notifications/notification-settings.js';
+import type { NotifiedSite } from '../notifications/channel-deliverer.js';
 
 /** The site of the env settings (APP_KEY and the rest), served at /api and /widget as before sites. */
 export const DEFAULT_SITE = 'default';
@@ -94,8 +96,11 @@ function clinicWideSettings(config: BffConfig): Pick<SiteSettings, 'allowedOrigi
   };
 }
 
-/** A site of the database with its opened key pair, read at `revision`; per-IP limits it does not override are the BFF's settings. */
-export function siteSettingsOf(site: SiteRecord, credentials: SiteKeyPair, config: BffConfig, revision?: string): SiteSettings {
+/**
+ * A site of the database with its opened secrets, read at `revision`; per-IP
+ * limits and change rules it does not set are the BFF's settings.
+ */
+export function siteSettingsOf(site: SiteRecord, credentials: SiteCredentials, config: BffConfig, revision?: string): SiteSettings {
   const override = (window: { limit: number; window_ms: number } | undefined, fallback: RateWindow): RateWindow =>
     window ? { limit: window.limit, windowMs: window.window_ms } : fallback;
   return {
@@ -120,8 +125,48 @@ export function siteSettingsOf(site: SiteRecord, credentials: SiteKeyPair, confi
     previousReferenceKeys: config.previousReferenceKeys.map((key) => siteReferenceKey(key, site.site_id)),
     redisScope: `site:${site.site_id}`,
     revision,
-    // Until a site sets its own (sites set-notifications): no channel, the BFF's change rules.
-    notifications: { language: 'en', changeRules: config.notifications.defaultSite.changeRules },
+    notifications: siteNotificationsOf(site, credentials.webhook_secret, config.notifications.defaultSite.changeRules),
+  };
+}
+
+/**
+ * A database site's channels and change rules from its row
+ * (`sites set-notifications`, `sites set-change-rules`): a channel it has not
+ * set is off; a rule it has not set is the BFF's (CHANGE_REQUEST_*, here
+ * `bffRules`). Its text and booking page are its own, never the default
+ * site's (CHANGE_REQUEST_TEXT, BOOKING_PAGE_URL name another clinic's).
+ * A webhook URL without its opened secret is no webhook.
+ */
+export function siteNotificationsOf(site: SiteRecord, webhookSecret: string | undefined, bffRules: ChangeRules): SiteNotifications {
+  const { notifications: channels, change_rules: rules } = site;
+  return {
+    ...(channels.email === undefined ? {} : { email: channels.email }),
+    language: channels.language,
+    ...(channels.webhook_url !== undefined && webhookSecret !== undefined ? { webhook: { url: channels.webhook_url, secret: webhookSecret } } : {}),
+    changeRules: {
+      minNoticeHours: rules.min_notice_hours ?? bffRules.minNoticeHours,
+      moveAllowed: rules.move_allowed ?? bffRules.moveAllowed,
+      ...(rules.text === undefined ? {} : { text: rules.text }),
+    },
+    ...(site.booking_page_url === undefined ? {} : { bookingPageUrl: site.booking_page_url }),
+  };
+}
+
+/**
+ * Each site's notifications as they are now, for the outbox worker
+ * (channel-deliverer.ts), which reads them at every delivery: the default
+ * site's from the settings (none in a BFF of sites only), a database site's
+ * from its row, named. undefined: no such site (any more).
+ */
+export function currentSiteNotifications(
+  config: Pick<BffConfig, 'defaultClinic' | 'notifications'>,
+  store?: Pick<SiteStore, 'notifying'>,
+): (siteId: string) => Promise<NotifiedSite | undefined> {
+  return async (siteId) => {
+    if (siteId === DEFAULT_SITE) return config.defaultClinic ? config.notifications.defaultSite : undefined;
+    const found = await store?.notifying(siteId);
+    if (!found) return undefined;
+    return { ...siteNotificationsOf(found.site, found.webhookSecret, config.notifications.defaultSite.changeRules), clinicName: found.site.name };
   };
 }
 

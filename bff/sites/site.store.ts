@@ -1,14 +1,16 @@
 import type { Kysely, Selectable } from 'kysely';
+import { MAIL_LANGUAGES, type MailLanguage } from '../notifications/mail-language.js';
 import { newSiteId } from './site-id.js';
 import { SiteSecretError, type SiteSecrets } from './site-secrets.js';
-import type { ParsedSiteFile, SiteKeyPair, SiteRecord, SiteStatus } from './site.js';
+import type { ParsedSiteFile, SiteCredentials, SiteKeyPair, SiteRecord, SiteStatus } from './site.js';
 import type { SiteRow, SitesTables } from './sites-database.js';
 
 /**
  * The sites, in the BFF's own database. Every write runs in a transaction of
  * its own, so a failure leaves a site as it was; a method given an unknown
  * site id returns undefined (or false) and writes nothing. The app secret is
- * sealed before it reaches SQL and opened only by credentials().
+ * sealed before it reaches SQL and opened only by credentials() and
+ * serving(); so is a site's webhook secret (by serving() and notifying()).
  */
 export class SiteStore {
   constructor(
@@ -64,8 +66,8 @@ export class SiteStore {
 
   /**
    * What a BFF builds a site from, in one read: the site, the revision it is
-   * at, and its key pair opened (an active site's only: a suspended one is
-   * served without it). undefined when there is no such site.
+   * at, and its secrets opened (an active site's only: a suspended one is
+   * served without them). undefined when there is no such site.
    */
   async serving(siteId: string): Promise<ServedSite | undefined> {
     const row = await this.db.selectFrom('sites').selectAll().where('site_id', '=', siteId).executeTakeFirst();
@@ -73,8 +75,26 @@ export class SiteStore {
     const site = recordOf(row);
     const revision = revisionOf(row);
     if (site.status === 'suspended') return { status: 'suspended', site, revision };
-    const credentials = { app_key: row.app_key, app_secret_key: this.requireSecrets().open(siteId, row.app_secret_sealed) };
+    const secrets = this.requireSecrets();
+    const credentials: SiteCredentials = {
+      app_key: row.app_key,
+      app_secret_key: secrets.open(siteId, row.app_secret_sealed),
+      ...this.webhookSecretOf(row),
+    };
     return { status: 'active', site, revision, credentials };
+  }
+
+  /**
+   * A site as its clinic is told of it (the outbox worker, at each delivery):
+   * its row and its webhook secret opened, whatever its status, so that what
+   * was accepted before a suspension still reaches the clinic. undefined
+   * when there is no such site.
+   */
+  async notifying(siteId: string): Promise<{ site: SiteRecord; webhookSecret?: string } | undefined> {
+    const row = await this.db.selectFrom('sites').selectAll().where('site_id', '=', siteId).executeTakeFirst();
+    if (!row) return undefined;
+    const { webhook_secret: webhookSecret } = this.webhookSecretOf(row);
+    return { site: recordOf(row), ...(webhookSecret === undefined ? {} : { webhookSecret }) };
   }
 
   async get(siteId: string): Promise<SiteRecord | undefined> {
@@ -104,6 +124,37 @@ export class SiteStore {
     return this.update(siteId, now, { status });
   }
 
+  /**
+   * Changes the site's channels; what `changes` leaves out stays. A webhook
+   * given without a secret keeps the one it had (a new URL), one given a
+   * secret seals it afresh; a site never holds a webhook URL without a
+   * secret, nor a secret without a URL (WebhookWithoutSecret).
+   */
+  async setNotifications(siteId: string, changes: SiteNotificationChanges, now: Date): Promise<SiteRecord | undefined> {
+    const row: Partial<SiteRow> = {};
+    if (changes.email !== undefined) row.notify_email = changes.email;
+    if (changes.language !== undefined) row.notify_language = changes.language;
+    if (changes.webhook === null) Object.assign(row, { webhook_url: null, webhook_secret_sealed: null });
+    else if (changes.webhook !== undefined) {
+      const { url, secret } = changes.webhook;
+      if (url !== undefined) row.webhook_url = url;
+      if (secret !== undefined) row.webhook_secret_sealed = this.requireSecrets().seal(siteId, secret, 'webhook');
+    }
+    return this.update(siteId, now, row, (updated) => {
+      if ((updated.webhook_url === null) !== (updated.webhook_secret_sealed === null)) throw new WebhookWithoutSecret();
+    });
+  }
+
+  /** Changes the site's change rules and booking page; what `changes` leaves out stays, a null goes back to the default. */
+  setChangeRules(siteId: string, changes: SiteChangeRuleChanges, now: Date): Promise<SiteRecord | undefined> {
+    const row: Partial<SiteRow> = {};
+    if (changes.minNoticeHours !== undefined) row.change_min_notice_hours = changes.minNoticeHours;
+    if (changes.moveAllowed !== undefined) row.change_move_allowed = changes.moveAllowed === null ? null : changes.moveAllowed ? 1 : 0;
+    if (changes.text !== undefined) row.change_text = changes.text;
+    if (changes.bookingPageUrl !== undefined) row.booking_page_url = changes.bookingPageUrl;
+    return this.update(siteId, now, row);
+  }
+
   /** Deletes the site; false when there was none. */
   async delete(siteId: string): Promise<boolean> {
     const result = await this.db.transaction().execute((trx) => trx.deleteFrom('sites').where('site_id', '=', siteId).executeTakeFirst());
@@ -111,19 +162,33 @@ export class SiteStore {
   }
 
   /**
-   * Seals every site's secret again under the current key, all in one
+   * Seals every site's secrets (app and webhook) again under the current key, all in one
    * transaction: a secret no configured key opens stops it, and nothing is
    * changed. Returns how many sites were sealed again.
    */
   async reencryptAll(now: Date): Promise<number> {
     const secrets = this.requireSecrets();
     return this.db.transaction().execute(async (trx) => {
-      const rows = await trx.selectFrom('sites').select(['site_id', 'app_secret_sealed']).orderBy('created_at').orderBy('site_id').execute();
+      const rows = await trx
+        .selectFrom('sites')
+        .select(['site_id', 'app_secret_sealed', 'webhook_secret_sealed'])
+        .orderBy('created_at')
+        .orderBy('site_id')
+        .execute();
       for (const row of rows) {
         const sealed = secrets.seal(row.site_id, secrets.open(row.site_id, row.app_secret_sealed));
+        const webhookSealed =
+          row.webhook_secret_sealed === null
+            ? null
+            : secrets.seal(row.site_id, secrets.open(row.site_id, row.webhook_secret_sealed, 'webhook'), 'webhook');
         await trx
           .updateTable('sites')
-          .set((eb) => ({ app_secret_sealed: sealed, updated_at: now.toISOString(), version: eb('version', '+', 1) }))
+          .set((eb) => ({
+            app_secret_sealed: sealed,
+            webhook_secret_sealed: webhookSealed,
+            updated_at: now.toISOString(),
+            version: eb('version', '+', 1),
+          }))
           .where('site_id', '=', row.site_id)
           .execute();
       }
@@ -131,7 +196,13 @@ export class SiteStore {
     });
   }
 
-  private async update(siteId: string, now: Date, changes: Partial<SiteRow>): Promise<SiteRecord | undefined> {
+  /** Writes `changes` and moves the version; `check` sees the row as written and may throw, which undoes it. */
+  private async update(
+    siteId: string,
+    now: Date,
+    changes: Partial<SiteRow>,
+    check?: (row: Selectable<SiteRow>) => void,
+  ): Promise<SiteRecord | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const result = await trx
         .updateTable('sites')
@@ -140,8 +211,15 @@ export class SiteStore {
         .executeTakeFirst();
       if (result.numUpdatedRows === 0n) return undefined;
       const row = await trx.selectFrom('sites').selectAll().where('site_id', '=', siteId).executeTakeFirstOrThrow();
+      check?.(row);
       return recordOf(row);
     });
+  }
+
+  /** The row's webhook secret, opened; none when it has no webhook. */
+  private webhookSecretOf(row: Pick<SiteRow, 'site_id' | 'webhook_secret_sealed'>): { webhook_secret?: string } {
+    if (row.webhook_secret_sealed === null) return {};
+    return { webhook_secret: this.requireSecrets().open(row.site_id, row.webhook_secret_sealed, 'webhook') };
   }
 
   private requireSecrets(): SiteSecrets {
@@ -150,9 +228,33 @@ export class SiteStore {
   }
 }
 
+/** What setNotifications changes; each left out stays as it is. */
+export interface SiteNotificationChanges {
+  /** null: no e-mail. */
+  email?: string | null;
+  language?: MailLanguage;
+  /** null: no webhook. A URL alone keeps the secret; a secret alone keeps the URL. */
+  webhook?: { url?: string; secret?: string } | null;
+}
+
+/** What setChangeRules changes; each left out stays, each null goes back to its default (the BFF's rule; no text; no page). */
+export interface SiteChangeRuleChanges {
+  minNoticeHours?: number | null;
+  moveAllowed?: boolean | null;
+  text?: string | null;
+  bookingPageUrl?: string | null;
+}
+
+/** A change that would leave a site with a webhook URL and no secret, or a secret and no URL: nothing is written. */
+export class WebhookWithoutSecret extends Error {
+  constructor() {
+    super('a webhook needs both its URL and its secret');
+  }
+}
+
 /** A site as a BFF builds it (SiteStore.serving), with the revision of the row it was read at (revisionOf). */
 export type ServedSite =
-  | { status: 'active'; site: SiteRecord; revision: string; credentials: SiteKeyPair }
+  | { status: 'active'; site: SiteRecord; revision: string; credentials: SiteCredentials }
   | { status: 'suspended'; site: SiteRecord; revision: string };
 
 /**
@@ -179,6 +281,17 @@ function recordOf(row: Selectable<SiteRow>): SiteRecord {
       default_duration_minutes: row.default_duration_minutes,
     },
     ...(row.limits === null ? {} : { limits: JSON.parse(row.limits) as SiteRecord['limits'] }),
+    notifications: {
+      ...(row.notify_email === null ? {} : { email: row.notify_email }),
+      language: (MAIL_LANGUAGES as readonly string[]).includes(row.notify_language ?? '') ? (row.notify_language as MailLanguage) : 'en',
+      ...(row.webhook_url === null ? {} : { webhook_url: row.webhook_url }),
+    },
+    change_rules: {
+      ...(row.change_min_notice_hours === null ? {} : { min_notice_hours: Number(row.change_min_notice_hours) }),
+      ...(row.change_move_allowed === null ? {} : { move_allowed: Number(row.change_move_allowed) === 1 }),
+      ...(row.change_text === null ? {} : { text: row.change_text }),
+    },
+    ...(row.booking_page_url === null ? {} : { booking_page_url: row.booking_page_url }),
     status: row.status as SiteStatus,
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BOOKING_RULE_BOUNDS, DEFAULT_BOOKING_RULES } from '../../contract/rules/booking-rules.js';
+import type { MailLanguage } from '../notifications/mail-language.js';
 import { canonicalOrigin, OriginError } from './site-origin.js';
 
 /**
@@ -68,6 +69,11 @@ export const SiteKeyPair = z
   .strict();
 export type SiteKeyPair = z.output<typeof SiteKeyPair>;
 
+/** What a site is served with beside its row, opened (SiteStore.serving): its key pair and, when it has a webhook, the webhook's secret. */
+export interface SiteCredentials extends SiteKeyPair {
+  webhook_secret?: string;
+}
+
 /** The file `sites create --file` reads. A new site is always active. */
 export const SiteFile = z
   .object({
@@ -88,7 +94,29 @@ export type ParsedSiteFile = z.output<typeof SiteFile>;
 export const SITE_STATUSES = ['active', 'suspended'] as const;
 export type SiteStatus = (typeof SITE_STATUSES)[number];
 
-/** A site as the store keeps it, without its secret (which only SiteStore.credentials decrypts). */
+/**
+ * Where a site tells its clinic of bookings and change requests
+ * (`sites set-notifications`): each channel left out is off. The webhook's
+ * secret is never here; the store opens it only to serve the site.
+ */
+export interface SiteChannels {
+  email?: string;
+  language: MailLanguage;
+  webhook_url?: string;
+}
+
+/**
+ * How a site takes change requests (`sites set-change-rules`): a rule left
+ * out follows the BFF's CHANGE_REQUEST_MIN_NOTICE_HOURS or CHANGE_REQUEST_MOVE.
+ * The text is the clinic's own words, never another's: left out, none.
+ */
+export interface SiteChangeRules {
+  min_notice_hours?: number;
+  move_allowed?: boolean;
+  text?: string;
+}
+
+/** A site as the store keeps it, without its secrets (which only SiteStore.credentials and serving open). */
 export interface SiteRecord {
   site_id: string;
   name: string;
@@ -98,6 +126,10 @@ export interface SiteRecord {
   time_zone: string;
   booking_rules: z.output<typeof SiteBookingRules>;
   limits?: z.output<typeof SiteLimits>;
+  notifications: SiteChannels;
+  change_rules: SiteChangeRules;
+  /** The page its manage links open; left out, the page the patient booked on. */
+  booking_page_url?: string;
   status: SiteStatus;
   created_at: string;
   updated_at: string;

@@ -16,6 +16,8 @@ const record = (revision: string): SiteRecord => ({
   allowed_origins: [],
   time_zone: 'Europe/London',
   booking_rules: { min_notice_minutes: 120, horizon_days: 365, default_duration_minutes: 30 },
+  notifications: { language: 'en' },
+  change_rules: {},
   status: 'active',
   created_at: '2026-11-25T10:00:00.000Z',
   updated_at: '2026-11-25T10:00:00.000Z',

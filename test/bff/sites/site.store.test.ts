@@ -47,6 +47,8 @@ describe.each(ENGINES)('the site store on %s', (engine) => {
       allowed_origins: ['https://smile.example', 'https://*.smile.example'],
       time_zone: 'Europe/London',
       booking_rules: { min_notice_minutes: 120, horizon_days: 365, default_duration_minutes: 30 },
+      notifications: { language: 'en' },
+      change_rules: {},
       status: 'active',
       created_at: NOW.toISOString(),
       updated_at: NOW.toISOString(),
