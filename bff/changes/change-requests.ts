@@ -18,6 +18,37 @@ import type { BookingRecord, ChangeRequestTaken, ChangeStore } from './change-st
 import { clinicMessages } from './clinic-messages.js';
 import { databaseErrorOf } from './database-error.js';
 
+/**
+ * How long a booking's answer, or a status lookup's, waits for the database
+ * at most: past it the booking is answered as booked and the status without
+ * `changes`, as on a failure (the write itself goes on, and commits or not
+ * whole). A database that stops answering (a lost PostgreSQL host, a SQLite
+ * file another process holds locked) must not hold a patient's answer.
+ */
+export const DATABASE_WAIT_MS = 2000;
+
+/** `work`, or a rejection once DATABASE_WAIT_MS have passed without it settling. */
+async function withinWait<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DatabaseTooSlow()), DATABASE_WAIT_MS);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The database did not answer within DATABASE_WAIT_MS. */
+class DatabaseTooSlow extends Error {
+  override readonly name = 'DatabaseTooSlow';
+  constructor() {
+    super(`the database did not answer within ${DATABASE_WAIT_MS} ms`);
+  }
+}
+
 /** What a patient is told when the database fails a change request: nothing was taken. */
 const NOT_TAKEN = 'The request could not be taken just now; please try again shortly, or call the clinic';
 
@@ -94,7 +125,7 @@ export class ChangeRequests {
     if (!store) return undefined;
     const now = clock.now();
     try {
-      const requests = await store.readChangeRequests(siteId, appointmentId, now.getTime());
+      const requests = await withinWait(store.readChangeRequests(siteId, appointmentId, now.getTime()));
       return changeViewOf(booking, now, timeZone, notifications, requests);
     } catch (error) {
       logger.error({ err: databaseErrorOf(error) }, 'change requests not read: the status view goes without changes');
@@ -134,7 +165,7 @@ export class ChangeRequests {
       patient: { name: booking.patient_name, phone: booking.patient_phone },
     };
     try {
-      await store.recordBooking(record, clinicMessages(notifications, event), now.getTime());
+      await withinWait(store.recordBooking(record, clinicMessages(notifications, event), now.getTime()));
     } catch (error) {
       this.options.logger.error({ err: databaseErrorOf(error) }, 'booking not recorded: the clinic is not told of it by this BFF');
     }

@@ -165,7 +165,7 @@ describe('GET /api/openapi.json', () => {
     expect(statuses(change)).toEqual(['200', '201', '400', '404', '413', '415', '429', '500', '502', '503', '504']);
     expect(JSON.stringify(change.responses['400'])).toContain('inside_change_window');
     expect(JSON.stringify(change.responses['503'])).toContain('database_unavailable');
-    expect(change.description).toContain('CHANGE_RATE_LIMIT');
+    expect(JSON.stringify(change)).toContain('CHANGE_RATE_LIMIT');
     const body = document.components.schemas.ChangeRequestBody;
     expect(body?.required?.slice().sort()).toEqual(['kind', 'reference']);
     expect(body?.additionalProperties).toBe(false);
