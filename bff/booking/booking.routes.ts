@@ -86,7 +86,8 @@ const BOOK_APPOINTMENT = declaration({
     description:
       `The clinic API booking body plus the honeypot field "${HONEYPOT_FIELD}", which must stay empty; ` +
       'the answer adds a reference to follow the booking by. An optional Idempotency-Key is passed on, ' +
-      'so a retry with the same key and body replays the first answer.',
+      'so a retry with the same key and body replays the first answer. The clinic is told of each booking once ' +
+      '(booking.created, by e-mail and webhook when its channels are on); a replay tells it nothing again.',
   },
   request: {
     body: BrowserBookingRequest,

@@ -166,6 +166,24 @@ describe('a move request', () => {
   });
 });
 
+describe('a clinic that takes only cancellations online', async () => {
+  const cancelsOnly = await startChangesStack({ notifications: { changeRules: { minNoticeHours: 24, moveAllowed: false } } });
+
+  it('refuses a move move_not_offered, takes a cancel, and says so in the status view', async () => {
+    const { data } = await book(cancelsOnly, { appointment_time: '09:00' });
+    const id = appointmentIdOf(cancelsOnly.bff, data.reference);
+
+    const view = await statusOf(cancelsOnly, data.reference);
+    const move = await requestChange(cancelsOnly.bff.api, { reference: data.reference, kind: 'move', preferred_starts: [{ date: '2026-11-26', time: '10:00' }] });
+    const cancel = await requestChange(cancelsOnly.bff.api, { reference: data.reference, kind: 'cancel' });
+
+    expect(view.changes).toMatchObject({ move_offered: false, can_request_move: false, can_request_cancel: true, closed_reason: null });
+    expect(await expectRefused(move, 'move_not_offered')).toContain('only cancellations');
+    expect(cancel.status).toBe(201);
+    expect(await messagesAbout(cancelsOnly.database, 'booking.move_requested', id)).toEqual([]);
+  });
+});
+
 describe('a booking the clinic changed itself', () => {
   it('cancelled by staff (the clinic CLI) shows Cancelled, closed already_cancelled, and refuses a request', async () => {
     const { data } = await book(stack, { appointment_time: '12:30' });
