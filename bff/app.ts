@@ -17,7 +17,16 @@ import { healthRoutes } from './health/health.routes.js';
 import type { ContentCache } from './content/content-cache.js';
 import { ContentStore } from './content/content-store.js';
 import type { TakenSlots } from './availability/taken-slots.js';
-import { apiRateLimit, bookingRateLimit, perSiteRateLimit, siteLookupRateLimit, statusRateLimit, type LimitKind } from './http/rate-limits.js';
+import {
+  apiRateLimit,
+  bookingRateLimit,
+  changeBookingRateLimit,
+  changeRateLimit,
+  perSiteRateLimit,
+  siteLookupRateLimit,
+  statusRateLimit,
+  type LimitKind,
+} from './http/rate-limits.js';
 import { bffErrorHandler } from './http/error-handler.js';
 import { apiSecurityHeaders, devPageSecurityHeaders, pageSecurityHeaders, widgetSecurityHeaders } from './http/security-headers.js';
 import { widgetRoutes } from './widget-hosting/widget.routes.js';
@@ -31,6 +40,9 @@ import { watchSiteChanges, type SiteChangesOptions } from './sites/site-changes.
 import { siteOfAnswer, siteRoutes } from './sites/site-routes.js';
 import type { SiteStore } from './sites/site.store.js';
 import { OutboundPolicy, type HostResolver } from './outbound/outbound-policy.js';
+import type { SitesDatabase } from './sites/sites-database.js';
+import { ChangeStore } from './changes/change-store.js';
+import { changeBookingOf } from './changes/change.routes.js';
 
 export { PICTURE_LIMITS } from './site-api.js';
 
@@ -49,6 +61,16 @@ export interface BffDeps {
    * serves only the env clinic (the default site), as before sites.
    */
   sites?: Pick<SiteStore, 'serving'>;
+  /**
+   * The BFF's own database (DATABASE_URL; main.ts always opens it): each
+   * booking's record and patients' change requests, with their outbox
+   * messages. Absent, as in the many tests that build a BFF for something
+   * else: the BFF then records nothing, its status views carry no `changes`
+   * and a change request is 503 database_unavailable. Not an in-memory
+   * database opened in its place: messages queued there would never be
+   * delivered, and a patient told "requested" would have asked no one.
+   */
+  database?: SitesDatabase;
   /** How outbound calls (pictures) resolve a host name; tests make a name resolve to loopback here. The system's resolver when absent. */
   resolveHost?: HostResolver;
   /**
@@ -74,13 +96,14 @@ export interface Bff {
 }
 
 /** Builds the BFF as an Express app; it never listens. */
-export function createBff({ config, logger, clock = systemClock, redis, metrics, sites, resolveHost, widgetDevProxy }: BffDeps): Bff {
+export function createBff({ config, logger, clock = systemClock, redis, metrics, sites, database, resolveHost, widgetDevProxy }: BffDeps): Bff {
   const contentStore = new ContentStore({ ttlMs: config.cache.ttlMs, maxBytes: config.cache.maxBytes, clock });
   const outbound = new OutboundPolicy({ allowlist: config.outboundAllowlist, resolve: resolveHost });
   const pictureStore = sharedPictureStore(config, clock, outbound);
   // One gate for every site's token exchanges (TOKEN_EXCHANGES_MAX_IN_FLIGHT), the default site's included.
   const exchangeGate = new ConcurrencyGate(config.tokenExchangesMaxInFlight);
   const openApiDocument = {};
+  const changeStore = database && new ChangeStore(database.db);
   const build = (site: SiteSettings, limiters: SiteLimiters) =>
     createSiteApi({
       config,
@@ -94,15 +117,16 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
       limiters,
       exchangeGate,
       openApiDocument,
+      changeStore,
     });
 
   // The env clinic, unless the BFF serves only sites: its limiters count per IP under its own Redis scope, as before sites.
   const defaultSite = defaultSiteSettings(config);
-  const main = defaultSite && build(defaultSite, ownLimiters(defaultSite, redis));
+  const main = defaultSite && build(defaultSite, ownLimiters(defaultSite, config, redis));
   // Every site serves the same operations: they shape the one router of the sites, the metrics' route
   // templates and the document. A BFF of sites only takes them from a site it builds for that and never mounts.
   const template = main ? undefined : operationsTemplateSettings(config);
-  const shape = main ?? build(template!, ownLimiters(template!));
+  const shape = main ?? build(template!, ownLimiters(template!, config));
   const operations = shape.operations;
 
   const app = express();
@@ -189,13 +213,15 @@ const tagDefaultSite: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** A site's own per-IP limiters (the default site's), counted under its Redis scope with REDIS_URL. */
-function ownLimiters(site: SiteSettings, redis?: RedisLink): SiteLimiters {
+/** A site's own limiters (the default site's), counted under its Redis scope with REDIS_URL. */
+function ownLimiters(site: SiteSettings, config: BffConfig, redis?: RedisLink): SiteLimiters {
   const shared = redis && { redis, keyPrefix: `${redis.keyPrefix}bff:${site.redisScope}:rl:` };
   return {
     api: apiRateLimit(site.limits.api, shared),
     booking: bookingRateLimit(site.limits.booking, shared),
     status: statusRateLimit(site.limits.status, shared),
+    change: changeRateLimit(config.changeRateLimit, shared),
+    changeBooking: changeBookingRateLimit(config.changeBookingRateLimit, changeBookingOf, shared),
   };
 }
 
@@ -211,8 +237,9 @@ const noDefaultClinic: RequestHandler = (req, res) => {
 /**
  * The sites of the database, each built on its first request: their per-IP
  * limiters are one per kind and window for all of them (keyed by site and
- * IP, REDIS_URL's count under `bff:sites:rl:`), and a dropped site's cached
- * content and pictures go with it.
+ * IP, REDIS_URL's count under `bff:sites:rl:`), the change requests' two the
+ * BFF's settings for every site (keyed by site and IP, and by site and
+ * booking), and a dropped site's cached content and pictures go with it.
  */
 function servedSites(
   store: Pick<SiteStore, 'serving'>,
@@ -231,6 +258,8 @@ function servedSites(
     if (!limiter) limiters.set(key, (limiter = perSiteRateLimit(kind, windowMs, siteOfAnswer, shared && { ...shared, keyPrefix: `${shared.keyPrefix}w${windowMs}:` })));
     return limiter;
   };
+  const change = changeRateLimit(config.changeRateLimit, shared, siteOfAnswer.siteOf);
+  const changeBooking = changeBookingRateLimit(config.changeBookingRateLimit, changeBookingOf, shared);
   return new SiteRegistry<SiteApi>({
     store,
     settingsOf: (site, credentials, revision) => siteSettingsOf(site, credentials, config, revision),
@@ -239,6 +268,8 @@ function servedSites(
         api: limiterOf('api', site.limits.api.windowMs),
         booking: limiterOf('booking', site.limits.booking.windowMs),
         status: limiterOf('status', site.limits.status.windowMs),
+        change,
+        changeBooking,
       }),
     onDrop: (siteId) => {
       caches.contentStore.dropSite(siteId);

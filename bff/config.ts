@@ -112,6 +112,14 @@ export const BffConfigSchema = z.object({
   ),
   // With 64-bit MACs, guessing a reference is hopeless at this rate.
   ...rateSettings('STATUS', 30, 10 * 60_000, 'status lookups per client IP (POST and the deprecated GET together)'),
+  ...rateSettings('CHANGE', 10, 3600_000, 'change requests (cancel or move) per client IP', 'every request counts, whatever its answer'),
+  ...rateSettings(
+    'CHANGE_BOOKING',
+    5,
+    24 * 3600_000,
+    'change requests per booking, from any IP (counted by site and appointment, never by the reference)',
+    'only requests whose body is well formed and whose reference is genuine count',
+  ),
   AVAILABILITY_MAX_SLOTS: positiveIntSetting
     .default(50_000)
     .describe('the most taken slots the BFF remembers for each site (an LRU, about 100 bytes each); past it the oldest knowledge is dropped'),
@@ -252,6 +260,10 @@ export interface BffConfig extends CoreConfig {
   apiRateLimit: RateWindow;
   bookingRateLimit: RateWindow;
   statusRateLimit: RateWindow;
+  /** CHANGE_RATE_LIMIT: change requests per client IP. */
+  changeRateLimit: RateWindow;
+  /** CHANGE_BOOKING_RATE_LIMIT: change requests per booking (site and appointment), from any IP. */
+  changeBookingRateLimit: RateWindow;
   availabilityMaxSlots: number;
   clinicTimeZone: string;
   /** BOOKING_MIN_NOTICE_MINUTES, BOOKING_HORIZON_DAYS and BOOKING_DEFAULT_DURATION_MINUTES: the clinic's rules, as this BFF is told them. */
@@ -313,6 +325,8 @@ export function parseBffConfig(env: NodeJS.ProcessEnv): BffConfig {
     apiRateLimit: rateWindow(e, 'API'),
     bookingRateLimit: rateWindow(e, 'BOOKING'),
     statusRateLimit: rateWindow(e, 'STATUS'),
+    changeRateLimit: rateWindow(e, 'CHANGE'),
+    changeBookingRateLimit: rateWindow(e, 'CHANGE_BOOKING'),
     availabilityMaxSlots: e.AVAILABILITY_MAX_SLOTS,
     clinicTimeZone: e.CLINIC_TIMEZONE,
     bookingRules: {

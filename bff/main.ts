@@ -29,7 +29,7 @@ runMain('BFF', async () => {
   // The BFF's own database (DATABASE_URL): the outbox and change requests always, the sites with SITE_SECRETS_KEY.
   const database = await openSitesDatabase(config.databaseUrl);
   const store = config.sites && new SiteStore(database.db, new SiteSecrets(config.sites.secretsKey!, config.sites.previousSecretsKey));
-  const bff = createBff({ config, logger, clock: systemClock, redis, metrics, sites: store, widgetDevProxy });
+  const bff = createBff({ config, logger, clock: systemClock, redis, metrics, sites: store, database, widgetDevProxy });
   // Before the BFF's own port: a metrics port it cannot take fails the start, before anything could see it healthy.
   if (metrics && config.metrics) await serveMetrics(metrics.registry, config.metrics, logger);
   // Changes made by the CLI or another instance drop the site here within seconds (at once with REDIS_URL).

@@ -19,6 +19,9 @@ import { contentOperations } from './content/content.routes.js';
 import { bookingOperations } from './booking/booking.routes.js';
 import { BookingService } from './booking/booking.service.js';
 import { BookingFacts } from './booking/booking-facts.js';
+import { ChangeRequests } from './changes/change-requests.js';
+import type { ChangeStore } from './changes/change-store.js';
+import { changeOperations } from './changes/change.routes.js';
 import { MemoryDentistMemory, SharedDentistMemory, type DentistMemory } from './booking/dentist-memory.js';
 import { MemoryKeyBindings, SharedKeyBindings, type KeyBindings } from './booking/key-bindings.js';
 import { availabilityOperations } from './availability/availability.routes.js';
@@ -55,6 +58,10 @@ export interface SiteLimiters {
   api: GivingBackRateLimit;
   booking: GivingBackRateLimit;
   status: GivingBackRateLimit;
+  /** Change requests per client IP (CHANGE_RATE_LIMIT). */
+  change: GivingBackRateLimit;
+  /** Change requests per booking (CHANGE_BOOKING_RATE_LIMIT), whatever the IP. */
+  changeBooking: GivingBackRateLimit;
 }
 
 export interface SiteApiDeps {
@@ -76,6 +83,12 @@ export interface SiteApiDeps {
   openApiDocument?: SharedDocument;
   /** The one gate every site's token exchanges pass (TOKEN_EXCHANGES_MAX_IN_FLIGHT): a cold start of many sites does not flood upstream. */
   exchangeGate: ConcurrencyGate;
+  /**
+   * The booking records and change requests of the BFF's database, every
+   * site's (rows carry the site id). Absent (a BFF built without its
+   * database): see ChangeRequestsOptions.store.
+   */
+  changeStore?: ChangeStore;
 }
 
 /**
@@ -100,7 +113,20 @@ export interface SiteApi {
   operations: readonly AnyOperation[];
 }
 
-export function createSiteApi({ config, site, logger, clock, redis, metrics, contentStore, pictureStore, limiters, exchangeGate, openApiDocument }: SiteApiDeps): SiteApi {
+export function createSiteApi({
+  config,
+  site,
+  logger,
+  clock,
+  redis,
+  metrics,
+  contentStore,
+  pictureStore,
+  limiters,
+  exchangeGate,
+  openApiDocument,
+  changeStore,
+}: SiteApiDeps): SiteApi {
   const maxBodyBytes = config.upstreamMaxBodyBytes;
   const tokens = new TokenManager({
     upstreamUrl: site.upstreamUrl,
@@ -135,13 +161,26 @@ export function createSiteApi({ config, site, logger, clock, redis, metrics, con
   const boundKeys = new MemoryKeyBindings(clock);
   const keyBindings: KeyBindings = redis && scope ? new SharedKeyBindings(redis, `${scope}key-body:`, boundKeys) : boundKeys;
   const availability = { timeZone: site.timeZone, rules: site.bookingRules, clock };
+  // One copy of the clinic's content as bookings read it, for bookings and change requests alike.
+  const bookingFacts = new BookingFacts(cache, upstream, { ttlMs: config.cache.ttlMs, clock });
+  const changes = new ChangeRequests({
+    store: changeStore,
+    siteId: site.siteId,
+    timeZone: site.timeZone,
+    bookingRules: site.bookingRules,
+    notifications: site.notifications,
+    facts: bookingFacts,
+    clock,
+    logger,
+  });
+  const referenceKeys = [site.referenceKey, ...site.previousReferenceKeys];
   const routed = [
     ...availabilityOperations(facts, takenSlots, availability),
     ...availabilityDaysOperations(facts, takenSlots, availability),
     ...bookingOperations({
       bookings: new BookingService({
         upstream,
-        facts: new BookingFacts(cache, upstream, { ttlMs: config.cache.ttlMs, clock }),
+        facts: bookingFacts,
         timeZone: site.timeZone,
         rules: site.bookingRules,
         taken: takenSlots,
@@ -157,6 +196,16 @@ export function createSiteApi({ config, site, logger, clock, redis, metrics, con
       previousReferenceKeys: site.previousReferenceKeys,
       bookingRateLimit: limiters.booking,
       statusRateLimit: limiters.status,
+      changes,
+      bookingPageUrl: site.notifications.bookingPageUrl,
+    }),
+    ...changeOperations({
+      changes,
+      upstream,
+      siteId: site.siteId,
+      referenceKeys,
+      changeRateLimit: limiters.change,
+      changeBookingRateLimit: limiters.changeBooking,
     }),
   ];
   routed.push(

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { AppointmentStatusResponse, ErrorBody, type ErrorCode } from '../../contract/index.js';
+import { ApiError, ErrorBody } from '../../contract/index.js';
 import { notFound } from '../../contract/errors.js';
 import { RetryAfterHeader } from '../../contract/headers.js';
 import { readIdempotencyKey } from '../../platform/idempotency-key.js';
@@ -8,7 +8,9 @@ import { jsonBody } from '../../platform/json-body.js';
 import { declaration, served, type AnyOperation } from '../../platform/operation.js';
 import type { GivingBackRateLimit } from '../../platform/rate-limits.js';
 import type { UpstreamAnswer, UpstreamClient } from '../upstream/upstream-client.js';
-import { BookingOutcomeUnknown, UpstreamUnavailable } from '../upstream/errors.js';
+import { BookingOutcomeUnknown } from '../upstream/errors.js';
+import type { ChangeRequests } from '../changes/change-requests.js';
+import { readStatusView, upstreamRefusal } from './status-view.js';
 import { createReference, readReferenceWithAny } from './booking-reference.js';
 import type { BookingService } from './booking.service.js';
 import { commonErrors, errorAnswer, json, NoStore, tagged } from '../http/answers.js';
@@ -39,6 +41,10 @@ export interface BookingRoutesOptions {
   bookingRateLimit: GivingBackRateLimit;
   /** Status lookups per client IP (STATUS_RATE_LIMIT), on POST and the deprecated GET alike. */
   statusRateLimit: RequestHandler;
+  /** Each booking recorded with its booking.created messages; each status view's `changes`. */
+  changes: ChangeRequests;
+  /** The page the site's manage links open (BOOKING_PAGE_URL), put in each booking's answer; absent, none. */
+  bookingPageUrl?: string;
 }
 
 /** When the deprecated GET status lookup was deprecated (RFC 9745 Deprecation) and when it may stop answering (RFC 8594 Sunset). */
@@ -80,7 +86,8 @@ const BOOK_APPOINTMENT = declaration({
     description:
       `The clinic API booking body plus the honeypot field "${HONEYPOT_FIELD}", which must stay empty; ` +
       'the answer adds a reference to follow the booking by. An optional Idempotency-Key is passed on, ' +
-      'so a retry with the same key and body replays the first answer.',
+      'so a retry with the same key and body replays the first answer. The clinic is told of each booking once ' +
+      '(booking.created, by e-mail and webhook when its channels are on); a replay tells it nothing again.',
   },
   request: {
     body: BrowserBookingRequest,
@@ -179,7 +186,7 @@ const GET_STATUS = declaration({
  * and the booking limit's give-back, which depends on what reached upstream.
  */
 export function bookingOperations(options: BookingRoutesOptions): AnyOperation[] {
-  const { bookings, upstream, referenceKey, bookingRateLimit, statusRateLimit } = options;
+  const { bookings, upstream, referenceKey, bookingRateLimit, statusRateLimit, changes, bookingPageUrl } = options;
   const readingKeys = [referenceKey, ...options.previousReferenceKeys];
 
   /** Bookings that went upstream (may be stored), and whether they carried an Idempotency-Key (a re-send then replays). */
@@ -211,11 +218,19 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
       const outcome = await bookings.book({ body, booking, idempotencyKey }, (keyed) => sentUpstream.set(req, { keyed }));
       if (!outcome.booked) return relayError(res, outcome.refusal);
       if (outcome.replayed) res.set('Idempotent-Replayed', 'true');
+      const reference = createReference(outcome.appointmentId, referenceKey);
+      // Booked: recorded and told to the clinic's channels once (a replay of a booking recorded writes nothing).
+      // A failed write is logged, and the booking is answered as what it is: booked.
+      await changes.bookingMade({ appointmentId: outcome.appointmentId, reference, booking, doctorId: outcome.doctorId });
       const answer: BffBookingResponse = {
         success: true,
         message: outcome.message,
         // The upstream id stays inside the reference: browsers never see it.
-        data: { reference: createReference(outcome.appointmentId, referenceKey), doctor_id: outcome.doctorId },
+        data: {
+          reference,
+          doctor_id: outcome.doctorId,
+          ...(bookingPageUrl !== undefined ? { booking_page_url: bookingPageUrl } : {}),
+        },
       };
       res.json(answer);
     },
@@ -226,12 +241,14 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
     res.set('Cache-Control', 'no-store');
     const appointmentId = readReferenceWithAny(reference, readingKeys);
     if (appointmentId === undefined) throw notFound('Booking');
-    const answer = await upstream.call({ method: 'GET', path: `${STATUS_PATH}/${appointmentId}` });
-    if (answer.status === 404) throw notFound('Booking');
-    if (answer.status !== 200) return relayError(res, answer);
-    const status = AppointmentStatusResponse.safeParse(answer.body);
-    if (!status.success) throw new UpstreamUnavailable('server_error', 'upstream status answer did not match the contract');
-    const body: BffStatusResponse = { ...status.data, data: { ...status.data.data, ...bookings.detailsOf(appointmentId) } };
+    const status = await readStatusView(upstream, appointmentId);
+    const view = status.data;
+    // What may be asked of it, from the change requests taken (none without the database, or when it fails).
+    const changed = await changes.viewOf(appointmentId, view);
+    const body: BffStatusResponse = {
+      ...status,
+      data: { ...view, ...bookings.detailsOf(appointmentId), ...(changed ? { changes: changed } : {}) },
+    };
     res.json(body);
   };
 
@@ -249,27 +266,12 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
 }
 
 /**
- * Status codes whose upstream message helps the patient (it names the field or
- * rule). Not 429: upstream's rate limit is on the clinic's key, not on this
- * patient, so the client raises it as UpstreamBusy (503 upstream_busy).
- */
-const RELAYED: Record<number, ErrorCode> = {
-  400: 'validation_error',
-  409: 'slot_unavailable',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  422: 'idempotency_key_reused',
-};
-
-/**
- * Rebuilds an upstream refusal as a fresh spec error body: only a known code
- * and a bounded message pass, never the raw upstream body. Anything else
- * (an upstream 401 after the retry, 404 of a route) is a 502.
+ * Answers an upstream refusal of a booking as upstream's status with a fresh
+ * spec error body (upstreamRefusal); anything not to relay is a 502.
  */
 function relayError(res: Response, answer: UpstreamAnswer): void {
-  const code = RELAYED[answer.status];
-  const parsed = ErrorBody.safeParse(answer.body);
-  if (!code || !parsed.success) throw new UpstreamUnavailable('server_error', `upstream answered ${answer.status}`);
-  const body: ErrorBody = { success: false, message: parsed.data.message.slice(0, 500), error_code: code };
+  const refusal = upstreamRefusal(answer);
+  if (!(refusal instanceof ApiError)) throw refusal;
+  const body: ErrorBody = { success: false, message: refusal.message, error_code: refusal.code };
   res.status(answer.status).json(body);
 }

@@ -12,8 +12,6 @@ import type { BookingRules } from '../../contract/rules/booking-rules.js';
 import { UNKNOWN_DENTIST_SENTENCE, UNKNOWN_TREATMENT_SENTENCE } from '../../contract/rules/booking-choice-words.js';
 import { checkBookingWindow } from '../../contract/rules/booking-window.js';
 import { clinicNow } from '../../contract/rules/clinic-now.js';
-import { minutesOf } from '../../contract/rules/clinic-time.js';
-import { checkOpeningHours } from '../../contract/rules/opening-hours.js';
 import { SLOT_STEP_MINUTES } from '../../contract/rules/slots.js';
 import { BOOKING_PATH, BookingRefused } from '../../contract/bff.js';
 import type { Clock } from '../../platform/clock.js';
@@ -24,7 +22,7 @@ import { appointmentMinutes } from '../availability/open-starts.js';
 import { DENTISTS, TREATMENTS, WEBSITE } from '../content/resources.js';
 import type { ContentResource } from '../content/resources.js';
 import type { BookingFacts } from './booking-facts.js';
-import { refusedForTime } from './booking-refused.js';
+import { refusedForTime, startRefusalOf } from './booking-refused.js';
 import type { DentistMemory } from './dentist-memory.js';
 import { bodyFingerprint, type KeyBindings } from './key-bindings.js';
 import { dentistKey, siteKey } from './upstream-keys.js';
@@ -312,15 +310,8 @@ function refusalOf(booking: BookAppointmentRequest, { website, treatments, denti
   if (doctor_id != null && dentists && !dentists.data.some((d) => d.doctor_id === doctor_id)) {
     return new BookingRefused('unknown_dentist', UNKNOWN_DENTIST_SENTENCE);
   }
-  if (website) {
-    // Only a treatment's length must end by closing, as on the reference server.
-    const hours = checkOpeningHours(website.site.opening_hours, date, time, treatmentMinutes);
-    if (!hours.open) return refusedForTime(hours);
-  }
-  // The grid the BFF offers starts on; the reference server takes any HH:MM, as the spec allows.
-  if (minutesOf(time) % SLOT_STEP_MINUTES !== 0) {
-    return new BookingRefused('off_grid', `appointment_time must be on the booking grid, every ${SLOT_STEP_MINUTES} minutes (:00, :15, :30, :45)`);
-  }
+  const start = startRefusalOf(date, time, website?.site.opening_hours, treatmentMinutes);
+  if (start) return new BookingRefused(start.reason, start.sentence);
   return undefined;
 }
 

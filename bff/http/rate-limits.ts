@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { clientIpKey, perIpRateLimit, specRateLimit, type GivingBackRateLimit, type RateWindow, type SharedCounting } from '../../platform/rate-limits.js';
 
 // Each limiter below counts in this process's memory, or with `shared` (REDIS_URL)
@@ -65,3 +65,35 @@ export function perSiteRateLimit(kind: LimitKind, windowMs: number, sites: SiteO
  * its site gives its hit back (giveBack), so what stays counted is unknown ids.
  */
 export const siteLookupRateLimit = (window: RateWindow, shared?: SharedCounting) => perIpRateLimit('site_lookup', REFUSALS.api, window, { shared });
+
+/** What the change-request limits say when they refuse. */
+const CHANGE_REFUSALS = {
+  change: 'Too many change requests; please wait a while, or call the clinic',
+  change_booking: 'Too many change requests for this booking; please call the clinic',
+} as const;
+
+/**
+ * Change requests (POST /api/appointments/change-requests), per client IP
+ * (CHANGE_RATE_LIMIT): each may cost an upstream status read and a write to
+ * the BFF's database, and a reference carries a 64-bit MAC, so guessing stays
+ * hopeless. `siteOf` set (the database sites, which share one limiter): counted
+ * per site and IP, under the BFF's window, as no site sets its own.
+ */
+export function changeRateLimit(window: RateWindow, shared?: SharedCounting, siteOf?: (res: Response) => string): GivingBackRateLimit {
+  if (!siteOf) return perIpRateLimit('change', CHANGE_REFUSALS.change, window, { shared });
+  return specRateLimit('change', CHANGE_REFUSALS.change, window, (req, res) => `${siteOf(res)}:${clientIpKey(req)}`, { shared });
+}
+
+/**
+ * Change requests per booking, from any IP (CHANGE_BOOKING_RATE_LIMIT): a
+ * patient asks once or twice; more is someone pushing one booking. `bookingOf`
+ * names the booking a request is for (site and appointment id, never the
+ * reference: no key, header or log line carries it); a request it names none
+ * for (a body or reference refused anyway) is not counted.
+ */
+export function changeBookingRateLimit(window: RateWindow, bookingOf: (req: Request) => string | undefined, shared?: SharedCounting): GivingBackRateLimit {
+  return specRateLimit('change_booking', CHANGE_REFUSALS.change_booking, window, (req) => bookingOf(req)!, {
+    shared,
+    skip: (req) => bookingOf(req) === undefined,
+  });
+}

@@ -42,6 +42,8 @@ describe('BFF configuration', () => {
       apiRateLimit: { limit: 300, windowMs: 60_000 },
       bookingRateLimit: { limit: 5, windowMs: 600_000 },
       statusRateLimit: { limit: 30, windowMs: 600_000 },
+      changeRateLimit: { limit: 10, windowMs: 3_600_000 },
+      changeBookingRateLimit: { limit: 5, windowMs: 86_400_000 },
       availabilityMaxSlots: 50_000,
       clinicTimeZone: 'Europe/London',
       bookingRules: { minNoticeMinutes: 120, horizonDays: 365, defaultDurationMinutes: 30 },

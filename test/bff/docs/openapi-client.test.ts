@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack } from '../support/bff-harness.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { generateClient, missingCalls, type GeneratedClient } from '../../server/docs/openapi-tools.js';
+import { openSitesDatabase } from '../../../bff/sites/sites-database.js';
+import { sitesTestDatabase } from '../sites/support/sites-test-database.js';
 
 /**
  * What a browser app would write against the types openapi-typescript
@@ -30,6 +32,7 @@ export type NamedOperations = [
   operations['getOpenApiDocument'],
   operations['getPicture'],
   operations['checkOrigin'],
+  operations['requestAppointmentChange'],
 ];
 
 export async function callEveryOperation(baseUrl: string) {
@@ -76,6 +79,9 @@ export async function callEveryOperation(baseUrl: string) {
   const reference: string = booked.data.data.reference;
   const bookedDentist: number | null = booked.data.data.doctor_id;
   const status = await client.POST('/appointments/status', { body: { reference } });
+  const cancelOpen: boolean | undefined = status.data?.data.changes?.can_request_cancel;
+  const change = await client.POST('/appointments/change-requests', { body: { reference, kind: 'cancel' } });
+  const changeKind: 'cancel' | 'move' | undefined = change.data?.data.kind;
   const deprecated = await client.GET('/appointments/status/{reference}', { params: { path: { reference } } });
   const unknown = await client.POST('/appointments/status', { body: { reference: 'not-a-reference' } });
   const unknownCode: string | undefined = unknown.error?.error_code;
@@ -95,6 +101,7 @@ export async function callEveryOperation(baseUrl: string) {
     treatment: treatment.data?.data.treatment_name,
     booked: Object.keys(booked.data.data).sort(),
     status: status.data?.data.status,
+    change: [cancelOpen, change.response.status, changeKind, change.data?.data.already_requested],
     deprecated: [deprecated.data?.data.status, deprecated.response.headers.has('deprecation')],
     unknown: [unknown.response.status, unknownCode],
     availability: [bestKnown, slotStatus, after.data?.data.slots.find((slot) => slot.time === '11:00')?.status],
@@ -108,8 +115,11 @@ export async function callEveryOperation(baseUrl: string) {
 }
 `;
 
-// The BFF's clock at the server's TEST_NOW, so 2026-11-24 stays a day ahead for availability.
-const stack = await startStack({ clock: new FakeClock(TEST_NOW) });
+// The BFF's clock at the server's TEST_NOW, so 2026-11-24 stays a day ahead for availability (and for
+// a change request: 26 hours ahead, outside the 24-hour change window). Its own database takes the request.
+const bffDatabase = await sitesTestDatabase('sqlite');
+const database = await openSitesDatabase(bffDatabase.url);
+const stack = await startStack({ clock: new FakeClock(TEST_NOW), database });
 let client: GeneratedClient;
 
 beforeAll(async () => {
@@ -117,6 +127,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await client?.remove();
+  await stack.close();
+  await database.close();
+  await bffDatabase.remove();
 });
 
 describe('a client generated from GET /api/openapi.json', () => {
@@ -147,6 +160,7 @@ describe('a client generated from GET /api/openapi.json', () => {
       treatment: expect.any(String),
       booked: ['doctor_id', 'reference'],
       status: 'Scheduled',
+      change: [true, 201, 'cancel', false],
       deprecated: ['Scheduled', true],
       unknown: [404, 'not_found'],
       availability: [true, 'open', 'taken'],

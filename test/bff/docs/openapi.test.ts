@@ -151,7 +151,27 @@ describe('GET /api/openapi.json', () => {
     expect(body?.required?.slice().sort()).toEqual(['appointment_date', 'appointment_time', 'patient_name', 'patient_phone']);
     expect(body?.additionalProperties).toBe(false);
     expect(Object.keys(body?.properties ?? {})).toContain('website');
-    expect(Object.keys(document.components.schemas.BookingResult?.properties ?? {})).toEqual(['reference', 'doctor_id']);
+    expect(Object.keys(document.components.schemas.BookingResult?.properties ?? {})).toEqual(['reference', 'doctor_id', 'booking_page_url']);
+    expect(document.components.schemas.BookingResult?.required?.slice().sort()).toEqual(['doctor_id', 'reference']);
+  });
+
+  it('declares the change request: its body, its two successes, its refusals and its limits', async () => {
+    const document = await openApiDocument();
+
+    const change = operation(document, 'post', '/appointments/change-requests');
+
+    expect(change.operationId).toBe('requestAppointmentChange');
+    expect(change.tags).toEqual(['Appointments']);
+    expect(statuses(change)).toEqual(['200', '201', '400', '404', '413', '415', '429', '500', '502', '503', '504']);
+    expect(JSON.stringify(change.responses['400'])).toContain('inside_change_window');
+    expect(JSON.stringify(change.responses['503'])).toContain('database_unavailable');
+    expect(JSON.stringify(change)).toContain('CHANGE_RATE_LIMIT');
+    const body = document.components.schemas.ChangeRequestBody;
+    expect(body?.required?.slice().sort()).toEqual(['kind', 'reference']);
+    expect(body?.additionalProperties).toBe(false);
+    expect(Object.keys(body?.properties ?? {}).sort()).toEqual(['kind', 'message', 'preferred_starts', 'reference']);
+    expect(Object.keys(document.components.schemas.ChangeRequestResult?.properties ?? {})).toEqual(['kind', 'requested_at', 'already_requested']);
+    expect(Object.keys(document.components.schemas.BffStatusView?.properties ?? {})).toContain('changes');
   });
 
   it("answers every error with BffErrorBody, whose optional reason is one of the BFF's refusal codes", async () => {

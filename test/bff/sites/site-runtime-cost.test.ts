@@ -6,7 +6,8 @@ import { createSiteApi } from '../../../bff/site-api.js';
 import { defaultSiteSettings } from '../../../bff/sites/site-settings.js';
 import { ContentStore } from '../../../bff/content/content-store.js';
 import { ConcurrencyGate } from '../../../bff/upstream/concurrency-gate.js';
-import { apiRateLimit, bookingRateLimit, statusRateLimit } from '../../../bff/http/rate-limits.js';
+import { apiRateLimit, bookingRateLimit, changeBookingRateLimit, changeRateLimit, statusRateLimit } from '../../../bff/http/rate-limits.js';
+import { changeBookingOf } from '../../../bff/changes/change.routes.js';
 import { silentLogger } from '../../support/silent-logger.js';
 import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 
@@ -76,7 +77,13 @@ describe('what an idle site runtime costs', () => {
         clock,
         contentStore,
         exchangeGate,
-        limiters: { api: apiRateLimit(site.limits.api), booking: bookingRateLimit(site.limits.booking), status: statusRateLimit(site.limits.status) },
+        limiters: {
+          api: apiRateLimit(site.limits.api),
+          booking: bookingRateLimit(site.limits.booking),
+          status: statusRateLimit(site.limits.status),
+          change: changeRateLimit(config.changeRateLimit),
+          changeBooking: changeBookingRateLimit(config.changeBookingRateLimit, changeBookingOf),
+        },
       });
     const kept = [build()];
     const before = process.memoryUsage().arrayBuffers;

@@ -74,6 +74,8 @@ export async function startBff(
   sites?: BffDeps['sites'],
   /** How outbound calls resolve host names (test/bff/outbound): the system's resolver when absent. */
   resolveHost?: BffDeps['resolveHost'],
+  /** The BFF's own database (booking records, change requests, the outbox: test/bff/changes); absent, none. */
+  database?: BffDeps['database'],
 ): Promise<RunningBff> {
   const { lines: logs, sink } = collectLogLines();
   // The schema's defaults, with the settings these tests run under, then each test's own.
@@ -100,7 +102,7 @@ export async function startBff(
     }),
     ...overrides,
   };
-  const bff = createBff({ config, logger: createLogger('info', sink), clock, redis, metrics, sites, resolveHost });
+  const bff = createBff({ config, logger: createLogger('info', sink), clock, redis, metrics, sites, database, resolveHost });
   const { tokens, cache, takenSlots } = bff;
   if (!tokens || !cache || !takenSlots) throw new Error('startBff serves a default clinic: give it its upstream and keys');
   const server = createHttpServer(bff.app);
@@ -144,11 +146,23 @@ export async function startStack(
     server?: TestServerOptions;
     bffMetrics?: BffMetrics;
     resolveHost?: BffDeps['resolveHost'];
+    /** The BFF's own database, which the caller opens and closes. */
+    database?: BffDeps['database'];
   } = {},
 ): Promise<Stack> {
   const upstream = await startTestServer(options.server);
   const clinic = await seedClinic(upstream, options.clinic ?? bffClinicFixture());
-  const bff = await startBff(upstream.api, clinic, options.bff, options.clock ?? upstream.clock, undefined, options.bffMetrics, undefined, options.resolveHost);
+  const bff = await startBff(
+    upstream.api,
+    clinic,
+    options.bff,
+    options.clock ?? upstream.clock,
+    undefined,
+    options.bffMetrics,
+    undefined,
+    options.resolveHost,
+    options.database,
+  );
   const close = once(async () => {
     await bff.close();
     await upstream.close();

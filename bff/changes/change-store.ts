@@ -1,0 +1,152 @@
+import type { Kysely } from 'kysely';
+import type { PreferredStart } from '../../contract/bff-change-view.js';
+import type { SitesTables } from '../sites/sites-database.js';
+import { enqueueMessages } from '../outbox/enqueue.js';
+import type { NewOutboxMessage } from '../outbox/outbox-message.js';
+import type { ChangeKind, ChangeRequestMade } from './change-rules.js';
+
+/**
+ * A booking this BFF made, as a change request days later needs it: the
+ * spec's status view names neither dentist, treatment nor phone.
+ */
+export interface BookingRecord {
+  siteId: string;
+  appointmentId: number;
+  date: string;
+  time: string;
+  doctorId: number | null;
+  treatmentId: number | null;
+  phone: string | null;
+  /** When it must be gone (ms since the epoch): a week after the appointment (forgetAt). */
+  forgetAt: number;
+}
+
+/** A change request as it is taken. */
+export interface NewChangeRequest {
+  siteId: string;
+  appointmentId: number;
+  kind: ChangeKind;
+  /** move: one to three wished starts; cancel: none. */
+  preferredStarts: readonly PreferredStart[];
+  /** As the booking's: a week after the appointment. */
+  forgetAt: number;
+}
+
+/** What taking a change request came to: the first request's time, and whether one of its kind was there before. */
+export interface ChangeRequestTaken {
+  requestedAt: number;
+  alreadyRequested: boolean;
+}
+
+/**
+ * The booking records and change requests of the BFF's own database
+ * (decision 0018), each written in one transaction with its outbox messages
+ * (enqueueMessages), so a message exists exactly when what it tells does,
+ * and a second write of the same thing (a replayed booking, a second request
+ * of a kind) writes nothing at all, messages included. What is past its
+ * forget_at is never read, whether or not it was deleted yet.
+ */
+export class ChangeStore {
+  constructor(private readonly db: Kysely<SitesTables>) {}
+
+  /**
+   * Records a booking and queues `messages` (booking.created), unless it is
+   * recorded already: a replay. True when this call recorded it.
+   */
+  async recordBooking(record: BookingRecord, messages: readonly NewOutboxMessage[], now: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('booking_records')
+        .values({
+          site_id: record.siteId,
+          appointment_id: record.appointmentId,
+          date: record.date,
+          time: record.time,
+          doctor_id: record.doctorId,
+          treatment_id: record.treatmentId,
+          patient_phone: record.phone,
+          forget_at: record.forgetAt,
+        })
+        .onConflict((conflict) => conflict.columns(['site_id', 'appointment_id']).doNothing())
+        .returning('appointment_id')
+        .executeTakeFirst();
+      if (!inserted) return false;
+      await enqueueMessages(trx, record.siteId, messages, now);
+      return true;
+    });
+  }
+
+  /** The record of a booking this BFF made, until its forget_at; undefined for any other. */
+  async readBooking(siteId: string, appointmentId: number, now: number): Promise<BookingRecord | undefined> {
+    const row = await this.db
+      .selectFrom('booking_records')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .where('appointment_id', '=', appointmentId)
+      .where('forget_at', '>', now)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      siteId: row.site_id,
+      appointmentId: Number(row.appointment_id),
+      date: row.date,
+      time: row.time,
+      doctorId: row.doctor_id === null ? null : Number(row.doctor_id),
+      treatmentId: row.treatment_id === null ? null : Number(row.treatment_id),
+      phone: row.patient_phone,
+      forgetAt: Number(row.forget_at),
+    };
+  }
+
+  /**
+   * Takes a change request and queues `messages`, unless one of its kind was
+   * taken for the booking before (the primary key: site, appointment, kind):
+   * then nothing is written, and the answer is the first one's time.
+   */
+  async recordChangeRequest(request: NewChangeRequest, messages: readonly NewOutboxMessage[], now: number): Promise<ChangeRequestTaken> {
+    return this.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('change_requests')
+        .values({
+          site_id: request.siteId,
+          appointment_id: request.appointmentId,
+          kind: request.kind,
+          requested_at: now,
+          preferred_starts: request.kind === 'move' ? JSON.stringify(request.preferredStarts.map(({ date, time }) => ({ date, time }))) : null,
+          forget_at: request.forgetAt,
+        })
+        .onConflict((conflict) => conflict.columns(['site_id', 'appointment_id', 'kind']).doNothing())
+        .returning('requested_at')
+        .executeTakeFirst();
+      if (inserted) {
+        await enqueueMessages(trx, request.siteId, messages, now);
+        return { requestedAt: Number(inserted.requested_at), alreadyRequested: false };
+      }
+      // The first one's, committed before this insert found it (PostgreSQL waits for it; SQLite has one writer).
+      const first = await trx
+        .selectFrom('change_requests')
+        .select('requested_at')
+        .where('site_id', '=', request.siteId)
+        .where('appointment_id', '=', request.appointmentId)
+        .where('kind', '=', request.kind)
+        .executeTakeFirstOrThrow();
+      return { requestedAt: Number(first.requested_at), alreadyRequested: true };
+    });
+  }
+
+  /** The change requests taken for a booking, until their forget_at: at most one of each kind. */
+  async readChangeRequests(siteId: string, appointmentId: number, now: number): Promise<ChangeRequestMade[]> {
+    const rows = await this.db
+      .selectFrom('change_requests')
+      .select(['kind', 'requested_at', 'preferred_starts'])
+      .where('site_id', '=', siteId)
+      .where('appointment_id', '=', appointmentId)
+      .where('forget_at', '>', now)
+      .execute();
+    return rows.map((row) => ({
+      kind: row.kind,
+      requestedAt: Number(row.requested_at),
+      preferredStarts: row.preferred_starts === null ? [] : (JSON.parse(row.preferred_starts) as PreferredStart[]),
+    }));
+  }
+}
