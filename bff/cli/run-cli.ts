@@ -3,9 +3,11 @@ import { SiteSecretError, SiteSecrets } from '../sites/site-secrets.js';
 import { SiteStore } from '../sites/site.store.js';
 import { loadSitesConfig } from '../sites/sites-config.js';
 import { openSitesDatabase } from '../sites/sites-database.js';
-import { CliError, parseSitesCommand } from './sites-commands.js';
+import { CliError, parseSitesCommand, USAGE } from './sites-commands.js';
 import { changeAnnouncer } from './change-announcer.js';
 import { OutboundPolicy } from '../outbound/outbound-policy.js';
+import { OutboxStore } from '../outbox/outbox-store.js';
+import { OUTBOX_USAGE, parseOutboxCommand } from './outbox-commands.js';
 
 /** Where the CLI reads its settings and input and writes its output: the process's own in main.ts, captured ones in tests. */
 export interface SitesCliIo {
@@ -18,7 +20,7 @@ export interface SitesCliIo {
 }
 
 /**
- * `bff sites <command>` without the process: runs it and returns the exit
+ * `bff sites <command>` and `bff outbox <command>` without the process: runs it and returns the exit
  * code (0 done, 2 bad input, 1 anything else), so tests can run it
  * in-process; main.ts only wires it to the process and exits with the code.
  */
@@ -36,13 +38,11 @@ export async function runSitesCli(argv: string[], io: SitesCliIo): Promise<numbe
 
 /** JSON on stdout; audit lines on stderr; a failure thrown, for runSitesCli to word. */
 async function runCommand(argv: string[], io: SitesCliIo): Promise<number> {
+  const [group] = argv;
+  if (group === 'outbox') return runOutboxCommand(argv, io);
+  if (group !== 'sites') throw new CliError(group ? `unknown command: ${group} (sites, outbox)` : `${USAGE}\n${OUTBOX_USAGE}`);
   const command = parseSitesCommand(argv);
-  let config;
-  try {
-    config = loadSitesConfig(io.env);
-  } catch (error) {
-    throw new CliError((error as Error).message);
-  }
+  const config = cliConfig(io.env);
   const secrets = config.secretsKey ? new SiteSecrets(config.secretsKey, config.previousSecretsKey) : undefined;
   const database = await openSitesDatabase(config.databaseUrl);
   const announcer = config.redisUrl ? changeAnnouncer(config.redisUrl, config.redisKeyPrefix, io.stderr) : undefined;
@@ -60,5 +60,32 @@ async function runCommand(argv: string[], io: SitesCliIo): Promise<number> {
   } finally {
     await announcer?.close();
     await database.close();
+  }
+}
+
+/** The outbox's commands need the database only: no secrets key, no Redis. */
+async function runOutboxCommand(argv: string[], io: SitesCliIo): Promise<number> {
+  const command = parseOutboxCommand(argv);
+  const config = cliConfig(io.env);
+  const database = await openSitesDatabase(config.databaseUrl);
+  try {
+    const result = await command({
+      store: new OutboxStore(database.db, database.engine),
+      clock: systemClock,
+      audit: ({ event, ...entry }) => io.stderr(`${JSON.stringify({ audit: event, ...entry })}\n`),
+    });
+    io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+/** The settings, a bad one said as bad input (exit code 2). */
+function cliConfig(env: NodeJS.ProcessEnv) {
+  try {
+    return loadSitesConfig(env);
+  } catch (error) {
+    throw new CliError((error as Error).message);
   }
 }

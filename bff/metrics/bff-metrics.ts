@@ -1,5 +1,7 @@
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { ServiceMetrics } from '../../platform/metrics/service-metrics.js';
+import { OUTBOX_STATES, type OutboxChannel, type OutboxState } from '../outbox/outbox-message.js';
+import type { DeliveryOutcome, OutboxObserver } from '../outbox/outbox-worker.js';
 
 /** How a content lookup was answered: fresh from cache, a stale copy while it refreshes, or a load from upstream. */
 export type CacheLookupResult = 'hit' | 'stale' | 'miss';
@@ -18,13 +20,18 @@ export interface BffObserver {
   tokenExchange(outcome: 'ok' | 'failed' | 'busy'): void;
 }
 
+/** Where the outbox gauge reads its numbers (OutboxStore): asked at each scrape. */
+export interface OutboxCounts {
+  counts(): Promise<Record<OutboxState, number>>;
+}
+
 /**
  * The BFF's metrics: the service's own (request durations, bookings) and its
- * cache, upstream and token counters. Every label value comes from a fixed
+ * cache, upstream and token counters, and the outbox's. Every label value comes from a fixed
  * set in the code (resource names, route templates, outcomes), never from a
  * request, and never names the clinic or site.
  */
-export class BffMetrics extends ServiceMetrics implements BffObserver {
+export class BffMetrics extends ServiceMetrics implements BffObserver, OutboxObserver {
   private readonly cacheLookups = new Counter({
     name: 'bff_cache_lookups_total',
     help: 'Content cache lookups by resource and result (hit, stale, miss).',
@@ -43,6 +50,13 @@ export class BffMetrics extends ServiceMetrics implements BffObserver {
     labelNames: ['outcome'],
     registers: [this.registry],
   });
+  private readonly outboxDeliveries = new Counter({
+    name: 'bff_outbox_deliveries_total',
+    help: 'Tries to deliver an outbox message, by channel (email, webhook) and outcome: delivered, failed (tried again later), dead (given up).',
+    labelNames: ['channel', 'outcome'],
+    registers: [this.registry],
+  });
+  private outboxMessages: Gauge<'state'> | undefined;
 
   cacheLookup(resource: string, result: CacheLookupResult): void {
     this.cacheLookups.inc({ resource, result });
@@ -54,5 +68,33 @@ export class BffMetrics extends ServiceMetrics implements BffObserver {
 
   tokenExchange(outcome: 'ok' | 'failed' | 'busy'): void {
     this.tokenExchanges.inc({ outcome });
+  }
+
+  deliveryTried(channel: OutboxChannel, outcome: DeliveryOutcome): void {
+    this.outboxDeliveries.inc({ channel, outcome });
+  }
+
+  /**
+   * Adds `bff_outbox_messages{state}`, read from `outbox` at each scrape: the
+   * table is the truth every instance shares, so each reports the same
+   * numbers (take max, not sum, across instances). Once per BffMetrics.
+   */
+  observeOutbox(outbox: OutboxCounts): void {
+    if (this.outboxMessages) throw new Error('the outbox is already observed');
+    this.outboxMessages = new Gauge({
+      name: 'bff_outbox_messages',
+      help: 'Messages in the outbox by state: pending (to deliver), delivered (kept until OUTBOX_RETENTION_HOURS), dead (given up).',
+      labelNames: ['state'],
+      registers: [this.registry],
+      async collect() {
+        try {
+          const counts = await outbox.counts();
+          for (const state of OUTBOX_STATES) this.set({ state }, counts[state]);
+        } catch {
+          // The database unreadable: no number rather than a stale one, which an alert would take for the truth.
+          this.reset();
+        }
+      },
+    });
   }
 }
