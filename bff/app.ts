@@ -71,6 +71,8 @@ export interface BffDeps {
    * delivered, and a patient told "requested" would have asked no one.
    */
   database?: SitesDatabase;
+  /** Called when a booking or change request has queued messages: the outbox worker's nudge (main.ts), so they go at once. */
+  onMessagesQueued?: () => void;
   /** How outbound calls (pictures) resolve a host name; tests make a name resolve to loopback here. The system's resolver when absent. */
   resolveHost?: HostResolver;
   /**
@@ -96,14 +98,14 @@ export interface Bff {
 }
 
 /** Builds the BFF as an Express app; it never listens. */
-export function createBff({ config, logger, clock = systemClock, redis, metrics, sites, database, resolveHost, widgetDevProxy }: BffDeps): Bff {
+export function createBff({ config, logger, clock = systemClock, redis, metrics, sites, database, onMessagesQueued, resolveHost, widgetDevProxy }: BffDeps): Bff {
   const contentStore = new ContentStore({ ttlMs: config.cache.ttlMs, maxBytes: config.cache.maxBytes, clock });
   const outbound = new OutboundPolicy({ allowlist: config.outboundAllowlist, resolve: resolveHost });
   const pictureStore = sharedPictureStore(config, clock, outbound);
   // One gate for every site's token exchanges (TOKEN_EXCHANGES_MAX_IN_FLIGHT), the default site's included.
   const exchangeGate = new ConcurrencyGate(config.tokenExchangesMaxInFlight);
   const openApiDocument = {};
-  const changeStore = database && new ChangeStore(database.db);
+  const changeStore = database && new ChangeStore(database.db, onMessagesQueued);
   const build = (site: SiteSettings, limiters: SiteLimiters) =>
     createSiteApi({
       config,

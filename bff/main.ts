@@ -12,6 +12,7 @@ import { openSitesDatabase } from './sites/sites-database.js';
 import { SiteSecrets } from './sites/site-secrets.js';
 import { SiteStore } from './sites/site.store.js';
 import { createWidgetDevProxy } from './widget-hosting/widget-dev-proxy.js';
+import { clinicDelivery } from './outbox/clinic-delivery.js';
 
 /** Starts the BFF: reads config (one line naming a bad setting), listens, drains on SIGTERM. */
 runMain('BFF', async () => {
@@ -29,7 +30,19 @@ runMain('BFF', async () => {
   // The BFF's own database (DATABASE_URL): the outbox and change requests always, the sites with SITE_SECRETS_KEY.
   const database = await openSitesDatabase(config.databaseUrl);
   const store = config.sites && new SiteStore(database.db, new SiteSecrets(config.sites.secretsKey!, config.sites.previousSecretsKey));
-  const bff = createBff({ config, logger, clock: systemClock, redis, metrics, sites: store, database, widgetDevProxy });
+  // The outbox's worker: what bookings and change requests queue for the clinic goes out at once (OUTBOX_WORKER).
+  const delivery = clinicDelivery({ config, database, sites: store, logger, clock: systemClock, metrics: metrics || undefined });
+  const bff = createBff({
+    config,
+    logger,
+    clock: systemClock,
+    redis,
+    metrics,
+    sites: store,
+    database,
+    onMessagesQueued: () => delivery.worker.nudge(),
+    widgetDevProxy,
+  });
   // Before the BFF's own port: a metrics port it cannot take fails the start, before anything could see it healthy.
   if (metrics && config.metrics) await serveMetrics(metrics.registry, config.metrics, logger);
   // Changes made by the CLI or another instance drop the site here within seconds (at once with REDIS_URL).
@@ -42,10 +55,13 @@ runMain('BFF', async () => {
     shutdownTimeoutMs: config.shutdownTimeoutMs,
     onDrained: async () => {
       await changes?.close();
+      // Deliveries in flight end (or are left to their leases) before the database closes.
+      await delivery.close();
       await redis?.close();
       await database.close();
     },
   });
+  delivery.worker.start();
   // Vite's HMR websocket goes through the widget proxy too.
   widgetDevProxy?.attach(server);
 });

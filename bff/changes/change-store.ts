@@ -47,14 +47,21 @@ export interface ChangeRequestTaken {
  * forget_at is never read, whether or not it was deleted yet.
  */
 export class ChangeStore {
-  constructor(private readonly db: Kysely<SitesTables>) {}
+  /**
+   * `onQueued`: called once a transaction that queued messages has committed
+   * (the outbox worker's nudge), so they go out at once rather than at its next look.
+   */
+  constructor(
+    private readonly db: Kysely<SitesTables>,
+    private readonly onQueued: () => void = () => undefined,
+  ) {}
 
   /**
    * Records a booking and queues `messages` (booking.created), unless it is
    * recorded already: a replay. True when this call recorded it.
    */
   async recordBooking(record: BookingRecord, messages: readonly NewOutboxMessage[], now: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    const recorded = await this.db.transaction().execute(async (trx) => {
       const inserted = await trx
         .insertInto('booking_records')
         .values({
@@ -74,6 +81,8 @@ export class ChangeStore {
       await enqueueMessages(trx, record.siteId, messages, now);
       return true;
     });
+    if (recorded && messages.length > 0) this.onQueued();
+    return recorded;
   }
 
   /** The record of a booking this BFF made, until its forget_at; undefined for any other. */
@@ -104,7 +113,7 @@ export class ChangeStore {
    * then nothing is written, and the answer is the first one's time.
    */
   async recordChangeRequest(request: NewChangeRequest, messages: readonly NewOutboxMessage[], now: number): Promise<ChangeRequestTaken> {
-    return this.db.transaction().execute(async (trx) => {
+    const taken = await this.db.transaction().execute(async (trx): Promise<ChangeRequestTaken> => {
       const inserted = await trx
         .insertInto('change_requests')
         .values({
@@ -132,6 +141,8 @@ export class ChangeStore {
         .executeTakeFirstOrThrow();
       return { requestedAt: Number(first.requested_at), alreadyRequested: true };
     });
+    if (!taken.alreadyRequested && messages.length > 0) this.onQueued();
+    return taken;
   }
 
   /** The change requests taken for a booking, until their forget_at: at most one of each kind. */

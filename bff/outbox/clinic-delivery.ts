@@ -1,0 +1,55 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../platform/clock.js';
+import type { BffConfig } from '../config.js';
+import type { BffMetrics } from '../metrics/bff-metrics.js';
+import { channelDeliverer } from '../notifications/channel-deliverer.js';
+import { MailSender } from '../notifications/mail-sender.js';
+import { WebhookSender } from '../notifications/webhook-sender.js';
+import { OutboundPolicy } from '../outbound/outbound-policy.js';
+import { currentSiteNotifications } from '../sites/site-settings.js';
+import type { SiteStore } from '../sites/site.store.js';
+import type { SitesDatabase } from '../sites/sites-database.js';
+import { OutboxStore } from './outbox-store.js';
+import { OutboxWorker } from './outbox-worker.js';
+
+export interface ClinicDeliveryDeps {
+  config: BffConfig;
+  database: SitesDatabase;
+  /** The sites of the database (SITE_SECRETS_KEY); absent, only the default site's messages can be delivered. */
+  sites?: Pick<SiteStore, 'notifying'>;
+  logger: Logger;
+  clock: Clock;
+  metrics?: BffMetrics;
+}
+
+/**
+ * The BFF's outbox worker, ready to start: its messages go by e-mail through
+ * SMTP_URL (when set) and by webhook under the outbound rule, to wherever
+ * each site's channels point at the time of delivery. main.ts starts it, and
+ * nudges it whenever a booking or change request queued messages.
+ */
+export function clinicDelivery({ config, database, sites, logger, clock, metrics }: ClinicDeliveryDeps): { worker: OutboxWorker; close(): Promise<void> } {
+  const store = new OutboxStore(database.db, database.engine);
+  const mail = config.notifications.mailRelay && new MailSender(config.notifications.mailRelay);
+  const deliverer = channelDeliverer({
+    notificationsOf: currentSiteNotifications(config, sites),
+    mail,
+    webhook: new WebhookSender({ outbound: new OutboundPolicy({ allowlist: config.outboundAllowlist }), clock }),
+  });
+  const worker = new OutboxWorker({
+    store,
+    deliverer,
+    clock,
+    settings: config.notifications.outbox,
+    logger: logger.child({ part: 'outbox' }),
+    observer: metrics,
+  });
+  metrics?.observeOutbox(store);
+  return {
+    worker,
+    async close() {
+      await worker.stop();
+      mail?.close();
+    },
+  };
+}
