@@ -12,7 +12,9 @@ import { CHANGE_MESSAGE_MAX, MAX_PREFERRED_STARTS } from './rules/bff-api.js';
 export const ChangeRequestBody = z
   .strictObject({
     reference: ReferenceInput,
-    kind: z.enum(['cancel', 'move']).meta({ description: 'cancel, or move (then preferred_starts is required).' }),
+    kind: z
+      .enum(['cancel', 'move'], { error: 'must be "cancel" or "move"' })
+      .meta({ description: 'cancel, or move (then preferred_starts is required).' }),
     preferred_starts: z
       .array(PreferredStart)
       .min(1, { message: 'must name at least one start' })

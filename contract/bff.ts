@@ -55,7 +55,7 @@ export type { RefusalReason } from './rules/bff-api.js';
 
 /**
  * The body of every error answer of the BFF: the clinic API's (spec 2.7), and,
- * on a booking the BFF refused itself before sending it on (400
+ * on a booking or change request the BFF refused itself (400
  * validation_error), why as a code. The widget puts the code in the patient's
  * words; the message is English, for integrators. The clinic API's own error
  * body (ErrorBody) has no such field: this is the BFF's.
@@ -66,13 +66,13 @@ export const BffErrorBody = ErrorBody.extend({
     .optional()
     .meta({
       description:
-        'Only on a booking the BFF refused before sending it to the clinic system (400 validation_error): which rule it ' +
-        'broke, for the client to put in its own words. Absent on every other error, a refusal the clinic system ' +
-        'made itself included.',
+        'Only on a booking or a change request the BFF refused itself (400 validation_error): which rule it broke, ' +
+        'for the client to put in its own words. Absent on every other error, a refusal the clinic system made ' +
+        'itself included.',
     }),
 }).meta({
   id: 'BffErrorBody',
-  description: "Body of every error answer: the clinic API's (spec 2.7), with a reason code on a booking the BFF refused itself.",
+  description: "Body of every error answer: the clinic API's (spec 2.7), with a reason code on a booking or change request the BFF refused itself.",
 });
 export type BffErrorBody = z.infer<typeof BffErrorBody>;
 
@@ -175,7 +175,8 @@ export type BffBookingResponse = z.infer<typeof BffBookingResponse>;
 /**
  * The status of a booking by its reference: the spec's status view, plus the
  * dentist and treatment booked when this BFF made the booking and still
- * remembers it (the spec's status view has neither; best known, in memory).
+ * remembers it (the spec's status view has neither; best known, in memory),
+ * and what the patient may still ask of it (changes: ChangeView).
  */
 export const BffStatusView = AppointmentStatusView.extend({
   doctor_id: z.number().int().min(1).nullable().optional().meta({ description: 'The dentist booked, when known to this BFF.' }),
