@@ -1,6 +1,6 @@
 import { runSitesCli } from './run-cli.js';
 
-/** `npm run --silent bff -- sites <command>` (or `outbox <command>`): JSON on stdout; audit lines and one line per failure on stderr. */
+/** `npm run --silent bff -- sites <command>` (or `outbox <command>`, `patients <command>`): JSON on stdout; audit lines and one line per failure on stderr. */
 const code = await runSitesCli(process.argv.slice(2), {
   env: process.env,
   readInput: readStdin,

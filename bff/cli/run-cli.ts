@@ -8,6 +8,7 @@ import { changeAnnouncer } from './change-announcer.js';
 import { OutboundPolicy } from '../outbound/outbound-policy.js';
 import { OutboxStore } from '../outbox/outbox-store.js';
 import { OUTBOX_USAGE, parseOutboxCommand } from './outbox-commands.js';
+import { parsePatientsCommand, PATIENTS_USAGE } from './patients-commands.js';
 
 /** Where the CLI reads its settings and input and writes its output: the process's own in main.ts, captured ones in tests. */
 export interface SitesCliIo {
@@ -20,7 +21,7 @@ export interface SitesCliIo {
 }
 
 /**
- * `bff sites <command>` and `bff outbox <command>` without the process: runs it and returns the exit
+ * `bff sites <command>`, `bff outbox <command>` and `bff patients <command>` without the process: runs it and returns the exit
  * code (0 done, 2 bad input, 1 anything else), so tests can run it
  * in-process; main.ts only wires it to the process and exits with the code.
  */
@@ -40,7 +41,10 @@ export async function runSitesCli(argv: string[], io: SitesCliIo): Promise<numbe
 async function runCommand(argv: string[], io: SitesCliIo): Promise<number> {
   const [group] = argv;
   if (group === 'outbox') return runOutboxCommand(argv, io);
-  if (group !== 'sites') throw new CliError(group ? `unknown command: ${group} (sites, outbox)` : `${USAGE}\n${OUTBOX_USAGE}`);
+  if (group === 'patients') return runPatientsCommand(argv, io);
+  if (group !== 'sites') {
+    throw new CliError(group ? `unknown command: ${group} (sites, outbox, patients)` : `${USAGE}\n${OUTBOX_USAGE}\n${PATIENTS_USAGE}`);
+  }
   const command = parseSitesCommand(argv);
   const config = cliConfig(io.env);
   const secrets = config.secretsKey ? new SiteSecrets(config.secretsKey, config.previousSecretsKey) : undefined;
@@ -73,6 +77,28 @@ async function runOutboxCommand(argv: string[], io: SitesCliIo): Promise<number>
       store: new OutboxStore(database.db, database.engine),
       clock: systemClock,
       audit: ({ event, ...entry }) => io.stderr(`${JSON.stringify({ audit: event, ...entry })}\n`),
+    });
+    io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * A patient's request: the database only. The audit line has the server's
+ * `clinic patients` shape (`audit: true`, the action, the counts, the
+ * patient's hash), so one audit log reads the same for both services.
+ */
+async function runPatientsCommand(argv: string[], io: SitesCliIo): Promise<number> {
+  const command = parsePatientsCommand(argv);
+  const config = cliConfig(io.env);
+  const database = await openSitesDatabase(config.databaseUrl);
+  try {
+    const result = await command({
+      database,
+      clock: systemClock,
+      audit: (record) => io.stderr(`${JSON.stringify({ audit: true, ...record })}\n`),
     });
     io.stdout(`${JSON.stringify(result, null, 2)}\n`);
     return 0;

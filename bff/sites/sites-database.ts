@@ -138,6 +138,8 @@ function openSqlite(path: string): Kysely<SitesTables> {
   // WAL as the server's file has it; FULL: a site the CLI said it created is on disk.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
+  // Deleted rows (a patient's erasure, housekeeping) are overwritten with zeros, not left in free space (docs/privacy.md).
+  sqlite.pragma('secure_delete = ON');
   return new Kysely<SitesTables>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 

@@ -13,6 +13,18 @@ export function isPhoneNumber(phone: string): boolean {
   return PHONE_PATTERN.test(phone) && phone.replace(/\D/g, '').length >= MIN_PHONE_DIGITS;
 }
 
+/**
+ * A phone number as patients write it, reduced to what identifies it: its
+ * digits, and a leading + if it has one. "+44 7700 900123", "+44 (7700)
+ * 900-123" and "+447700900123" are one phone; "07700 900123" is another (the
+ * clinic asks for the number as the patient booked with it). How the server
+ * and the BFF find a patient's data, and what an audit line's hash is of.
+ */
+export function normalisePhone(phone: string): string {
+  const digits = phone.replace(/\D/g, '');
+  return phone.trimStart().startsWith('+') ? `+${digits}` : digits;
+}
+
 /** Spec "String (Hex)": #rgb or #rrggbb. */
 export const HEX_COLOUR_PATTERN = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 

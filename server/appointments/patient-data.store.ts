@@ -2,19 +2,9 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Engine } from '../db/engine.js';
 import type { Tables } from '../db/schema.js';
+import { normalisePhone } from '../../contract/rules/patterns.js';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency.store.js';
 import type { AppointmentRecord } from './appointment.store.js';
-
-/**
- * A phone number as patients write it, reduced to what identifies it: its
- * digits, and a leading + if it has one. "+44 7700 900123", "+44 (7700)
- * 900-123" and "+447700900123" are one phone; "07700 900123" is another (the
- * clinic asks for the number as the patient booked with it).
- */
-export function normalisePhone(phone: string): string {
-  const digits = phone.replace(/\D/g, '');
-  return phone.trimStart().startsWith('+') ? `+${digits}` : digits;
-}
 
 /**
  * The patient data of appointments, apart from the booking rules: what

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -11,7 +10,7 @@ import { AuthService } from '../auth/auth.service.js';
 import { KeyStore } from '../auth/key.store.js';
 import { TokenStore } from '../auth/token.store.js';
 import { AppointmentStore } from '../appointments/appointment.store.js';
-import { normalisePhone, PatientDataStore } from '../appointments/patient-data.store.js';
+import { PatientDataStore } from '../appointments/patient-data.store.js';
 import { purgeExpired } from '../appointments/retention.js';
 import { isPhoneNumber, MIN_PHONE_DIGITS } from '../../contract/rules/patterns.js';
 import { BookingRulesInput } from '../clinics/booking-rules.js';
@@ -19,6 +18,7 @@ import { ClinicFile } from '../clinics/clinic-file.js';
 import { ClinicStore } from '../clinics/clinic.store.js';
 import { DestinationTaken, writeNewFile } from './write-new-file.js';
 import { describeIssues } from '../../platform/validation.js';
+import { patientHash } from '../../platform/patient-hash.js';
 import { demoClinic } from '../demo/demo-clinic.js';
 import { secondDemoClinic } from '../demo/second-demo-clinic.js';
 
@@ -275,17 +275,6 @@ async function patientOf({ clinic, phone }: Options, db: Db): Promise<{ careId: 
   const given = required(phone, '--phone');
   if (!isPhoneNumber(given)) throw new CliError(`--phone must be a phone number (digits, spaces, + ( ) - . /, at least ${MIN_PHONE_DIGITS} digits)`);
   return { careId, phone: given };
-}
-
-/**
- * Who an audit line is about, without the phone: the first 16 hex digits of
- * the SHA-256 of the normalised phone. The same patient gets the same value
- * (one can follow a request through the log), but the line names nobody; a
- * phone number's few digits could be guessed back, so the audit log is still
- * kept as the clinic keeps patient records (docs/privacy.md).
- */
-export function patientHash(phone: string): string {
-  return createHash('sha256').update(normalisePhone(phone)).digest('hex').slice(0, 16);
 }
 
 async function existingClinic(value: string | undefined, db: Db): Promise<number> {

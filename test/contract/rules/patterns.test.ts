@@ -5,6 +5,7 @@ import {
   isCalendarDate,
   isHttpUrl,
   isPhoneNumber,
+  normalisePhone,
   parsePositiveId,
   TIME_OF_DAY_PATTERN,
 } from '../../../contract/rules/patterns.js';
@@ -25,6 +26,20 @@ describe('isPhoneNumber', () => {
     ['an empty string', ''],
   ])('refuses %s', (_case, phone) => {
     expect(isPhoneNumber(phone)).toBe(false);
+  });
+});
+
+describe('normalisePhone', () => {
+  it.each(['+44 7700 900123', '+44 (7700) 900-123', '+447700900123', ' +44.7700/900123', '+44-7700-900 123'])('reduces %s to +447700900123', (phone) => {
+    expect(normalisePhone(phone)).toBe('+447700900123');
+  });
+
+  it('keeps a number written with its trunk prefix apart from the international one', () => {
+    expect(normalisePhone('07700 900123')).toBe('07700900123');
+  });
+
+  it('keeps the + only in front: one inside is punctuation', () => {
+    expect(normalisePhone('44 +7700 900123')).toBe('447700900123');
   });
 });
 

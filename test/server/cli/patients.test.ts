@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BookAppointmentResponse, DentistListResponse } from '../../../contract/index.js';
-import { patientHash } from '../../../server/cli/commands.js';
+import { patientHash } from '../../../platform/patient-hash.js';
 import type { AppointmentRecord } from '../../../server/appointments/appointment.store.js';
 import { clinicFixture } from '../support/clinic-fixture.js';
 import { clinicCli, type CliResult } from '../support/clinic-cli.js';
