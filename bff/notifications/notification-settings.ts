@@ -49,6 +49,17 @@ export const webhookSecret = z
     { message: 'must be whsec_ then base64 of 24 to 64 random bytes, e.g. whsec_$(openssl rand -base64 32)' },
   );
 
+/**
+ * OUTBOX_LEASE_SECONDS' bounds. A lease must outlast any one try, or a second
+ * worker takes a message over while its first try still runs and the
+ * receiver gets it twice: the longest try is an e-mail's, cut at 30 s
+ * (MAIL_TRY_DEADLINE_MS; a webhook's at 10 s), and 5 s more leave room to
+ * read the site's channels and record the outcome. No instance can tell a
+ * dead one from a slow one, so this wait is what a message left by a killed
+ * instance waits before another delivers it.
+ */
+export const OUTBOX_LEASE_SECONDS_BOUNDS = { min: 35, max: 3600 } as const;
+
 /** How close to the appointment a change request is still taken, in hours (0 .. 30 days). */
 export const CHANGE_NOTICE_HOURS_BOUNDS = { min: 0, max: 720 } as const;
 
@@ -113,6 +124,15 @@ export const NotificationSettingsSchema = {
   OUTBOX_GIVE_UP_HOURS: positiveIntSetting
     .default(24)
     .describe('after this long undelivered a message is dead-lettered (`outbox list --state dead`, `outbox retry`)'),
+  OUTBOX_LEASE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(OUTBOX_LEASE_SECONDS_BOUNDS.min)
+    .max(OUTBOX_LEASE_SECONDS_BOUNDS.max)
+    .default(60)
+    .describe(
+      `how long a claimed message is one instance's alone (${OUTBOX_LEASE_SECONDS_BOUNDS.min}..${OUTBOX_LEASE_SECONDS_BOUNDS.max}): what a message left by an instance that died mid-delivery waits before another delivers it. At least ${OUTBOX_LEASE_SECONDS_BOUNDS.min}, longer than any try (an e-mail's is cut at 30 s), so that no message is taken over while its try still runs`,
+    ),
   OUTBOX_RETENTION_HOURS: positiveIntSetting
     .default(72)
     .describe('delivered messages are deleted this long after delivery; dead ones this long after they died'),
@@ -153,12 +173,17 @@ export interface OutboxSettings {
   retentionMs: number;
 }
 
+/** The outbox worker's settings, and its lease (OUTBOX_LEASE_SECONDS), which it takes as an option of its own. */
+export interface OutboxConfig extends OutboxSettings {
+  leaseMs: number;
+}
+
 export interface NotificationConfig {
   /** Absent: no e-mail is sent by any site. */
   mailRelay?: MailRelay;
   /** The default site's own. */
   defaultSite: SiteNotifications;
-  outbox: OutboxSettings;
+  outbox: OutboxConfig;
 }
 
 /** Settings that go together: each named in the first needs the second. */
@@ -189,6 +214,7 @@ export function notificationConfig(e: Parsed): NotificationConfig {
       retryMaxDelayMs: e.OUTBOX_RETRY_MAX_DELAY_MS,
       giveUpMs: e.OUTBOX_GIVE_UP_HOURS * 3600_000,
       retentionMs: e.OUTBOX_RETENTION_HOURS * 3600_000,
+      leaseMs: e.OUTBOX_LEASE_SECONDS * 1000,
     },
   };
 }

@@ -41,6 +41,7 @@ export function clinicDelivery({ config, database, sites, logger, clock, metrics
     deliverer,
     clock,
     settings: config.notifications.outbox,
+    leaseMs: config.notifications.outbox.leaseMs,
     logger: logger.child({ part: 'outbox' }),
     observer: metrics,
   });

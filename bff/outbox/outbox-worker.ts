@@ -20,9 +20,10 @@ export const OUTBOX_POLL_MS = 500;
 /** Deliveries in flight at once, per worker: enough to drain a burst, few enough to be polite to one receiver. */
 export const OUTBOX_CONCURRENCY = 8;
 /**
- * How long a claimed message is this worker's alone. Longer than any try may
- * take (the channels give up on a receiver within 30 s), so a message is only
- * taken over from a worker that died or hung.
+ * How long a claimed message is this worker's alone, unless told
+ * (OUTBOX_LEASE_SECONDS' default). Longer than any try may take (the
+ * channels give up on a receiver within 30 s), so a message is only taken
+ * over from a worker that died or hung.
  */
 export const OUTBOX_LEASE_MS = 60_000;
 /** How often the delivered and dead messages, booking records and change requests past their time are deleted. */
@@ -43,6 +44,7 @@ export interface OutboxWorkerOptions {
   random?: () => number;
   pollMs?: number;
   concurrency?: number;
+  /** OUTBOX_LEASE_SECONDS, in ms (notification-settings.ts bounds it above any try); OUTBOX_LEASE_MS when absent. */
   leaseMs?: number;
   housekeepingMs?: number;
   stopTimeoutMs?: number;

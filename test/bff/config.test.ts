@@ -57,7 +57,7 @@ describe('BFF configuration', () => {
       // Every channel off; the change rules' and the outbox's defaults.
       notifications: {
         defaultSite: { language: 'en', changeRules: { minNoticeHours: 24, moveAllowed: true } },
-        outbox: { worker: true, retryMaxDelayMs: 300_000, giveUpMs: 24 * 3600_000, retentionMs: 72 * 3600_000 },
+        outbox: { worker: true, retryMaxDelayMs: 300_000, giveUpMs: 24 * 3600_000, retentionMs: 72 * 3600_000, leaseMs: 60_000 },
       },
     });
     expect(config.outboundAllowlist.entries).toEqual([]);

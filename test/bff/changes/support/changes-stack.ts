@@ -61,7 +61,7 @@ export async function startChangesStack(
 function notificationDefaults(): BffConfig['notifications'] {
   return {
     defaultSite: { language: 'en', changeRules: { minNoticeHours: 24, moveAllowed: true } },
-    outbox: { worker: true, retryMaxDelayMs: 300_000, giveUpMs: 24 * 3600_000, retentionMs: 72 * 3600_000 },
+    outbox: { worker: true, retryMaxDelayMs: 300_000, giveUpMs: 24 * 3600_000, retentionMs: 72 * 3600_000, leaseMs: 60_000 },
   };
 }
 
