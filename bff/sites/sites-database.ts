@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Generated, type Migration } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, SqliteAdapter, SqliteDialect, type DialectAdapter, type Generated, type Migration } from 'kysely';
 import pg from 'pg';
 import { engineOfUrl, sqlitePathFromUrl, type Engine } from '../../platform/database/database-url.js';
 import { sitesTable } from './migrations/001-sites.js';
@@ -140,7 +140,7 @@ function openSqlite(path: string): Kysely<SitesTables> {
   sqlite.pragma('synchronous = FULL');
   // Deleted rows (a patient's erasure, housekeeping) are overwritten with zeros, not left in free space (docs/privacy.md).
   sqlite.pragma('secure_delete = ON');
-  return new Kysely<SitesTables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<SitesTables>({ dialect: new MigrationLockingSqliteDialect({ database: sqlite }) });
 }
 
 function openPostgres(url: string): Kysely<SitesTables> {
@@ -167,5 +167,31 @@ async function migrate(db: Kysely<SitesTables>): Promise<void> {
   if (error || failed) {
     const name = failed ? ` (${failed.migrationName})` : '';
     throw new Error(`BFF database migration failed${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/**
+ * SQLite as Kysely speaks it, except that migrations hold the file's write
+ * lock: Kysely's own SQLite adapter takes no migration lock (it assumes one
+ * connection, one process), so two BFFs first started together on one file
+ * both ran the migrations and one failed ("table sites already exists").
+ * BEGIN IMMEDIATE takes the write lock (the other process waits, up to the
+ * busy timeout) and the migrations run inside it, on the migrator's one
+ * connection: SQLite's DDL is transactional, and Kysely opens no transaction
+ * of its own on SQLite (supportsTransactionalDdl is false).
+ */
+class MigrationLockingSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new MigrationLockingSqliteAdapter();
+  }
+}
+
+class MigrationLockingSqliteAdapter extends SqliteAdapter {
+  override async acquireMigrationLock(db: Kysely<unknown>): Promise<void> {
+    await sql`begin immediate`.execute(db);
+  }
+
+  override async releaseMigrationLock(db: Kysely<unknown>): Promise<void> {
+    await sql`commit`.execute(db);
   }
 }

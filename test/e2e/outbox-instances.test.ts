@@ -74,11 +74,10 @@ describe.each(engines)('two BFF processes on one %s database', { timeout: 180_00
       WEBHOOK_URL: receiver.url,
       WEBHOOK_SECRET: secret,
     };
-    // On PostgreSQL both start at once on a database neither has migrated, as two instances of one deployment do
-    // (the migrations take an advisory lock). On SQLite one after the other: Kysely takes no migration lock there,
-    // and two first starts at once on one file race, one of them stopping ("duplicate column name").
+    // Both start at once on a database neither has migrated, as two instances of one deployment do: the
+    // migrations take an advisory lock on PostgreSQL and the file's write lock on SQLite (sites-database.ts).
     const start = () => startBffProcess(env, database.folder);
-    bffs = engine === 'postgres' ? await Promise.all([start(), start()]) : [await start(), await start()];
+    bffs = await Promise.all([start(), start()]);
     db = await openSitesDatabase(database.url);
   });
 
