@@ -53,21 +53,25 @@ const icsStamp = (instant: Date) => instant.toISOString().replace(/[-:]|\.\d+/g,
 /**
  * An iCalendar file of the appointment, made in the browser: the clinic's
  * name and address, the start (in UTC when the clinic's zone is known, else
- * as the clinic's wall-clock time) and the treatment's length. No patient data.
+ * as the clinic's wall-clock time), the treatment's length, and the manage
+ * link in its description. No patient data. Its UID is the booking's reference,
+ * so that the file the manage view offers once the booking is cancelled
+ * (METHOD:CANCEL, manage/manage-ics.ts) names the same calendar entry.
  */
-export function icsFile(a: { title: string; address: string; date: string; time: string; minutes: number; zone?: string }): string {
+export function icsFile(a: { title: string; address: string; date: string; time: string; minutes: number; zone?: string; reference: string; description: string }): string {
   const start = a.zone ? `${icsStamp(instantIn(a.date, a.time, a.zone))}` : `${a.date.replace(/-/g, '')}T${a.time.replace(':', '')}00`;
   return [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//clinic-booking//EN',
     'BEGIN:VEVENT',
-    `UID:${crypto.randomUUID()}`,
+    `UID:${a.reference}@clinic-booking`,
     `DTSTAMP:${icsStamp(new Date())}`,
     `DTSTART:${start}`,
     `DURATION:PT${a.minutes}M`,
     `SUMMARY:${icsText(a.title)}`,
     `LOCATION:${icsText(a.address)}`,
+    `DESCRIPTION:${icsText(a.description)}`,
     'END:VEVENT',
     'END:VCALENDAR',
     '',

@@ -16,6 +16,7 @@ import { STEPS, stepAfter, stepBefore, storedStep, type Step } from './booking-s
 import { bookingBody, EMPTY_DRAFT, validateDraft, type BookingDraft, type DraftField, type FieldErrors } from './booking-rules.js';
 import { draftStorage, type StoredDraft } from './draft-storage.js';
 import { failureText } from './failure-text.js';
+import { manageLink } from '../manage/manage-entry.js';
 
 /** What the flow reads from the element that owns it: the inputs <clinic-booking> hands the form. */
 export interface BookingFlowHost extends ReactiveControllerHost, HTMLElement {
@@ -270,6 +271,11 @@ export class BookingFlow implements ReactiveController {
     void this.focus(`.times [data-time="${time}"]`);
   }
 
+  /** Whether this start of the chosen day is the one chosen (its button pressed). */
+  isPicked(time: string): boolean {
+    return time === this.draft.appointment_time;
+  }
+
   /** Whether the BFF knows this start to be taken on the chosen day for the chosen dentist. */
   isTaken(time: string): boolean {
     const { appointment_date: date, doctor_id: doctor } = this.draft;
@@ -329,6 +335,8 @@ export class BookingFlow implements ReactiveController {
       time,
       minutes: treatment?.duration_minutes ?? SLOT_STEP_MINUTES,
       zone: this.zone,
+      reference: result.reference,
+      description: `${this.t.manage}: ${manageLink(result.reference, result.booking_page_url)}`,
     });
     this.set({
       booked: { ...result, date, time, treatment, ics: URL.createObjectURL(new Blob([ics], { type: 'text/calendar' })) },

@@ -1,6 +1,5 @@
-import type { RefusalReason } from '../../contract/rules/bff-api.js';
 import { busySeconds, type BffError } from '../bff-error.js';
-import type { Translation } from '../i18n/translation.js';
+import type { BookingRefusal, Translation } from '../i18n/translation.js';
 
 /**
  * A failed booking in the patient's words, chosen by the BFF's status, code
@@ -22,13 +21,13 @@ export function failureText(failure: BffError, t: Translation): string {
 
 /**
  * A refused booking (400 validation_error) by its reason code, each of the
- * contract's REFUSAL_REASONS in the translation table's words; without a
+ * contract's REFUSAL_REASONS a booking meets in the translation table's words; without a
  * reason, or with one this widget does not know yet, the generic sentence.
  * The table's own keys only, so that a reason such as 'toString' never
  * reaches Object.prototype.
  */
 function refusal(reason: string | undefined, t: Translation): string {
-  return reason && Object.hasOwn(t.refusal, reason) ? t.refusal[reason as RefusalReason] : t.errRefused;
+  return reason && Object.hasOwn(t.refusal, reason) ? t.refusal[reason as BookingRefusal] : t.errRefused;
 }
 
 /** Too many attempts: the wait Retry-After names, in whole minutes (at least one), when it names one. */

@@ -81,6 +81,7 @@ export const ar: Translation = {
   copied: 'تم النسخ',
   addToCalendar: 'أضف إلى التقويم',
   changeByPhone: 'للتغيير أو الإلغاء، اتصل بالعيادة:',
+  manage: 'إدارة الحجز',
 
   refusal: {
     in_past: 'هذا الوقت قد مضى. يُرجى اختيار وقت لاحق.',

@@ -81,6 +81,7 @@ export const de: Translation = {
   copied: 'Kopiert',
   addToCalendar: 'Zum Kalender hinzufügen',
   changeByPhone: 'Zum Ändern oder Absagen rufen Sie die Praxis an:',
+  manage: 'Buchung verwalten',
 
   refusal: {
     in_past: 'Diese Uhrzeit ist schon vorbei. Bitte eine spätere wählen.',

@@ -81,6 +81,7 @@ export const en: Translation = {
   copied: 'Copied',
   addToCalendar: 'Add to calendar',
   changeByPhone: 'To change or cancel, call the clinic:',
+  manage: 'Manage booking',
 
   refusal: {
     in_past: 'That time has already passed. Please choose a later one.',

@@ -78,6 +78,7 @@ export const es: Translation = {
   copied: 'Copiado',
   addToCalendar: 'Añadir al calendario',
   changeByPhone: 'Para cambiar o cancelar, llame a la clínica:',
+  manage: 'Gestionar la cita',
 
   refusal: {
     in_past: 'Esa hora ya ha pasado. Elija una posterior.',

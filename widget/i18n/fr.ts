@@ -78,6 +78,7 @@ export const fr: Translation = {
   copied: 'Copié',
   addToCalendar: 'Ajouter au calendrier',
   changeByPhone: 'Pour modifier ou annuler, appelez le cabinet :',
+  manage: 'Gérer le rendez-vous',
 
   refusal: {
     in_past: 'Cette heure est déjà passée. Veuillez en choisir une plus tardive.',

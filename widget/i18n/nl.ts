@@ -78,6 +78,7 @@ export const nl: Translation = {
   copied: 'Gekopieerd',
   addToCalendar: 'Aan agenda toevoegen',
   changeByPhone: 'Wijzigen of annuleren? Bel de praktijk:',
+  manage: 'Afspraak beheren',
 
   refusal: {
     in_past: 'Die tijd is al voorbij. Kies een latere.',

@@ -3,10 +3,12 @@ import { formatDate, formatTime } from '../../format.js';
 import { referenceText, renderAppointment, statusBadge } from '../appointment-view.js';
 import type { Booked, BookingFlow } from '../booking-flow.js';
 import { choiceDetails } from '../choices-summary.js';
+import { openManage } from '../../manage/manage-entry.js';
 
 /**
  * The confirmation, a card like the status view's: a Scheduled badge, the appointment (treatment with
- * its length and fee, dentist, day, time), its reference to copy, a calendar file, and "Book another appointment".
+ * its length and fee, dentist, day, time), its reference to copy, a calendar file, "Manage booking" (its
+ * manage view: cancel, ask for another time) and "Book another appointment".
  * The reference goes on a line of its own under its label: beside it, it broke across lines even at 390 px.
  */
 export function renderResultStep(flow: BookingFlow, booked: Booked): TemplateResult {
@@ -24,6 +26,7 @@ export function renderResultStep(flow: BookingFlow, booked: Booked): TemplateRes
       <span data-copied>${flow.copied ? t.copied : ''}</span></p>
     <p class="muted">${t.keepReference}</p>
     <p class="row">
+      <button class="button secondary" type="button" @click=${() => openManage(flow.host, booked.reference)}>${t.manage}</button>
       <a class="button secondary" href=${booked.ics} download="appointment.ics">${t.addToCalendar}</a>
       <button class="button secondary" type="button" @click=${() => flow.bookAnother()}>${t.bookAnother}</button>
     </p>
