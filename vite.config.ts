@@ -130,6 +130,32 @@ async function emitCompressed(context: { emitFile: (file: { type: 'asset'; fileN
 }
 
 /**
+ * Lit's css`` throws two long sentences at a developer who hands it anything but css`` (a mistake
+ * the widget's code does not make: its styles are all css``, and every test renders them). They
+ * are shortened here to their first words, 80 bytes of the module's brotli copy. The build fails
+ * if Lit words them otherwise, so that a new Lit is looked at rather than silently left long.
+ */
+function shorterLitMessages(): Plugin {
+  const messages: [RegExp, string][] = [
+    [/"CSSResult is not constructable\. Use `unsafeCSS` or `css` instead\."/, '"CSSResult is not constructable"'],
+    [/"Value passed to 'css' function must be a 'css' function result: "\+(\w+)\+"\. Use 'unsafeCSS' to pass non-literal values, but take care to ensure page security\."/, '"Not a css result: "+$1'],
+  ];
+  return {
+    name: 'clinic-booking-shorter-lit-messages',
+    apply: 'build',
+    transform(code, id) {
+      if (!id.replace(/\\/g, '/').endsWith('/@lit/reactive-element/css-tag.js')) return undefined;
+      let shorter = code;
+      for (const [message, words] of messages) {
+        if (!message.test(shorter)) return this.error(`Lit's css-tag.js no longer says ${message}: update shorterLitMessages (vite.config.ts)`);
+        shorter = shorter.replace(message, words);
+      }
+      return { code: shorter, map: null };
+    },
+  };
+}
+
+/**
  * The whitespace inside Lit's html`` and css`` templates survives the JS
  * minifier: it is string content. minify-literals (html-minifier-terser and
  * clean-css) removes it at build time, a kilobyte of the gzip budget.
@@ -147,16 +173,23 @@ function minifiedTemplates(): Plugin {
  * i18n-*.js, bff/widget-hosting/widget.routes.ts):
  * - the language packs (widget/i18n/localize.ts imports each dynamically),
  *   i18n-<lang>-<hash>.js, by a page in that language;
+ * - the sentences of the BFF's refusals (widget/i18n/refusals.ts), clinic-booking-refusals-<hash>.js,
+ *   with the first refusal;
  * - a booking's manage view (manageView below), clinic-booking-manage-<hash>.js,
  *   when a patient opens it, and its own language packs, clinic-booking-manage-<lang>-<hash>.js.
  */
 const I18N_PACK = 'i18n-[name]-[hash].js';
+const REFUSALS = 'clinic-booking-refusals-[hash].js';
 const MANAGE_VIEW = 'clinic-booking-manage-[hash].js';
 const MANAGE_PACK = 'clinic-booking-manage-[name]-[hash].js';
 const MANAGE_ENTRY = 'manage/manage-view.ts';
 
-/** The build options of a widget module: its entry, its file name and its chunks'. */
-function moduleBuild(entry: string, fileName: string, chunkFileNames: string): BuildEnvironmentOptions {
+/** A chunk's file name: the refusals' (in either module), else a language pack's (`pack`). */
+const chunkFileName = (pack: string) => ({ facadeModuleId }: { facadeModuleId: string | null }) =>
+  facadeModuleId?.replace(/\\/g, '/').endsWith('/widget/i18n/refusals.ts') ? REFUSALS : pack;
+
+/** The build options of a widget module: its entry, its file name and its language packs'. */
+function moduleBuild(entry: string, fileName: string, packFileNames: string): BuildEnvironmentOptions {
   return {
     target: 'es2022',
     lib: { entry, formats: ['es'], fileName: () => fileName },
@@ -171,7 +204,7 @@ function moduleBuild(entry: string, fileName: string, chunkFileNames: string): B
       format: { comments: false },
     },
     // pluginTimings: rolldown's note that the template minifier is slow is not a warning to act on.
-    rolldownOptions: { output: { chunkFileNames, comments: false }, checks: { pluginTimings: false } },
+    rolldownOptions: { output: { chunkFileNames: chunkFileName(packFileNames), comments: false }, checks: { pluginTimings: false } },
   };
 }
 
@@ -204,7 +237,7 @@ function manageView(): Plugin {
         configFile: false,
         root: WIDGET_ROOT,
         logLevel: 'warn',
-        plugins: [keepRuntimeUrls(), minifiedTemplates()],
+        plugins: [keepRuntimeUrls(), shorterLitMessages(), minifiedTemplates()],
         resolve: productionConditions,
         build: { ...moduleBuild(MANAGE_ENTRY, MANAGE_VIEW, MANAGE_PACK), write: false, emptyOutDir: false, reportCompressedSize: false },
       });
@@ -217,8 +250,9 @@ function manageView(): Plugin {
     // manage-entry.ts imports './manage-view.js': the built file beside the module, not a module of this bundle.
     resolveId: (source, importer) =>
       source === './manage-view.js' && importer?.replace(/\\/g, '/').endsWith('/manage/manage-entry.ts') ? { id: `./${viewFile}`, external: true } : undefined,
-    async generateBundle() {
-      for (const { fileName, code } of files) {
+    async generateBundle(_options, bundle) {
+      // A chunk both builds made (the refusals: the same code, so the same name) is written once.
+      for (const { fileName, code } of files.filter((file) => !(file.fileName in bundle))) {
         this.emitFile({ type: 'asset', fileName, source: code });
         await emitCompressed(this, fileName, Buffer.from(code));
       }
@@ -229,7 +263,7 @@ function manageView(): Plugin {
 export default defineConfig(({ command }) => ({
   root: WIDGET_ROOT,
   // Each says when it applies: devEntry in serve mode, hashedModuleAndLoader and manageView in the build.
-  plugins: [keepRuntimeUrls(), devEntry(), manageView(), hashedModuleAndLoader(), minifiedTemplates()],
+  plugins: [keepRuntimeUrls(), devEntry(), manageView(), hashedModuleAndLoader(), shorterLitMessages(), minifiedTemplates()],
   build: {
     ...moduleBuild('clinic-booking.ts', 'clinic-booking-[hash].js', I18N_PACK),
     outDir: 'dist',

@@ -17,7 +17,7 @@ import { isFloating, parseSections } from './sections/shown-sections.js';
 import { renderContent } from './sections/content-view.js';
 import { nameSections, widgetNumber } from './sections/section-names.js';
 import { checkPresets, type BookingPresets } from './booking/booking-section.js';
-import { loadManageView, renderManage, takeManageFragment } from './manage/manage-entry.js';
+import { loadManageView, manageFragment, renderManage } from './manage/manage-entry.js';
 
 export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.js';
 
@@ -103,7 +103,6 @@ export class ClinicBooking extends LitElement {
     lastReference: { state: true },
     stage: { state: true },
     manage: { state: true },
-    manageFailed: { state: true },
   };
 
   /** The BFF's /api base URL. Default: found from this script's URL (…/widget/clinic-booking.js -> …/api). */
@@ -137,10 +136,12 @@ export class ClinicBooking extends LitElement {
   /** The page's presets for the form (treatment, doctor, success-url, privacy-url), checked (booking-section.ts). */
   private readonly presets: BookingPresets = {};
   private lastReference = '';
-  /** The booking whose manage view shows (manage/), in place of the booking form (or of the status lookup); '' for none. */
-  private manage = '';
-  /** The manage view's chunk could not be fetched. */
-  private manageFailed = false;
+  /**
+   * The booking whose manage view shows (manage/), in place of the booking form (or of the status
+   * lookup); none when empty. Set by "Manage booking" and the view itself (manage/manage-entry.ts).
+   * @internal
+   */
+  manage?: string;
   private readonly toAnalytics = (event: Event) => {
     if (this.analytics === 'datalayer') pushToDataLayer(event);
   };
@@ -174,8 +175,6 @@ export class ClinicBooking extends LitElement {
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
     const root = super.createRenderRoot();
     this.instanceStyles.adoptInto(root as ShadowRoot);
-    // "Manage booking" (and the view's own way out): see manage/manage-entry.ts.
-    root.addEventListener('manage', (event) => (this.manage = (event as CustomEvent<string>).detail));
     return root;
   }
 
@@ -213,8 +212,8 @@ export class ClinicBooking extends LitElement {
     checkPresets(this.presets, this, changed);
     // A page opened with a manage link (#clinic-booking-manage=…) opens in that booking's manage view,
     // in the first widget that shows the booking form or the status lookup.
-    if (!this.hasUpdated && this.shownSections.some((section) => section === 'booking' || section === 'status')) this.manage = takeManageFragment() ?? '';
-    if ((changed as PropertyValues).has('manage') && this.manage) loadManageView().catch(() => (this.manageFailed = true));
+    if (!this.hasUpdated && this.shownSections.some((section) => section === 'booking' || section === 'status')) this.manage = manageFragment();
+    if (this.manage) loadManageView().catch(() => (this.manage = undefined));
     if (this.content.status === COMPLETE && !this.stage) this.stage = stageAfter(undefined, this.shownSections);
   }
 
@@ -248,7 +247,7 @@ export class ClinicBooking extends LitElement {
     if (!value) return renderSkeleton(context, held, floating, instanceStyles);
     const onBooked = (reference: string) => (this.lastReference = reference);
     const instance = (this.instance = widgetNumber(this));
-    const manage = this.manage && renderManage(value, context, this.manage, this.manageFailed);
+    const manage = this.manage && renderManage(value, context, this.manage);
     return renderContent(value, context, this.shownSections, this.stage, instance, held, instanceStyles, this, this.presets, this.lastReference, onBooked, manage);
   }
 }

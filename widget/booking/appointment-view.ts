@@ -10,12 +10,14 @@ export type Detail = [label: string, value: string | TemplateResult | undefined]
 /**
  * An appointment's details as the confirmation and the status view show them,
  * with the clinic's address and, while it is still to come (`changeable`: Scheduled),
- * how to change or cancel (the API has no cancel: the patient calls the clinic).
+ * how to change or cancel: call the clinic, or "Manage booking" (`manage` opens the
+ * booking's manage view, where a cancellation or another time can be asked for).
  */
-export function renderAppointment(details: Detail[], site: WebsiteSite | undefined, t: Translation, changeable = true): TemplateResult {
+export function renderAppointment(details: Detail[], site: WebsiteSite | undefined, t: Translation, changeable: boolean, manage?: () => void): TemplateResult {
   const phone = site?.contact_phone;
   return html`${detailList([...details, [t.address, site?.contact_address]])}${
-    phone && changeable ? html`<p class="widget-direction">${t.changeByPhone} ${telLink(phone)}</p>` : nothing}`;
+    phone && changeable ? html`<p class="widget-direction">${t.changeByPhone} ${telLink(phone)}</p>` : nothing}${
+    manage ? html`<p><button class="button secondary" type="button" @click=${manage}>${t.manage}</button></p>` : nothing}`;
 }
 
 /** A phone number as a tel: link (digits and + only in the href). */

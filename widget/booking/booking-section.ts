@@ -42,7 +42,7 @@ const dialogIn = (root: ParentNode): HTMLDialogElement | null => root.querySelec
  * floating button in a dialog (`mode="button"`). A booking's manage view, when one is open, shows in
  * its place, the form kept (hidden) as it was, so that closing the view returns to it.
  */
-export function renderBooking(content: ClinicContent, context: WidgetContext, host: BookingHost, presets: BookingPresets, instance: number, manage: TemplateResult | ''): TemplateResult {
+export function renderBooking(content: ClinicContent, context: WidgetContext, host: BookingHost, presets: BookingPresets, instance: number, manage: TemplateResult | '' | undefined): TemplateResult {
   const { t } = context;
   const title = content.site?.appointment_title || t.bookingHeading;
   const form = html`${manage}<div ?hidden=${!!manage}><clinic-booking-form exportparts="booking-form, booking-summary, submit, booking-error, booking-result" .context=${context} .site=${content.site}

@@ -1,14 +1,22 @@
+import type { RefusalReason } from '../../contract/rules/bff-api.js';
 import { busySeconds, type BffError } from '../bff-error.js';
-import type { BookingRefusal, Translation } from '../i18n/translation.js';
+import { baseOf } from '../i18n/localize.js';
+import type { Translation } from '../i18n/translation.js';
+
+/** Each refusal reason in the widget's language (i18n/refusals.ts), as refusalWords finds them. */
+export type RefusalWords = Record<RefusalReason, string>;
 
 /**
- * A failed booking in the patient's words, chosen by the BFF's status, code
- * and reason: its message is English for integrators, and never read here.
+ * A failed booking (or change request) in the patient's words, chosen by the BFF's status, code
+ * and reason: its message is English for integrators, and never read here. A refusal (400
+ * validation_error) is put in `refusals`' words for its reason (refusalWords), and in the
+ * generic sentence without a reason, with one this widget does not know yet, or without the words.
  */
-export function failureText(failure: BffError, t: Translation): string {
-  const { status, code } = failure;
+export function failureText(failure: BffError, t: Translation, refusals?: RefusalWords): string {
+  const { status, code, reason } = failure;
   const busy = busySeconds(failure);
-  return code === 'validation_error' ? refusal(failure.reason, t)
+  // The table's own keys only, so that a reason such as 'toString' never reaches Object.prototype.
+  return code === 'validation_error' ? (reason && refusals && Object.hasOwn(refusals, reason) ? refusals[reason as RefusalReason] : t.errRefused)
     : code === 'slot_unavailable' ? t.errSlotTaken
     // 429 is the spec's rate-limit status whoever sends it (a proxy in front of the BFF has no error_code).
     : code === 'rate_limited' || status === 429 ? rateLimited(failure.retryAfter, t)
@@ -20,14 +28,15 @@ export function failureText(failure: BffError, t: Translation): string {
 }
 
 /**
- * A refused booking (400 validation_error) by its reason code, each of the
- * contract's REFUSAL_REASONS a booking meets in the translation table's words; without a
- * reason, or with one this widget does not know yet, the generic sentence.
- * The table's own keys only, so that a reason such as 'toString' never
- * reaches Object.prototype.
+ * The refusal sentences in the language ('de-AT' takes 'de'; English for one the widget does not
+ * speak), fetched with the first refusal: a file of their own (i18n/refusals.ts), since few
+ * patients ever meet one. Undefined when it cannot be fetched: the generic sentence then says it.
  */
-function refusal(reason: string | undefined, t: Translation): string {
-  return reason && Object.hasOwn(t.refusal, reason) ? t.refusal[reason as BookingRefusal] : t.errRefused;
+export function refusalWords(lang: string): Promise<RefusalWords | undefined> {
+  return import('../i18n/refusals.js').then(
+    ({ REFUSALS }) => REFUSALS[baseOf(lang)] ?? REFUSALS.en,
+    () => undefined,
+  );
 }
 
 /** Too many attempts: the wait Retry-After names, in whole minutes (at least one), when it names one. */

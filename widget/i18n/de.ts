@@ -83,17 +83,6 @@ export const de: Translation = {
   changeByPhone: 'Zum Ändern oder Absagen rufen Sie die Praxis an:',
   manage: 'Buchung verwalten',
 
-  refusal: {
-    in_past: 'Diese Uhrzeit ist schon vorbei. Bitte eine spätere wählen.',
-    closed_day: 'An diesem Tag ist die Praxis geschlossen. Bitte einen anderen Tag wählen.',
-    outside_hours: 'Zu dieser Uhrzeit ist die Praxis nicht geöffnet. Bitte eine andere Uhrzeit wählen.',
-    ends_after_closing: 'Die Behandlung passt zu dieser Zeit nicht in die Öffnungszeiten. Bitte eine frühere Zeit oder einen anderen Tag wählen.',
-    inside_notice: 'Diese Uhrzeit ist zu kurzfristig: Die Praxis braucht mehr Vorlauf. Bitte eine spätere Zeit wählen.',
-    beyond_horizon: 'Dieser Tag liegt zu weit in der Zukunft, um ihn schon zu buchen. Bitte einen früheren Tag wählen.',
-    off_grid: 'Zu dieser Uhrzeit kann kein Termin beginnen. Bitte eine der angebotenen Zeiten wählen.',
-    unknown_treatment: 'Diese Behandlung wird nicht mehr angeboten. Bitte eine andere wählen oder „Noch unklar“.',
-    unknown_dentist: 'Bei dieser Person kann nicht mehr gebucht werden. Bitte jemand anderen wählen oder „Beliebig“.',
-  },
   errRefused: 'Die Praxis konnte diese Buchung nicht annehmen. Bitte Ihre Auswahl prüfen oder die Praxis anrufen.',
   errSlotTaken: 'Diese Uhrzeit ist gerade vergeben worden. Bitte eine andere Zeit oder Person wählen.',
   errRateLimited: 'Zu viele Versuche. Bitte einige Minuten warten und erneut versuchen.',

@@ -83,17 +83,6 @@ export const en: Translation = {
   changeByPhone: 'To change or cancel, call the clinic:',
   manage: 'Manage booking',
 
-  refusal: {
-    in_past: 'That time has already passed. Please choose a later one.',
-    closed_day: 'The clinic is closed on that day. Please choose another day.',
-    outside_hours: 'The clinic is not open at that time. Please choose another time.',
-    ends_after_closing: 'The treatment would not fit in the opening hours at that time. Please choose an earlier time or another day.',
-    inside_notice: 'That time is too soon: the clinic needs more notice. Please choose a later time.',
-    beyond_horizon: 'That day is too far ahead to book yet. Please choose an earlier day.',
-    off_grid: 'An appointment cannot start at that time. Please choose one of the times offered.',
-    unknown_treatment: 'That treatment is no longer offered. Please choose another, or “Not sure yet”.',
-    unknown_dentist: 'That dentist can no longer be booked. Please choose another, or “Any dentist”.',
-  },
   errRefused: 'The clinic could not accept this booking. Please check your choices, or call the clinic.',
   errSlotTaken: 'That time has just been taken. Please choose another time or dentist.',
   errRateLimited: 'Too many attempts. Please wait a few minutes and try again.',

@@ -80,17 +80,6 @@ export const es: Translation = {
   changeByPhone: 'Para cambiar o cancelar, llame a la clínica:',
   manage: 'Gestionar la cita',
 
-  refusal: {
-    in_past: 'Esa hora ya ha pasado. Elija una posterior.',
-    closed_day: 'La clínica está cerrada ese día. Elija otro día.',
-    outside_hours: 'La clínica no abre a esa hora. Elija otra hora.',
-    ends_after_closing: 'El tratamiento no cabe en el horario a esa hora. Elija una hora anterior u otro día.',
-    inside_notice: 'Esa hora es demasiado pronto: la clínica necesita más antelación. Elija una hora posterior.',
-    beyond_horizon: 'Ese día está demasiado lejos para reservar todavía. Elija un día anterior.',
-    off_grid: 'Una cita no puede empezar a esa hora. Elija una de las horas ofrecidas.',
-    unknown_treatment: 'Ese tratamiento ya no se ofrece. Elija otro, o «Aún no lo sé».',
-    unknown_dentist: 'Ya no se puede reservar con ese dentista. Elija otro, o «Cualquiera».',
-  },
   errRefused: 'La clínica no pudo aceptar esta reserva. Revise sus opciones o llame a la clínica.',
   errSlotTaken: 'Esa hora se acaba de ocupar. Elija otra hora u otro dentista.',
   errRateLimited: 'Demasiados intentos. Espere unos minutos y vuelva a intentarlo.',

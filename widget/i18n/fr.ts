@@ -80,17 +80,6 @@ export const fr: Translation = {
   changeByPhone: 'Pour modifier ou annuler, appelez le cabinet :',
   manage: 'Gérer le rendez-vous',
 
-  refusal: {
-    in_past: 'Cette heure est déjà passée. Veuillez en choisir une plus tardive.',
-    closed_day: 'Le cabinet est fermé ce jour-là. Veuillez choisir un autre jour.',
-    outside_hours: 'Le cabinet n’est pas ouvert à cette heure. Veuillez choisir une autre heure.',
-    ends_after_closing: 'Le soin ne tiendrait pas dans les horaires d’ouverture à cette heure. Veuillez choisir une heure plus tôt ou un autre jour.',
-    inside_notice: 'Cette heure est trop proche : le cabinet a besoin d’un délai. Veuillez choisir une heure plus tardive.',
-    beyond_horizon: 'Ce jour est encore trop éloigné pour être réservé. Veuillez choisir un jour plus proche.',
-    off_grid: 'Un rendez-vous ne peut pas commencer à cette heure. Veuillez choisir l’un des créneaux proposés.',
-    unknown_treatment: 'Ce soin n’est plus proposé. Veuillez en choisir un autre, ou « Je ne sais pas encore ».',
-    unknown_dentist: 'Ce dentiste ne peut plus être réservé. Veuillez en choisir un autre, ou « Peu importe ».',
-  },
   errRefused: 'Le cabinet n’a pas pu accepter cette réservation. Vérifiez vos choix, ou appelez le cabinet.',
   errSlotTaken: 'Ce créneau vient d’être pris. Veuillez choisir une autre heure ou un autre dentiste.',
   errRateLimited: 'Trop de tentatives. Patientez quelques minutes puis réessayez.',

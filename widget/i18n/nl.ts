@@ -80,17 +80,6 @@ export const nl: Translation = {
   changeByPhone: 'Wijzigen of annuleren? Bel de praktijk:',
   manage: 'Afspraak beheren',
 
-  refusal: {
-    in_past: 'Die tijd is al voorbij. Kies een latere.',
-    closed_day: 'De praktijk is die dag gesloten. Kies een andere dag.',
-    outside_hours: 'De praktijk is op die tijd niet open. Kies een andere tijd.',
-    ends_after_closing: 'De behandeling past op die tijd niet binnen de openingstijden. Kies een eerdere tijd of een andere dag.',
-    inside_notice: 'Die tijd is te snel: de praktijk heeft meer voorbereidingstijd nodig. Kies een latere tijd.',
-    beyond_horizon: 'Die dag ligt te ver vooruit om al te boeken. Kies een eerdere dag.',
-    off_grid: 'Op die tijd kan geen afspraak beginnen. Kies een van de aangeboden tijden.',
-    unknown_treatment: 'Die behandeling wordt niet meer aangeboden. Kies een andere, of „Weet ik nog niet”.',
-    unknown_dentist: 'Bij die tandarts kan niet meer geboekt worden. Kies een ander, of „Maakt niet uit”.',
-  },
   errRefused: 'De praktijk kon deze boeking niet aannemen. Controleer uw keuzes, of bel de praktijk.',
   errSlotTaken: 'Die tijd is net bezet. Kies een andere tijd of tandarts.',
   errRateLimited: 'Te veel pogingen. Wacht een paar minuten en probeer het opnieuw.',

@@ -1,13 +1,4 @@
 import type { AppointmentStatus } from '../../contract/index.js';
-import type { RefusalReason } from '../../contract/rules/bff-api.js';
-
-/**
- * The refusals only a change request meets: the manage view words them in its own table (manage/i18n/),
- * which is loaded with the view, so the main module does not carry them.
- */
-export type ChangeRefusal = Extract<RefusalReason, 'inside_change_window' | 'move_not_offered' | 'already_cancelled' | 'appointment_completed'>;
-/** The refusals a booking meets (a move request's wished start meets them too). */
-export type BookingRefusal = Exclude<RefusalReason, ChangeRefusal>;
 
 /** Every string the widget shows. English is complete; each other language implements all of it. */
 export interface Translation {
@@ -102,12 +93,7 @@ export interface Translation {
   /** Opens a booking's manage view (the confirmation, the status card); the view's own words are in manage/i18n/. */
   manage: string;
 
-  /**
-   * The BFF refused the booking (400 validation_error) for this reason: one sentence each, saying
-   * what to do instead. The compiler asks for a new one here when the contract adds a reason.
-   */
-  refusal: Record<BookingRefusal, string>;
-  /** A refusal without a reason this widget knows. */
+  /** A refusal without a reason this widget knows (each known reason's words are in refusals.ts). */
   errRefused: string;
   errSlotTaken: string;
   errRateLimited: string;

@@ -10,12 +10,11 @@ import type { WidgetContext } from '../widget-context.js';
  */
 
 /**
- * Asks <clinic-booking> to show the manage view of a booking (a reference), or to close it (''):
- * a `manage` event from an element of its shadow tree (the form, the status lookup, the view itself),
- * bubbling to its shadow root and no further (not composed: it is no event of the page's).
+ * Shows the manage view of a booking (a reference), or closes it (''): `from` is an element of a
+ * <clinic-booking>'s shadow tree (the form, the status lookup, the view itself), whose `manage` it sets.
  */
 export function openManage(from: Element, reference: string): void {
-  from.dispatchEvent(new CustomEvent('manage', { detail: reference, bubbles: true }));
+  ((from.getRootNode() as ShadowRoot).host as Element & { manage?: string }).manage = reference;
 }
 
 /**
@@ -26,14 +25,10 @@ export function openManage(from: Element, reference: string): void {
 export const manageLink = (reference: string, page?: string | null): string => `${(page || location.href).split('#')[0]}#${MANAGE_FRAGMENT}=${reference}`;
 
 /**
- * The reference of the manage link this page was opened with, or undefined; taken off the address
- * bar (the URL without its fragment, the history entry kept), so that it does not linger there.
+ * The reference of the manage link this page was opened with (#clinic-booking-manage=…), or
+ * undefined. The view takes the fragment off the address bar once it shows (manage-view.ts).
  */
-export function takeManageFragment(): string | undefined {
-  const [, reference] = location.hash.split(`#${MANAGE_FRAGMENT}=`);
-  if (reference) history.replaceState(history.state, '', location.href.split('#')[0]);
-  return reference;
-}
+export const manageFragment = (): string | undefined => location.hash.split(`#${MANAGE_FRAGMENT}=`)[1];
 
 /** Fetches the manage view's chunk (once: the browser keeps the module); rejects when it cannot be fetched. */
 export const loadManageView = (): Promise<unknown> => import('./manage-view.js');
@@ -42,5 +37,5 @@ export const loadManageView = (): Promise<unknown> => import('./manage-view.js')
  * Where the manage view shows: <clinic-booking-manage>, until its chunk has come a custom element
  * with only its light DOM, which says it is loading, or that it could not be loaded.
  */
-export const renderManage = (content: ClinicContent, context: WidgetContext, reference: string, failed: boolean): TemplateResult =>
-  html`<clinic-booking-manage .content=${content} .context=${context} .reference=${reference}>${failed ? context.t.errGeneric : context.t.loading}</clinic-booking-manage>`;
+export const renderManage = (content: ClinicContent, context: WidgetContext, reference: string): TemplateResult =>
+  html`<clinic-booking-manage .content=${content} .context=${context} .reference=${reference}>${context.t.loading}</clinic-booking-manage>`;

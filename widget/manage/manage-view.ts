@@ -4,7 +4,7 @@ import type { BffStatusView } from '../../contract/bff.js';
 import type { ChangeRequestBody } from '../../contract/bff-changes.js';
 import type { ChangeView, PreferredStart } from '../../contract/bff-change-view.js';
 import { isAppointmentStatus } from '../../contract/rules/appointment-status.js';
-import { CHANGE_MESSAGE_MAX, formatReference, MAX_PREFERRED_STARTS, normaliseReference } from '../../contract/rules/bff-api.js';
+import { CHANGE_MESSAGE_MAX, formatReference, MANAGE_FRAGMENT, MAX_PREFERRED_STARTS, normaliseReference } from '../../contract/rules/bff-api.js';
 import { normalisePatientText, patientTextProblem } from '../../contract/rules/patient-text.js';
 import { SLOT_STEP_MINUTES } from '../../contract/rules/slots.js';
 import { availability, lookUpStatus, type ClinicContent } from '../api.js';
@@ -12,11 +12,10 @@ import { busySeconds, toBffError, type BffError } from '../bff-error.js';
 import { detailList, icsFile, statusBadge, telLink, type Detail } from '../booking/appointment-view.js';
 import type { ClinicBookingForm } from '../booking/booking-form.js';
 import { bookingFormStyles } from '../booking/booking-form.styles.js';
-import { failureText } from '../booking/failure-text.js';
+import { failureText, refusalWords, type RefusalWords } from '../booking/failure-text.js';
 import { renderDayStep } from '../booking/steps/day-step.js';
 import { emit } from '../events.js';
 import { formatDate, formatTime, localToday } from '../format.js';
-import type { ChangeRefusal } from '../i18n/translation.js';
 import { sharedStyles } from '../shared.styles.js';
 import type { WidgetContext } from '../widget-context.js';
 import { en } from './i18n/en.js';
@@ -128,6 +127,9 @@ export class ClinicBookingManage extends LitElement implements MovePickerHost {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // Opened by a manage link: the reference leaves the address bar, so that it lingers in no
+    // bookmark, shared address or screenshot of it (the history entry is kept, without it).
+    if (location.hash.startsWith(`#${MANAGE_FRAGMENT}=`)) history.replaceState(history.state, '', location.href.split('#')[0]);
     // The button that was pressed to open the view, deep in the widget's shadow roots.
     let active = document.activeElement;
     while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
@@ -259,7 +261,8 @@ export class ClinicBookingManage extends LitElement implements MovePickerHost {
     } catch (error) {
       const failure = toBffError(error);
       const { status, code } = failure;
-      this.failure = refusalText(failure, body.kind, this);
+      const refusals = code === 'validation_error' ? await refusalWords(this.context.lang) : undefined;
+      this.failure = refusalText(failure, body.kind, this, refusals);
       this.callClinic = status === 429 || failure.reason === 'inside_change_window';
       emit(this, 'clinic-booking:error', { kind: 'change', status, code });
       if (code === 'validation_error') {
@@ -484,17 +487,14 @@ function requested(changes: ChangeView | undefined, body: ChangeRequestBody, at:
   return { ...changes, move_requested_at: changes.move_requested_at ?? at, move_preferred_starts: starts, can_request_move: false };
 }
 
-/** A refused or failed change request in the patient's words: the change reasons the view's, the rest the widget's. */
-function refusalText(failure: BffError, kind: ChangeRequestBody['kind'], view: ClinicBookingManage): string {
-  const { mt } = view;
+/**
+ * A refused or failed change request in the patient's words (failure-text.ts), but for the one
+ * reason both kinds share: a cancellation's in_past is the appointment's, a move's a wished start's.
+ */
+function refusalText(failure: BffError, kind: ChangeRequestBody['kind'], view: ClinicBookingManage, refusals?: RefusalWords): string {
   const { t } = view.context;
-  const { reason } = failure;
-  if (failure.code === 'validation_error' && reason) {
-    if (Object.hasOwn(mt.refusal, reason)) return mt.refusal[reason as ChangeRefusal];
-    // A cancellation's in_past is the appointment's; a move's, a wished start's (the booking words).
-    if (reason === 'in_past' && kind === 'cancel') return mt.closed.in_past;
-  }
-  return failure.status === 404 ? t.statusNotFound : failureText(failure, t);
+  if (failure.code === 'validation_error' && failure.reason === 'in_past' && kind === 'cancel') return view.mt.closed.in_past;
+  return failure.status === 404 ? t.statusNotFound : failureText(failure, t, refusals);
 }
 
 customElements.define('clinic-booking-manage', ClinicBookingManage);

@@ -25,7 +25,7 @@ import { renderDentists, renderTreatments } from './treatments-section.js';
  * @param lastReference the reference of the last booking made here, for the status lookup
  * @param onBooked takes the reference of each booking made here
  * @param manage a booking's manage view (manage/manage-entry.ts), shown in place of the booking form,
- *   or of the status lookup when the form is not shown; '' for none
+ *   or of the status lookup when the form is not shown; none when empty
  */
 export function renderContent(
   content: ClinicContent,
@@ -39,7 +39,7 @@ export function renderContent(
   presets: BookingPresets,
   lastReference: string,
   onBooked: (reference: string) => void,
-  manage: TemplateResult | '',
+  manage: TemplateResult | '' | undefined,
 ): TemplateResult {
   const { t } = context;
   // `||`, not `??`: an empty label (the contract allows one) falls back too, never an empty heading.

@@ -92,6 +92,7 @@ export class ClinicBookingStatus extends LitElement {
 
   override render(): TemplateResult {
     const { t, lang } = this.context;
+    const scheduled = this.result?.status === 'Scheduled';
     return html`<form part="status-form" novalidate @submit=${this.lookUp}>
         <label for="reference">${t.referenceInput}</label>
         <div class="row">
@@ -116,11 +117,9 @@ export class ClinicBookingStatus extends LitElement {
               ],
               this.site,
               t,
-              this.result.status === 'Scheduled',
+              scheduled,
+              scheduled && this.result.changes ? () => openManage(this, this.found) : undefined,
             )}
-            ${this.result.status === 'Scheduled' && this.result.changes
-              ? html`<button class="button secondary" type="button" @click=${() => openManage(this, this.found)}>${t.manage}</button>`
-              : nothing}
             </div>`
           : nothing}
       </div>`;

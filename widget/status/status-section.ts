@@ -7,7 +7,7 @@ import './status-lookup.js';
  * The status section: a booking's status by its reference, filled in with the one just booked here;
  * a booking's manage view in its place, the lookup kept (hidden), when the booking form is not shown.
  */
-export function renderStatusSection(content: ClinicContent, context: WidgetContext, heading: string, reference: string, manage: TemplateResult | ''): TemplateResult {
+export function renderStatusSection(content: ClinicContent, context: WidgetContext, heading: string, reference: string, manage: TemplateResult | '' | undefined): TemplateResult {
   return html`<section part="status" aria-labelledby="status-heading">
     <h2 id="status-heading">${heading}</h2>
     ${manage}<div ?hidden=${!!manage}><clinic-booking-status exportparts="status-form, status-result" .context=${context}

@@ -20,13 +20,12 @@ export function renderResultStep(flow: BookingFlow, booked: Booked): TemplateRes
     <h3 id="result-heading" tabindex="-1">${t.bookedTitle}</h3>
     <p>${statusBadge('Scheduled', t.statusValue('Scheduled'))}</p>
     <p>${t.bookedSummary(formatDate(booked.date, lang), formatTime(booked.time, lang))}</p>
-    ${renderAppointment(booked.treatment ? details : details.slice(1), site, t)}
+    ${renderAppointment(booked.treatment ? details : details.slice(1), site, t, true, () => openManage(flow.host, booked.reference))}
     <p class="widget-direction">${t.referenceLabel}:<br /><strong>${referenceText(booked.reference)}</strong>
       <button class="button secondary" type="button" @click=${() => copyReference(flow, booked.reference)}>${t.copy}</button>
       <span data-copied>${flow.copied ? t.copied : ''}</span></p>
     <p class="muted">${t.keepReference}</p>
     <p class="row">
-      <button class="button secondary" type="button" @click=${() => openManage(flow.host, booked.reference)}>${t.manage}</button>
       <a class="button secondary" href=${booked.ics} download="appointment.ics">${t.addToCalendar}</a>
       <button class="button secondary" type="button" @click=${() => flow.bookAnother()}>${t.bookAnother}</button>
     </p>

@@ -38,12 +38,6 @@ export const ar: ManageTranslation = {
     appointment_completed: 'تمّ هذا الموعد.',
     already_cancelled: 'هذا الموعد ملغى بالفعل.',
   },
-  refusal: {
-    inside_change_window: 'أصبح الموعد قريبًا جدًا لتغييره عبر الإنترنت.',
-    move_not_offered: 'لا تقبل العيادة طلبات تغيير الوقت عبر الإنترنت.',
-    already_cancelled: 'هذا الموعد ملغى بالفعل.',
-    appointment_completed: 'لقد تمّ هذا الموعد بالفعل.',
-  },
   link: 'رابطك إلى هذا الحجز',
   linkHint: 'احتفظ به للعودة إلى هنا. يستطيع كل من لديه هذا الرابط رؤية الحجز وطلب التغييرات.',
   copyLink: 'انسخ الرابط',

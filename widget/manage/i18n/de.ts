@@ -33,12 +33,6 @@ export const de: ManageTranslation = {
     appointment_completed: 'Dieser Termin hat stattgefunden.',
     already_cancelled: 'Dieser Termin ist bereits abgesagt.',
   },
-  refusal: {
-    inside_change_window: 'Der Termin ist jetzt zu nah, um ihn online zu ändern.',
-    move_not_offered: 'Die Praxis nimmt Anfragen für eine andere Zeit nicht online an.',
-    already_cancelled: 'Dieser Termin ist bereits abgesagt.',
-    appointment_completed: 'Dieser Termin hat bereits stattgefunden.',
-  },
   link: 'Ihr Link zu dieser Buchung',
   linkHint: 'Bewahren Sie ihn auf, um hierher zurückzukommen. Wer den Link hat, sieht die Buchung und kann Änderungen anfragen.',
   copyLink: 'Link kopieren',

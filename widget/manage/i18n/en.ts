@@ -33,12 +33,6 @@ export const en: ManageTranslation = {
     appointment_completed: 'This appointment has taken place.',
     already_cancelled: 'This appointment is already cancelled.',
   },
-  refusal: {
-    inside_change_window: 'The appointment is now too close to change online.',
-    move_not_offered: 'The clinic does not take requests for another time online.',
-    already_cancelled: 'This appointment is already cancelled.',
-    appointment_completed: 'This appointment has already taken place.',
-  },
   link: 'Your link to this booking',
   linkHint: 'Keep it to come back here. Anyone with this link can see the booking and ask for changes.',
   copyLink: 'Copy link',

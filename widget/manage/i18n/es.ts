@@ -33,12 +33,6 @@ export const es: ManageTranslation = {
     appointment_completed: 'Esta cita ya se realizó.',
     already_cancelled: 'Esta cita ya está cancelada.',
   },
-  refusal: {
-    inside_change_window: 'La cita está ya demasiado cerca para cambiarla en línea.',
-    move_not_offered: 'La clínica no acepta en línea solicitudes de otro horario.',
-    already_cancelled: 'Esta cita ya está cancelada.',
-    appointment_completed: 'Esta cita ya se realizó.',
-  },
   link: 'Su enlace a esta cita',
   linkHint: 'Guárdelo para volver aquí. Quien tenga este enlace puede ver la cita y pedir cambios.',
   copyLink: 'Copiar enlace',

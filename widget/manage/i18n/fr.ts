@@ -33,12 +33,6 @@ export const fr: ManageTranslation = {
     appointment_completed: 'Ce rendez-vous a eu lieu.',
     already_cancelled: 'Ce rendez-vous est déjà annulé.',
   },
-  refusal: {
-    inside_change_window: 'Le rendez-vous est désormais trop proche pour être modifié en ligne.',
-    move_not_offered: 'Le cabinet ne prend pas les demandes de changement d’horaire en ligne.',
-    already_cancelled: 'Ce rendez-vous est déjà annulé.',
-    appointment_completed: 'Ce rendez-vous a déjà eu lieu.',
-  },
   link: 'Votre lien vers ce rendez-vous',
   linkHint: 'Gardez-le pour revenir ici. Toute personne ayant ce lien peut voir le rendez-vous et demander des changements.',
   copyLink: 'Copier le lien',

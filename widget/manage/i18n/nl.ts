@@ -33,12 +33,6 @@ export const nl: ManageTranslation = {
     appointment_completed: 'Deze afspraak heeft plaatsgevonden.',
     already_cancelled: 'Deze afspraak is al geannuleerd.',
   },
-  refusal: {
-    inside_change_window: 'De afspraak is nu te dichtbij om online te wijzigen.',
-    move_not_offered: 'De praktijk neemt aanvragen voor een ander tijdstip niet online aan.',
-    already_cancelled: 'Deze afspraak is al geannuleerd.',
-    appointment_completed: 'Deze afspraak heeft al plaatsgevonden.',
-  },
   link: 'Uw link naar deze afspraak',
   linkHint: 'Bewaar hem om hier terug te komen. Wie deze link heeft, kan de afspraak zien en wijzigingen vragen.',
   copyLink: 'Link kopiëren',

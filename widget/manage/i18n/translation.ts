@@ -1,5 +1,3 @@
-import type { ChangeRefusal } from '../../i18n/translation.js';
-
 /** Why the actions are closed, besides the change window (which comes with the clinic's phone). */
 export type ClosedReason = 'in_past' | 'appointment_completed' | 'already_cancelled';
 
@@ -48,8 +46,6 @@ export interface ManageTranslation {
   callToChange: string;
   moveByPhone: string;
   closed: Record<ClosedReason, string>;
-  /** A change request refused for this reason (the booking reasons of a wished start are the widget's). */
-  refusal: Record<ChangeRefusal, string>;
   /** The manage link, its hint, and its copy button. */
   link: string;
   linkHint: string;
