@@ -173,20 +173,20 @@ function minifiedTemplates(): Plugin {
  * i18n-*.js, bff/widget-hosting/widget.routes.ts):
  * - the language packs (widget/i18n/localize.ts imports each dynamically),
  *   i18n-<lang>-<hash>.js, by a page in that language;
- * - the sentences of the BFF's refusals (widget/i18n/refusals.ts), clinic-booking-refusals-<hash>.js,
- *   with the first refusal;
+ * - the sentences for the BFF's refusals and other rare answers (widget/i18n/failures.ts),
+ *   clinic-booking-failures-<hash>.js, with the first such answer;
  * - a booking's manage view (manageView below), clinic-booking-manage-<hash>.js,
  *   when a patient opens it, and its own language packs, clinic-booking-manage-<lang>-<hash>.js.
  */
 const I18N_PACK = 'i18n-[name]-[hash].js';
-const REFUSALS = 'clinic-booking-refusals-[hash].js';
+const FAILURES = 'clinic-booking-failures-[hash].js';
 const MANAGE_VIEW = 'clinic-booking-manage-[hash].js';
 const MANAGE_PACK = 'clinic-booking-manage-[name]-[hash].js';
 const MANAGE_ENTRY = 'manage/manage-view.ts';
 
-/** A chunk's file name: the refusals' (in either module), else a language pack's (`pack`). */
+/** A chunk's file name: the failure sentences' (in either module), else a language pack's (`pack`). */
 const chunkFileName = (pack: string) => ({ facadeModuleId }: { facadeModuleId: string | null }) =>
-  facadeModuleId?.replace(/\\/g, '/').endsWith('/widget/i18n/refusals.ts') ? REFUSALS : pack;
+  facadeModuleId?.replace(/\\/g, '/').endsWith('/widget/i18n/failures.ts') ? FAILURES : pack;
 
 /** The build options of a widget module: its entry, its file name and its language packs'. */
 function moduleBuild(entry: string, fileName: string, packFileNames: string): BuildEnvironmentOptions {
@@ -251,7 +251,7 @@ function manageView(): Plugin {
     resolveId: (source, importer) =>
       source === './manage-view.js' && importer?.replace(/\\/g, '/').endsWith('/manage/manage-entry.ts') ? { id: `./${viewFile}`, external: true } : undefined,
     async generateBundle(_options, bundle) {
-      // A chunk both builds made (the refusals: the same code, so the same name) is written once.
+      // A chunk both builds made (the failure sentences: the same code, so the same name) is written once.
       for (const { fileName, code } of files.filter((file) => !(file.fileName in bundle))) {
         this.emitFile({ type: 'asset', fileName, source: code });
         await emitCompressed(this, fileName, Buffer.from(code));

@@ -64,6 +64,8 @@ export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.j
  * @csspart status - The status section.
  * @csspart status-form - The reference input and its button.
  * @csspart status-result - The status shown for a reference.
+ * @csspart manage - A booking's manage view (from "Manage booking" or a manage link), in place of the
+ *   booking form, or of the status lookup when the form is not shown.
  * @csspart load-error - The message and retry button when the BFF cannot be reached.
  * @csspart open-button - The floating button in `mode="button"`.
  * @csspart dialog - The booking dialog in `mode="button"`.

@@ -44,12 +44,12 @@ const packs = () => readdirSync(WIDGET_DIR).filter((name) => PACK_NAME.test(name
 
 /**
  * What the module fetches only when needed besides the packs: a booking's manage view, a module of
- * its own with its own language packs, and the sentences of the BFF's refusals (vite.config.ts).
+ * its own with its own language packs, and the sentences for the BFF's refusals (vite.config.ts).
  */
 const MANAGE_VIEW = /^clinic-booking-manage-[\w-]{8}\.js$/;
 const MANAGE_PACK = /^clinic-booking-manage-([a-z]{2})-[\w-]+\.js$/;
-const REFUSALS = /^clinic-booking-refusals-[\w-]+\.js$/;
-const onDemand = () => readdirSync(WIDGET_DIR).filter((name) => MANAGE_VIEW.test(name) || MANAGE_PACK.test(name) || REFUSALS.test(name));
+const FAILURES = /^clinic-booking-failures-[\w-]+\.js$/;
+const onDemand = () => readdirSync(WIDGET_DIR).filter((name) => MANAGE_VIEW.test(name) || MANAGE_PACK.test(name) || FAILURES.test(name));
 const named = (pattern: RegExp) => readdirSync(WIDGET_DIR).filter((name) => pattern.test(name));
 
 interface Manifest {
@@ -68,10 +68,10 @@ describe('the built widget', () => {
     const sent = Math.min(loader.length, brotliCompressSync(loader).length) + readFileSync(join(WIDGET_DIR, `${moduleName}.br`)).length;
     expect(sent).toBeLessThanOrEqual(BUDGET_BROTLI_BYTES);
     // No static imports: the first render needs nothing else. The only dynamic import()s are the language
-    // packs, the manage view and the refusals' sentences, each fetched when needed.
+    // packs, the manage view and the failure sentences, each fetched when needed.
     expect(module.toString()).not.toMatch(/^import\b|[;}]import\s*["'{*]/m);
     const imported = [...module.toString().matchAll(/\bimport\s*\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)/g)].map((match) => match[1]);
-    expect(imported.sort()).toEqual([...packs(), ...named(MANAGE_VIEW), ...named(REFUSALS)].sort());
+    expect(imported.sort()).toEqual([...packs(), ...named(MANAGE_VIEW), ...named(FAILURES)].sort());
     expect(module.toString().match(/\bimport\s*\(/g)).toHaveLength(imported.length);
     // The module exports the element alone: nothing of it is shared with the files fetched later.
     expect(module.toString()).toMatch(/export\s*\{\s*\w+ as ClinicBooking\s*\};?\s*$/);
@@ -102,7 +102,7 @@ describe('the built widget', () => {
     const code = readFileSync(join(WIDGET_DIR, view!)).toString();
     expect(code).not.toMatch(/^import\b|[;}]import\s*["'{*]/m);
     const imported = [...code.matchAll(/\bimport\s*\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)/g)].map((match) => match[1]);
-    expect(imported.sort()).toEqual([...named(MANAGE_PACK), ...named(REFUSALS)].sort());
+    expect(imported.sort()).toEqual([...named(MANAGE_PACK), ...named(FAILURES)].sort());
     expect(named(MANAGE_PACK).map((name) => MANAGE_PACK.exec(name)?.[1]).sort()).toEqual(PACK_LANGUAGES);
     const br = readFileSync(join(WIDGET_DIR, `${view}.br`));
     expect(brotliDecompressSync(br).toString()).toBe(code);

@@ -15,7 +15,7 @@ import type { Choices } from './choices-summary.js';
 import { STEPS, stepAfter, stepBefore, storedStep, type Step } from './booking-steps.js';
 import { bookingBody, EMPTY_DRAFT, validateDraft, type BookingDraft, type DraftField, type FieldErrors } from './booking-rules.js';
 import { draftStorage, type StoredDraft } from './draft-storage.js';
-import { failureText, refusalWords } from './failure-text.js';
+import { failureText, failureWords } from './failure-text.js';
 import { manageLink } from '../manage/manage-entry.js';
 
 /** What the flow reads from the element that owns it: the inputs <clinic-booking> hands the form. */
@@ -364,9 +364,10 @@ export class BookingFlow implements ReactiveController {
   private async failed(error: unknown): Promise<void> {
     const failure = toBffError(error);
     const { status, code } = failure;
-    const refusals = code === 'validation_error' ? await refusalWords(this.lang) : undefined;
+    // The BFF answered (a refusal, a time taken, too many attempts, no outcome): its words come now.
+    const words = status ? await failureWords(this.lang) : undefined;
     // Too many attempts: the phone is the way on, so it comes with the words (as a tel: link).
-    this.set({ failure: failureText(failure, this.t, refusals), callClinic: code === 'rate_limited' || status === 429 });
+    this.set({ failure: failureText(failure, this.t, words), callClinic: code === 'rate_limited' || status === 429 });
     emit(this.host, 'clinic-booking:error', { kind: 'booking', status, code });
     if (code === 'slot_unavailable') {
       // Taken: greyed out from now on, the day's slots fetched again, and the nearest open ones offered.

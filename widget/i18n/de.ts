@@ -83,16 +83,10 @@ export const de: Translation = {
   changeByPhone: 'Zum Ändern oder Absagen rufen Sie die Praxis an:',
   manage: 'Buchung verwalten',
 
-  errRefused: 'Die Praxis konnte diese Buchung nicht annehmen. Bitte Ihre Auswahl prüfen oder die Praxis anrufen.',
-  errSlotTaken: 'Diese Uhrzeit ist gerade vergeben worden. Bitte eine andere Zeit oder Person wählen.',
-  errRateLimited: 'Zu viele Versuche. Bitte einige Minuten warten und erneut versuchen.',
-  errRateLimitedIn: (minutes) => `Zu viele Versuche. Bitte in ${minutes === 1 ? '1 Minute' : `${minutes} Minuten`} erneut versuchen.`,
   callClinic: 'Oder rufen Sie die Praxis an:',
   errNetwork: 'Die Praxis ist nicht erreichbar. Bitte Verbindung prüfen und erneut versuchen; Ihre Angaben bleiben erhalten.',
   errGeneric: 'Etwas ist schiefgegangen. Bitte erneut versuchen oder die Praxis anrufen.',
   errBusy: (seconds) => `Das System der Praxis ist gerade ausgelastet. Bitte in ${seconds === 1 ? '1 Sekunde' : `${seconds} Sekunden`} erneut versuchen.`,
-  errOutcomeUnknown:
-    'Das System der Praxis antwortet gerade langsam, daher konnten wir Ihre Buchung nicht bestätigen. Bitte gleich erneut versuchen: Ihre Angaben bleiben erhalten, und es wird nicht doppelt gebucht.',
 
   referenceInput: 'Buchungsnummer',
   lookUp: 'Status prüfen',

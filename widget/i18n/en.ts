@@ -83,16 +83,10 @@ export const en: Translation = {
   changeByPhone: 'To change or cancel, call the clinic:',
   manage: 'Manage booking',
 
-  errRefused: 'The clinic could not accept this booking. Please check your choices, or call the clinic.',
-  errSlotTaken: 'That time has just been taken. Please choose another time or dentist.',
-  errRateLimited: 'Too many attempts. Please wait a few minutes and try again.',
-  errRateLimitedIn: (minutes) => `Too many attempts. Please try again in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
   callClinic: 'Or call the clinic:',
   errNetwork: 'We could not reach the clinic. Check your connection and try again; your details are kept.',
   errGeneric: 'Something went wrong. Please try again, or call the clinic.',
   errBusy: (seconds) => `The clinic’s system is busy. Please try again in ${seconds === 1 ? '1 second' : `${seconds} seconds`}.`,
-  errOutcomeUnknown:
-    'The clinic’s system is slow to answer, so we could not confirm your booking. Please try again in a moment: your details are kept, and it will not be booked twice.',
 
   referenceInput: 'Booking reference',
   lookUp: 'Check status',

@@ -80,16 +80,10 @@ export const es: Translation = {
   changeByPhone: 'Para cambiar o cancelar, llame a la clínica:',
   manage: 'Gestionar la cita',
 
-  errRefused: 'La clínica no pudo aceptar esta reserva. Revise sus opciones o llame a la clínica.',
-  errSlotTaken: 'Esa hora se acaba de ocupar. Elija otra hora u otro dentista.',
-  errRateLimited: 'Demasiados intentos. Espere unos minutos y vuelva a intentarlo.',
-  errRateLimitedIn: (minutes) => `Demasiados intentos. Vuelva a intentarlo dentro de ${minutes === 1 ? '1 minuto' : `${minutes} minutos`}.`,
   callClinic: 'O llame a la clínica:',
   errNetwork: 'No pudimos contactar con la clínica. Compruebe su conexión y reintente; sus datos se conservan.',
   errGeneric: 'Algo ha fallado. Vuelva a intentarlo o llame a la clínica.',
   errBusy: (seconds) => `El sistema de la clínica está ocupado. Vuelva a intentarlo en ${seconds === 1 ? '1 segundo' : `${seconds} segundos`}.`,
-  errOutcomeUnknown:
-    'El sistema de la clínica tarda en responder, así que no pudimos confirmar su reserva. Vuelva a intentarlo en un momento: sus datos se conservan y no se reservará dos veces.',
 
   referenceInput: 'Referencia de la reserva',
   lookUp: 'Consultar estado',

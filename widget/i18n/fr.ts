@@ -80,16 +80,10 @@ export const fr: Translation = {
   changeByPhone: 'Pour modifier ou annuler, appelez le cabinet :',
   manage: 'Gérer le rendez-vous',
 
-  errRefused: 'Le cabinet n’a pas pu accepter cette réservation. Vérifiez vos choix, ou appelez le cabinet.',
-  errSlotTaken: 'Ce créneau vient d’être pris. Veuillez choisir une autre heure ou un autre dentiste.',
-  errRateLimited: 'Trop de tentatives. Patientez quelques minutes puis réessayez.',
-  errRateLimitedIn: (minutes) => `Trop de tentatives. Réessayez dans ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`,
   callClinic: 'Ou appelez le cabinet :',
   errNetwork: 'Impossible de joindre le cabinet. Vérifiez votre connexion et réessayez ; vos informations sont conservées.',
   errGeneric: 'Une erreur s’est produite. Veuillez réessayer, ou appeler le cabinet.',
   errBusy: (seconds) => `Le système du cabinet est occupé. Réessayez dans ${seconds === 1 ? '1 seconde' : `${seconds} secondes`}.`,
-  errOutcomeUnknown:
-    'Le système du cabinet tarde à répondre, nous n’avons donc pas pu confirmer votre réservation. Réessayez dans un instant : vos informations sont conservées et rien ne sera réservé deux fois.',
 
   referenceInput: 'Référence de réservation',
   lookUp: 'Vérifier',

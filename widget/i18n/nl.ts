@@ -80,16 +80,10 @@ export const nl: Translation = {
   changeByPhone: 'Wijzigen of annuleren? Bel de praktijk:',
   manage: 'Afspraak beheren',
 
-  errRefused: 'De praktijk kon deze boeking niet aannemen. Controleer uw keuzes, of bel de praktijk.',
-  errSlotTaken: 'Die tijd is net bezet. Kies een andere tijd of tandarts.',
-  errRateLimited: 'Te veel pogingen. Wacht een paar minuten en probeer het opnieuw.',
-  errRateLimitedIn: (minutes) => `Te veel pogingen. Probeer het over ${minutes === 1 ? '1 minuut' : `${minutes} minuten`} opnieuw.`,
   callClinic: 'Of bel de praktijk:',
   errNetwork: 'We konden de praktijk niet bereiken. Controleer uw verbinding en probeer opnieuw; uw gegevens blijven bewaard.',
   errGeneric: 'Er ging iets mis. Probeer het opnieuw, of bel de praktijk.',
   errBusy: (seconds) => `Het systeem van de praktijk is druk. Probeer het over ${seconds === 1 ? '1 seconde' : `${seconds} seconden`} opnieuw.`,
-  errOutcomeUnknown:
-    'Het systeem van de praktijk reageert traag, dus we konden uw boeking niet bevestigen. Probeer het zo opnieuw: uw gegevens blijven bewaard en er wordt niet dubbel geboekt.',
 
   referenceInput: 'Boekingsnummer',
   lookUp: 'Status bekijken',

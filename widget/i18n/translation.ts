@@ -93,20 +93,15 @@ export interface Translation {
   /** Opens a booking's manage view (the confirmation, the status card); the view's own words are in manage/i18n/. */
   manage: string;
 
-  /** A refusal without a reason this widget knows (each known reason's words are in refusals.ts). */
-  errRefused: string;
-  errSlotTaken: string;
-  errRateLimited: string;
-  /** Too many attempts (429), with its Retry-After in whole minutes. */
-  errRateLimitedIn: (minutes: number) => string;
-  /** Before the clinic's phone number as a link, after a 429. */
+  /**
+   * Before the clinic's phone number as a link, after a 429. (The sentences for the BFF's refusals
+   * and other rare answers are in failures.ts, fetched when one comes.)
+   */
   callClinic: string;
   errNetwork: string;
   errGeneric: string;
   /** The clinic's system is busy (503 upstream_busy): try again in this many seconds (its Retry-After). */
   errBusy: (seconds: number) => string;
-  /** A booking the clinic's system did not confirm in time, even after re-sending it: it may or may not be booked. */
-  errOutcomeUnknown: string;
 
   referenceInput: string;
   lookUp: string;

@@ -38,4 +38,4 @@ export const loadManageView = (): Promise<unknown> => import('./manage-view.js')
  * with only its light DOM, which says it is loading, or that it could not be loaded.
  */
 export const renderManage = (content: ClinicContent, context: WidgetContext, reference: string): TemplateResult =>
-  html`<clinic-booking-manage .content=${content} .context=${context} .reference=${reference}>${context.t.loading}</clinic-booking-manage>`;
+  html`<clinic-booking-manage part="manage" .content=${content} .context=${context} .reference=${reference}>${context.t.loading}</clinic-booking-manage>`;

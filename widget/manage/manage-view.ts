@@ -9,10 +9,11 @@ import { normalisePatientText, patientTextProblem } from '../../contract/rules/p
 import { SLOT_STEP_MINUTES } from '../../contract/rules/slots.js';
 import { availability, lookUpStatus, type ClinicContent } from '../api.js';
 import { busySeconds, toBffError, type BffError } from '../bff-error.js';
-import { detailList, icsFile, statusBadge, telLink, type Detail } from '../booking/appointment-view.js';
+import { detailList, statusBadge, telLink, type Detail } from '../booking/appointment-view.js';
 import type { ClinicBookingForm } from '../booking/booking-form.js';
 import { bookingFormStyles } from '../booking/booking-form.styles.js';
-import { failureText, refusalWords, type RefusalWords } from '../booking/failure-text.js';
+import { failureText, failureWords } from '../booking/failure-text.js';
+import type { FailureWords } from '../i18n/failures.js';
 import { renderDayStep } from '../booking/steps/day-step.js';
 import { emit } from '../events.js';
 import { formatDate, formatTime, localToday } from '../format.js';
@@ -155,7 +156,7 @@ export class ClinicBookingManage extends LitElement implements MovePickerHost {
     // In mode="button" the view shows in the booking dialog: opened by a manage link, it opens it.
     const dialog = this.closest('dialog');
     if (dialog && !dialog.open) dialog.showModal();
-    this.focusOn('#manage-heading');
+    void this.focusOn('#manage-heading');
   }
 
   /** Looks the booking up; `quietly` (after a request) keeps what shows if that fails. */
@@ -229,9 +230,12 @@ export class ClinicBookingManage extends LitElement implements MovePickerHost {
     await (root.host as LitElement | undefined)?.updateComplete;
     const form: ClinicBookingForm | null = root.querySelector('clinic-booking-form');
     await form?.updateComplete;
-    if (bookNew && form?.flow.booked) form.flow.bookAnother();
-    else if (!bookNew && opener?.isConnected) opener.focus();
-    else form?.focusFirstField();
+    if (bookNew && form?.flow.booked) return form.flow.bookAnother();
+    // Back to the button that opened the view; a browser that does not focus a clicked button
+    // (Safari) leaves none: then the form's heading, or the status card's button.
+    const status = root.querySelector('clinic-booking-status')?.shadowRoot;
+    const target = (!bookNew && opener?.isConnected && opener) || form?.shadowRoot?.querySelector('#result-heading, #step-heading') || status?.querySelector('.result button');
+    (target as HTMLElement | null | undefined)?.focus();
   }
 
   private async copyLink(): Promise<void> {
@@ -261,8 +265,8 @@ export class ClinicBookingManage extends LitElement implements MovePickerHost {
     } catch (error) {
       const failure = toBffError(error);
       const { status, code } = failure;
-      const refusals = code === 'validation_error' ? await refusalWords(this.context.lang) : undefined;
-      this.failure = refusalText(failure, body.kind, this, refusals);
+      const words = status ? await failureWords(this.context.lang) : undefined;
+      this.failure = refusalText(failure, body.kind, this, words);
       this.callClinic = status === 429 || failure.reason === 'inside_change_window';
       emit(this, 'clinic-booking:error', { kind: 'change', status, code });
       if (code === 'validation_error') {
@@ -292,7 +296,7 @@ export class ClinicBookingManage extends LitElement implements MovePickerHost {
 
   override render(): TemplateResult {
     const { t } = this.context;
-    return html`<div class="result manage" part="manage">
+    return html`<div class="result manage">
       <h3 id="manage-heading" tabindex="-1">${t.manage}</h3>
       ${this.renderBody()}
     </div>`;
@@ -342,7 +346,7 @@ export class ClinicBookingManage extends LitElement implements MovePickerHost {
   private renderOutcomes(booking: BffStatusView): TemplateResult | typeof nothing {
     const { mt } = this;
     if (booking.status === 'Cancelled') {
-      return html`<div class="outcome" part="manage-outcome">
+      return html`<div class="outcome">
         <p><strong>${mt.cancelled}</strong></p>
         <p class="row">
           <button class="button" type="button" @click=${() => this.close(true)}>${mt.bookNew}</button>
@@ -353,7 +357,7 @@ export class ClinicBookingManage extends LitElement implements MovePickerHost {
     const changes = this.changes;
     if (!changes || (!changes.cancel_requested_at && !changes.move_requested_at)) return nothing;
     const day = (at: string) => formatDate(localToday(new Date(at)), this.context.lang);
-    return html`<div class="outcome" part="manage-outcome">
+    return html`<div class="outcome">
       ${changes.cancel_requested_at ? html`<p><strong>${mt.cancelRequested(day(changes.cancel_requested_at))}</strong></p>` : nothing}
       ${changes.move_requested_at
         ? html`<p><strong>${mt.moveRequested(day(changes.move_requested_at))}</strong></p>
@@ -491,10 +495,10 @@ function requested(changes: ChangeView | undefined, body: ChangeRequestBody, at:
  * A refused or failed change request in the patient's words (failure-text.ts), but for the one
  * reason both kinds share: a cancellation's in_past is the appointment's, a move's a wished start's.
  */
-function refusalText(failure: BffError, kind: ChangeRequestBody['kind'], view: ClinicBookingManage, refusals?: RefusalWords): string {
+function refusalText(failure: BffError, kind: ChangeRequestBody['kind'], view: ClinicBookingManage, words?: FailureWords): string {
   const { t } = view.context;
   if (failure.code === 'validation_error' && failure.reason === 'in_past' && kind === 'cancel') return view.mt.closed.in_past;
-  return failure.status === 404 ? t.statusNotFound : failureText(failure, t, refusals);
+  return failure.status === 404 ? t.statusNotFound : failureText(failure, t, words);
 }
 
 customElements.define('clinic-booking-manage', ClinicBookingManage);

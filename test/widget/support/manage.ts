@@ -36,8 +36,8 @@ export function changes(overrides: Partial<ChangeView> = {}): ChangeView {
   };
 }
 
-/** The BFF's status answer for REF: Scheduled (or `status`), with `changes` (none: a BFF without change requests). */
-export function statusAnswer(change: ChangeView | undefined = changes(), status = 'Scheduled'): FakeAnswer {
+/** The BFF's status answer for REF: Scheduled (or `status`), with `changes` (null: a BFF without change requests). */
+export function statusAnswer(change: ChangeView | null = changes(), status = 'Scheduled'): FakeAnswer {
   return {
     status: 200,
     body: {
@@ -46,6 +46,28 @@ export function statusAnswer(change: ChangeView | undefined = changes(), status 
       data: { status, name: 'Jane Patient', date: BOOKED_DATE, time: '10:15', treatment_id: 1, doctor_id: 2, ...(change ? { changes: change } : {}) },
     },
   };
+}
+
+/**
+ * A BFF that keeps what it was asked: its status answers say which requests were taken (and when),
+ * as the real one's do; each change request is taken at `at`, the first of each kind kept.
+ */
+export function keepsRequests(bff: FakeBff, start: ChangeView = changes(), at = '2026-11-20T09:30:00Z'): { state: ChangeView } {
+  const kept = { state: { ...start } };
+  bff.on(STATUS, () => statusAnswer(kept.state));
+  bff.on(CHANGE, (call) => {
+    const body = call.body as { kind: 'cancel' | 'move'; preferred_starts?: { date: string; time: string }[] };
+    const field = body.kind === 'cancel' ? 'cancel_requested_at' : 'move_requested_at';
+    const before = kept.state[field];
+    if (!before) {
+      kept.state =
+        body.kind === 'cancel'
+          ? { ...kept.state, cancel_requested_at: at, can_request_cancel: false, can_request_move: false }
+          : { ...kept.state, move_requested_at: at, move_preferred_starts: body.preferred_starts ?? [], can_request_move: false };
+    }
+    return taken(body.kind, before ?? at, !!before);
+  });
+  return kept;
 }
 
 /** The change-request answer: taken at `at`, or taken before (`already`). */
