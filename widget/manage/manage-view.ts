@@ -131,10 +131,15 @@ export class ClinicBookingManage extends LitElement implements MovePickerHost {
     // Opened by a manage link: the reference leaves the address bar, so that it lingers in no
     // bookmark, shared address or screenshot of it (the history entry is kept, without it).
     if (location.hash.startsWith(`#${MANAGE_FRAGMENT}=`)) history.replaceState(history.state, '', location.href.split('#')[0]);
-    // The button that was pressed to open the view, deep in the widget's shadow roots.
+    // The button of this widget that was pressed to open the view, deep in its shadow roots.
     let active = document.activeElement;
     while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
-    if (active instanceof HTMLButtonElement) this.opener = active;
+    const root = this.getRootNode();
+    for (let node: Element | undefined = active ?? undefined; node; node = (node.getRootNode() as ShadowRoot).host) {
+      if (node.getRootNode() !== root) continue;
+      if (active instanceof HTMLButtonElement) this.opener = active;
+      break;
+    }
   }
 
   override disconnectedCallback(): void {
@@ -321,9 +326,10 @@ export class ClinicBookingManage extends LitElement implements MovePickerHost {
             ${this.failure} ${this.callClinic && this.site?.contact_phone ? html`${t.callClinic} ${telLink(this.site.contact_phone)}` : nothing}
           </div>`
         : nothing}
-      ${this.view === 'confirm' ? this.renderConfirm() : this.view === 'move' ? this.renderMove() : this.renderActions(booking)}
-      ${this.renderLink()}
-      <p class="row"><button class="button secondary" type="button" @click=${() => this.close()}>${t.close}</button></p>`;
+      ${this.view === 'confirm' ? this.renderConfirm()
+        : this.view === 'move' ? this.renderMove()
+        : html`${this.renderActions(booking)}${this.renderLink()}
+            <p class="row"><button class="button secondary" type="button" @click=${() => this.close()}>${t.close}</button></p>`}`;
   }
 
   /** The appointment, as the status card shows it. */
@@ -331,13 +337,15 @@ export class ClinicBookingManage extends LitElement implements MovePickerHost {
     const { t, lang } = this.context;
     const status = booking.status;
     const dentist = this.content.dentists?.find((d) => d.doctor_id === booking.doctor_id);
+    // Each value isolated in its own direction (bdi), on the widget's side of the card (manage.styles.ts).
+    const own = (value: string | undefined) => value && html`<bdi>${value}</bdi>`;
     const rows: Detail[] = [
       [t.statusLabel, statusBadge(status, isAppointmentStatus(status) ? t.statusValue(status) : status)],
-      [t.treatment, this.bookedTreatment?.treatment_name],
-      [t.dentist, dentist?.doctor_name],
-      [t.date, formatDate(booking.date, lang)],
-      [t.time, formatTime(booking.time, lang)],
-      [t.address, this.site?.contact_address],
+      [t.treatment, own(this.bookedTreatment?.treatment_name)],
+      [t.dentist, own(dentist?.doctor_name)],
+      [t.date, own(formatDate(booking.date, lang))],
+      [t.time, own(formatTime(booking.time, lang))],
+      [t.address, own(this.site?.contact_address)],
     ];
     return detailList(rows);
   }

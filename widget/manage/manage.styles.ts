@@ -19,14 +19,31 @@ export const manageStyles = css`
   .outcome > :last-child {
     margin: 0;
   }
+  .step,
   form.step {
-    padding: 0;
-    border: 0;
+    padding: var(--_gap) 0 0;
+    border: 0 solid var(--_border);
+    border-block-start-width: 1px;
+    border-radius: 0;
     background: none;
   }
-  .step {
-    padding-block-start: var(--_gap);
-    border-block-start: 1px solid var(--_border);
+  /* Headings take focus to announce a new step, not to be acted on: no ring around them. */
+  [tabindex='-1']:focus {
+    outline: none;
+  }
+  /*
+   * A value in another script (a Latin name in Arabic) stays on the widget's side, beside its label:
+   * the line takes the widget's direction, the value inside it (a bdi) its own, so "42 Harley
+   * Crescent" keeps its order. As a paragraph of its own direction it stood across the card.
+   */
+  dd {
+    unicode-bidi: isolate;
+  }
+  /* On a phone, a row's buttons each take the row: one thumb-wide target under another. */
+  @container (max-width: 30rem) {
+    .row > .button {
+      flex: 1 1 100%;
+    }
   }
   h4 {
     font-size: 1rem;
@@ -70,6 +87,10 @@ export const manageStyles = css`
     border-radius: 1.5rem;
     background: color-mix(in srgb, var(--_primary) 10%, var(--_surface));
     font-weight: 600;
+  }
+  /* A long day's name (Arabic's) breaks the label evenly, never its last word alone. */
+  .chip > span:not(.n) {
+    text-wrap: balance;
   }
   .chip .n {
     display: inline-grid;
