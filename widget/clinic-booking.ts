@@ -140,10 +140,10 @@ export class ClinicBooking extends LitElement {
   private lastReference = '';
   /**
    * The booking whose manage view shows (manage/), in place of the booking form (or of the status
-   * lookup); none when empty. Set by "Manage booking" and the view itself (manage/manage-entry.ts).
-   * @internal
+   * lookup); none when empty. Set by a manage link, and by openManage (manage/manage-entry.ts) for
+   * "Manage booking" and the view's own way out: internal state, not an attribute.
    */
-  manage?: string;
+  private manage?: string;
   private readonly toAnalytics = (event: Event) => {
     if (this.analytics === 'datalayer') pushToDataLayer(event);
   };

@@ -1,5 +1,5 @@
 import { expect, html, waitUntil } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { ClinicBookingManage } from '../../widget/manage/manage-view.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
@@ -484,6 +484,45 @@ describe('<clinic-booking>', () => {
       expect(text(viewButton(view, 'Try again'))).to.equal('Try again');
       expect(text(viewButton(view, 'Close'))).to.equal('Close');
     });
+  });
+
+  describe('on a 320 px phone', () => {
+    afterEach(() => setViewport({ width: 800, height: 600 }));
+
+    /** Whether anything in the view reaches past its right or left edge. */
+    const overflows = (view: ClinicBookingManage) => {
+      const edge = view.getBoundingClientRect();
+      return [...view.shadowRoot!.querySelectorAll('*')]
+        .filter((node) => {
+          const box = node.getBoundingClientRect();
+          return box.width > 0 && (box.right > edge.right + 0.5 || box.left < edge.left - 0.5);
+        })
+        .map((node) => node.outerHTML.slice(0, 80));
+    };
+
+    for (const lang of ['en', 'de', 'ar']) {
+      it(`keeps every state within the screen, its buttons 44 px tall (lang="${lang}")`, async () => {
+        await setViewport({ width: 320, height: 640 });
+        const { view } = await open(changes({ text: 'Free of charge until 24 hours before.' }), 'Scheduled', lang);
+        await waitUntil(() => inView(view, '.actions'), 'no actions');
+        expect(overflows(view)).to.deep.equal([]);
+        inView(view, '.actions button.secondary')!.click();
+        await view.updateComplete;
+        expect(overflows(view)).to.deep.equal([]);
+        inView(view, '.step button.secondary')!.click();
+        await view.updateComplete;
+        inView(view, '.actions button:not(.secondary)')!.click();
+        await view.updateComplete;
+        await pickDay(view, nextDate('Wednesday', 9));
+        await pickTime(view, '09:00');
+        await pickTime(view, '09:15');
+        await pickTime(view, '17:30');
+        expect(chips(view)).to.have.length(3);
+        expect(overflows(view)).to.deep.equal([]);
+        const small = [...view.shadowRoot!.querySelectorAll('button')].filter((button) => button.getBoundingClientRect().height < 44);
+        expect(small.map((button) => button.outerHTML.slice(0, 80))).to.deep.equal([]);
+      });
+    }
   });
 
   describe('in other languages', () => {

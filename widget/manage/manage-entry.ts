@@ -11,7 +11,8 @@ import type { WidgetContext } from '../widget-context.js';
 
 /**
  * Shows the manage view of a booking (a reference), or closes it (''): `from` is an element of a
- * <clinic-booking>'s shadow tree (the form, the status lookup, the view itself), whose `manage` it sets.
+ * <clinic-booking>'s shadow tree (the form, the status lookup, the view itself), whose internal
+ * `manage` state it sets (a reactive property: the widget renders again).
  */
 export function openManage(from: Element, reference: string): void {
   ((from.getRootNode() as ShadowRoot).host as Element & { manage?: string }).manage = reference;

@@ -3,7 +3,7 @@ import { css } from 'lit';
 /**
  * The manage view borrows the booking form's look (bookingFormStyles: the card, the calendar, the
  * times, the badges, the failure box); these are its own pieces. Its picker is a form inside the
- * card, without a second border. The chips are 44 px tall, their remove button 44 px square.
+ * card, without a second border. A chip's remove button is 44 px square, the chip around it as tall.
  */
 export const manageStyles = css`
   :host {
@@ -104,7 +104,7 @@ export const manageStyles = css`
   }
   .chip button {
     min-inline-size: 2.75rem;
-    min-block-size: 2.5rem;
+    min-block-size: 2.75rem;
     border: 0;
     border-radius: 1.5rem;
     background: none;
