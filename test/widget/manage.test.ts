@@ -1,6 +1,9 @@
 import { expect, html, waitUntil } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { ClinicBookingManage } from '../../widget/manage/manage-view.js';
+import { es } from '../../widget/manage/i18n/es.js';
+import { fr } from '../../widget/manage/i18n/fr.js';
+import { nl } from '../../widget/manage/i18n/nl.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
 import {
@@ -533,6 +536,15 @@ describe('<clinic-booking>', () => {
       expect([...view.shadowRoot!.querySelectorAll('.actions button')].map(text)).to.deep.equal(['Andere Zeit anfragen', 'Absage anfragen']);
       expect(viewText(view)).to.contain(longDate(BOOKED_DATE, 'de'));
     });
+
+    for (const [lang, words] of [['fr', fr], ['es', es], ['nl', nl]] as const) {
+      it(`speaks ${lang}`, async () => {
+        const { view } = await open(changes(), 'Scheduled', lang);
+        await waitUntil(() => viewText(view).includes(words.requestMove), `no ${lang}`);
+        expect([...view.shadowRoot!.querySelectorAll('.actions button')].map(text)).to.deep.equal([words.requestMove, words.requestCancel]);
+        expect(text(inView(view, 'label[for="manage-link"]'))).to.equal(words.link);
+      });
+    }
 
     it('speaks Arabic, right to left, and stays accessible', async () => {
       const { el, view } = await open(changes({ closed_reason: 'inside_change_window', can_request_cancel: false, can_request_move: false }), 'Scheduled', 'ar');

@@ -32,10 +32,10 @@ export function failureText(failure: BffError, t: Translation, words?: FailureWo
  * (i18n/failures.ts). Undefined when it cannot be fetched: a generic sentence then says it.
  */
 export function failureWords(lang: string): Promise<FailureWords | undefined> {
-  return import('../i18n/failures.js').then(
-    ({ FAILURES }) => FAILURES[baseOf(lang)] ?? FAILURES.en,
-    () => undefined,
-  );
+  // catch after then: a file that came without FAILURES (another release's) counts as none either.
+  return import('../i18n/failures.js')
+    .then(({ FAILURES }) => FAILURES[baseOf(lang)] ?? FAILURES.en)
+    .catch(() => undefined);
 }
 
 /** Too many attempts: the wait Retry-After names, in whole minutes (at least one), when it names one. */

@@ -16,5 +16,5 @@ const PACKS: Record<string, () => Promise<ManageTranslation>> = {
  */
 export function loadManageTranslation(lang: string): Promise<ManageTranslation> {
   const load = PACKS[lang.toLowerCase().split('-')[0] ?? ''];
-  return load ? load().catch(() => en) : Promise.resolve(en);
+  return load ? load().then((words) => words ?? en, () => en) : Promise.resolve(en);
 }
