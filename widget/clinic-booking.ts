@@ -23,7 +23,11 @@ export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.j
 
 /**
  * A dental clinic's website content, treatments, dentists, booking form and
- * booking status in one tag, talking only to the clinic's BFF.
+ * booking status in one tag, talking only to the clinic's BFF. "Manage booking"
+ * (on the confirmation and the status card) opens a booking's manage view, where
+ * a patient asks to cancel it or for another time; so does a page opened with
+ * `#clinic-booking-manage=REFERENCE`, the manage link (the reference never leaves
+ * the browser in a URL).
  *
  * @summary Clinic content and appointment booking, for any website.
  *
@@ -35,7 +39,8 @@ export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.j
  * @event clinic-booking:booked - A booking succeeded. Cancelable: `preventDefault()` stops the
  *   `success-url` redirect. Detail: `{ reference, date, time, treatment_id, doctor_id }`;
  *   never the patient's name or phone.
- * @event clinic-booking:error - Loading, booking or a status lookup failed. Detail: `{ kind, status, code }`.
+ * @event clinic-booking:error - Loading, booking, a status lookup or a change request (cancel, move) failed.
+ *   Detail: `{ kind, status, code }`, kind `load`, `booking`, `status` or `change`.
  *   With `analytics="datalayer"`, each event is also pushed to `window.dataLayer`.
  *
  * @csspart site-header - Logo and clinic name.

@@ -448,7 +448,7 @@ export class ClinicBookingManage extends LitElement implements MovePickerHost {
             </ol>`
           : html`<p class="muted">${mt.noStartYet}</p>`}
         ${starts.length >= MAX_PREFERRED_STARTS ? html`<p class="muted">${mt.full(MAX_PREFERRED_STARTS)}</p>` : nothing}
-        <p id="starts-error" class="error">${this.startsError ?? ''}</p>
+        <p id="starts-error" class="error" role="alert">${this.startsError ?? ''}</p>
         <p class="visually-hidden" aria-live="polite">${picker.announcement}</p>
       </div>
       ${renderDayStep(picker)}

@@ -53,8 +53,9 @@ export const manageStyles = css`
     font-size: 0.875rem;
     color: var(--_muted);
   }
+  /* The live region stays rendered while empty (a hidden one may go unannounced when it fills), out of the grid's flow. */
   .outcomes:empty {
-    display: none;
+    position: absolute;
   }
   .outcome {
     padding: 0.75rem 1rem;
