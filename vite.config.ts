@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { gzipAsync as zopfliGzip } from '@gfx/zopfli';
 import { minifyTemplateLiterals } from 'rollup-plugin-minify-template-literals';
-import { defaultClientConditions, defineConfig, type Plugin, type UserConfig } from 'vite';
+import { build as viteBuild, defaultClientConditions, defineConfig, type BuildEnvironmentOptions, type Plugin, type UserConfig } from 'vite';
 
 /**
  * `npm run dev` only: Vite serves the widget's sources under /widget/ behind
@@ -96,6 +96,13 @@ function brotli(code: Buffer): Buffer {
   });
 }
 
+/**
+ * Library mode keeps /* @__PURE__ *\/ annotations for bundlers downstream (Vite turns terser's
+ * preserve_annotations on for an ES library, whatever the options say); these files ship to
+ * browsers as they are, where the annotations are only bytes: 45 of the module's brotli copy.
+ */
+const withoutAnnotations = (code: string): string => code.replace(/\/\*\s*[#@]__PURE__\s*\*\//g, '');
+
 function hashedModuleAndLoader(): Plugin {
   return {
     name: 'clinic-booking-hashed-module',
@@ -109,10 +116,41 @@ function hashedModuleAndLoader(): Plugin {
       // The module and each language pack (I18N_PACK below), each compressed once here.
       for (const chunk of chunks) {
         if (chunk.type !== 'chunk') continue;
-        const code = Buffer.from(chunk.code);
-        this.emitFile({ type: 'asset', fileName: `${chunk.fileName}.br`, source: brotli(code) });
-        this.emitFile({ type: 'asset', fileName: `${chunk.fileName}.gz`, source: await zopfli(code) });
+        chunk.code = withoutAnnotations(chunk.code);
+        await emitCompressed(this, chunk.fileName, Buffer.from(chunk.code));
       }
+    },
+  };
+}
+
+/** Brotli and gzip copies of a file, beside it, for the BFF to choose from by Accept-Encoding. */
+async function emitCompressed(context: { emitFile: (file: { type: 'asset'; fileName: string; source: Buffer }) => string }, fileName: string, code: Buffer): Promise<void> {
+  context.emitFile({ type: 'asset', fileName: `${fileName}.br`, source: brotli(code) });
+  context.emitFile({ type: 'asset', fileName: `${fileName}.gz`, source: await zopfli(code) });
+}
+
+/**
+ * Lit's css`` throws two long sentences at a developer who hands it anything but css`` (a mistake
+ * the widget's code does not make: its styles are all css``, and every test renders them). They
+ * are shortened here to their first words, 80 bytes of the module's brotli copy. The build fails
+ * if Lit words them otherwise, so that a new Lit is looked at rather than silently left long.
+ */
+function shorterLitMessages(): Plugin {
+  const messages: [RegExp, string][] = [
+    [/"CSSResult is not constructable\. Use `unsafeCSS` or `css` instead\."/, '"CSSResult is not constructable"'],
+    [/"Value passed to 'css' function must be a 'css' function result: "\+(\w+)\+"\. Use 'unsafeCSS' to pass non-literal values, but take care to ensure page security\."/, '"Not a css result: "+$1'],
+  ];
+  return {
+    name: 'clinic-booking-shorter-lit-messages',
+    apply: 'build',
+    transform(code, id) {
+      if (!id.replace(/\\/g, '/').endsWith('/@lit/reactive-element/css-tag.js')) return undefined;
+      let shorter = code;
+      for (const [message, words] of messages) {
+        if (!message.test(shorter)) return this.error(`Lit's css-tag.js no longer says ${message}: update shorterLitMessages (vite.config.ts)`);
+        shorter = shorter.replace(message, words);
+      }
+      return { code: shorter, map: null };
     },
   };
 }
@@ -130,30 +168,34 @@ function minifiedTemplates(): Plugin {
  * One self-contained ES module, Lit included, as clinic-booking-<hash>.js,
  * and the loader at /widget/clinic-booking.js that imports it (above).
  * Everything an English first render needs is in that one module, and it
- * finds the BFF from its own URL. The only other files are the language packs
- * (widget/i18n/localize.ts imports each dynamically): i18n-<lang>-<hash>.js
- * beside the module, fetched only by a page in that language.
+ * finds the BFF from its own URL. The other files are fetched only when
+ * needed, each beside the module (the BFF serves clinic-booking-*.js and
+ * i18n-*.js, bff/widget-hosting/widget.routes.ts):
+ * - the language packs (widget/i18n/localize.ts imports each dynamically),
+ *   i18n-<lang>-<hash>.js, by a page in that language;
+ * - the sentences for the BFF's refusals and other rare answers (widget/i18n/failures.ts),
+ *   clinic-booking-failures-<hash>.js, with the first such answer;
+ * - a booking's manage view (manageView below), clinic-booking-manage-<hash>.js,
+ *   when a patient opens it, and its own language packs, clinic-booking-manage-<lang>-<hash>.js.
  */
 const I18N_PACK = 'i18n-[name]-[hash].js';
+const FAILURES = 'clinic-booking-failures-[hash].js';
+const MANAGE_VIEW = 'clinic-booking-manage-[hash].js';
+const MANAGE_PACK = 'clinic-booking-manage-[name]-[hash].js';
+const MANAGE_ENTRY = 'manage/manage-view.ts';
 
-export default defineConfig(({ command }) => ({
-  root: fileURLToPath(new URL('./widget', import.meta.url)),
-  // Each says when it applies: devEntry in serve mode, hashedModuleAndLoader in the build.
-  plugins: [keepRuntimeUrls(), devEntry(), hashedModuleAndLoader(), minifiedTemplates()],
-  build: {
+/** A chunk's file name: the failure sentences' (in either module), else a language pack's (`pack`). */
+const chunkFileName = (pack: string) => ({ facadeModuleId }: { facadeModuleId: string | null }) =>
+  facadeModuleId?.replace(/\\/g, '/').endsWith('/widget/i18n/failures.ts') ? FAILURES : pack;
+
+/** The build options of a widget module: its entry, its file name and its language packs'. */
+function moduleBuild(entry: string, fileName: string, packFileNames: string): BuildEnvironmentOptions {
+  return {
     target: 'es2022',
-    outDir: 'dist',
-    emptyOutDir: true,
-    reportCompressedSize: true,
-    lib: {
-      entry: 'clinic-booking.ts',
-      formats: ['es'],
-      fileName: () => 'clinic-booking-[hash].js',
-    },
-    // Library mode leaves ES output unminified and keeps /* @__PURE__ */ annotations for
-    // bundlers downstream; this file ships to browsers as is, so neither. terser ends ~250 bytes gzip
-    // smaller than the built-in minifier: the 25 KB budget is tight. Two passes, not three: the brotli
-    // copy measured 24,874 / 24,753 / 24,809 / 24,810 bytes after 1 / 2 / 3 / 4 (2026-11-25).
+    lib: { entry, formats: ['es'], fileName: () => fileName },
+    // Library mode leaves ES output unminified; this file ships to browsers as is. terser ends ~250
+    // bytes gzip smaller than the built-in minifier: the 25 KB budget is tight. Two passes, not three:
+    // the brotli copy measured 24,874 / 24,753 / 24,809 / 24,810 bytes after 1 / 2 / 3 / 4 (2026-11-25).
     minify: 'terser',
     terserOptions: {
       module: true,
@@ -162,13 +204,72 @@ export default defineConfig(({ command }) => ({
       format: { comments: false },
     },
     // pluginTimings: rolldown's note that the template minifier is slow is not a warning to act on.
-    rolldownOptions: { output: { chunkFileNames: I18N_PACK, comments: false }, checks: { pluginTimings: false } },
+    rolldownOptions: { output: { chunkFileNames: chunkFileName(packFileNames), comments: false }, checks: { pluginTimings: false } },
+  };
+}
+
+/**
+ * Always Lit's production build, whatever NODE_ENV says: Vite resolves the "development" export
+ * condition for any NODE_ENV but production, and vitest sets NODE_ENV=test for the e2e tests that
+ * build the widget (an 84 KB module instead of 69 KB).
+ */
+const productionConditions = { conditions: defaultClientConditions.map((condition) => (condition === 'development|production' ? 'production' : condition)) };
+
+const WIDGET_ROOT = fileURLToPath(new URL('./widget', import.meta.url));
+
+/**
+ * The manage view (widget/manage/manage-view.ts) as a module of its own, built on its own with
+ * everything it uses, Lit included, the module's import() of it naming its hashed file. Built in
+ * the same bundle, it would share the module's code, which the module would then have to export
+ * to it: thirty-odd export names, 190 bytes of the module's brotli copy, paid on every first
+ * render for a view few open. Its own copy costs only those who open it (about 13 KB brotli).
+ */
+function manageView(): Plugin {
+  let files: { fileName: string; code: string }[] = [];
+  let viewFile = '';
+  return {
+    name: 'clinic-booking-manage-view',
+    apply: 'build',
+    // Before Vite's own resolver, which would find the source beside manage-entry.ts.
+    enforce: 'pre',
+    async buildStart() {
+      const output = await viteBuild({
+        configFile: false,
+        root: WIDGET_ROOT,
+        logLevel: 'warn',
+        plugins: [keepRuntimeUrls(), shorterLitMessages(), minifiedTemplates()],
+        resolve: productionConditions,
+        build: { ...moduleBuild(MANAGE_ENTRY, MANAGE_VIEW, MANAGE_PACK), write: false, emptyOutDir: false, reportCompressedSize: false },
+      });
+      const outputs = (Array.isArray(output) ? output : [output]) as { output: { type: string; fileName: string; code?: string; isEntry?: boolean }[] }[];
+      const chunks = outputs.flatMap((result) => result.output).filter((file) => file.type === 'chunk');
+      files = chunks.map((chunk) => ({ fileName: chunk.fileName, code: withoutAnnotations(chunk.code ?? '') }));
+      viewFile = chunks.find((chunk) => chunk.isEntry)?.fileName ?? '';
+      if (!viewFile) this.error('the manage view built no module');
+    },
+    // manage-entry.ts imports './manage-view.js': the built file beside the module, not a module of this bundle.
+    resolveId: (source, importer) =>
+      source === './manage-view.js' && importer?.replace(/\\/g, '/').endsWith('/manage/manage-entry.ts') ? { id: `./${viewFile}`, external: true } : undefined,
+    async generateBundle(_options, bundle) {
+      // A chunk both builds made (the failure sentences: the same code, so the same name) is written once.
+      for (const { fileName, code } of files.filter((file) => !(file.fileName in bundle))) {
+        this.emitFile({ type: 'asset', fileName, source: code });
+        await emitCompressed(this, fileName, Buffer.from(code));
+      }
+    },
+  };
+}
+
+export default defineConfig(({ command }) => ({
+  root: WIDGET_ROOT,
+  // Each says when it applies: devEntry in serve mode, hashedModuleAndLoader and manageView in the build.
+  plugins: [keepRuntimeUrls(), devEntry(), manageView(), hashedModuleAndLoader(), shorterLitMessages(), minifiedTemplates()],
+  build: {
+    ...moduleBuild('clinic-booking.ts', 'clinic-booking-[hash].js', I18N_PACK),
+    outDir: 'dist',
+    emptyOutDir: true,
+    reportCompressedSize: true,
   },
-  // Always Lit's production build, whatever NODE_ENV says: Vite resolves the "development" export
-  // condition for any NODE_ENV but production, and vitest sets NODE_ENV=test for the e2e tests that
-  // build the widget (an 84 KB module instead of 69 KB).
-  ...(command === 'build'
-    ? { resolve: { conditions: defaultClientConditions.map((condition) => (condition === 'development|production' ? 'production' : condition)) } }
-    : {}),
+  ...(command === 'build' ? { resolve: productionConditions } : {}),
   ...(command === 'serve' ? devServer : {}),
 }));

@@ -33,7 +33,8 @@ const pending = new Map<string, Promise<unknown>>();
  */
 export const suspensions = new EventTarget();
 
-async function request<T>(url: string, init?: RequestInit): Promise<T> {
+/** A call to the BFF: its JSON answer, or a BffError for a failure (its status, code, reason and Retry-After). */
+export async function request<T>(url: string, init?: RequestInit): Promise<T> {
   let res: Response;
   try {
     res = await fetch(url, { credentials: 'omit', ...init });

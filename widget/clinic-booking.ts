@@ -17,12 +17,17 @@ import { isFloating, parseSections } from './sections/shown-sections.js';
 import { renderContent } from './sections/content-view.js';
 import { nameSections, widgetNumber } from './sections/section-names.js';
 import { checkPresets, type BookingPresets } from './booking/booking-section.js';
+import { loadManageView, manageFragment, renderManage } from './manage/manage-entry.js';
 
 export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.js';
 
 /**
  * A dental clinic's website content, treatments, dentists, booking form and
- * booking status in one tag, talking only to the clinic's BFF.
+ * booking status in one tag, talking only to the clinic's BFF. "Manage booking"
+ * (on the confirmation and the status card) opens a booking's manage view, where
+ * a patient asks to cancel it or for another time; so does a page opened with
+ * `#clinic-booking-manage=REFERENCE`, the manage link (the reference never leaves
+ * the browser in a URL).
  *
  * @summary Clinic content and appointment booking, for any website.
  *
@@ -34,7 +39,8 @@ export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.j
  * @event clinic-booking:booked - A booking succeeded. Cancelable: `preventDefault()` stops the
  *   `success-url` redirect. Detail: `{ reference, date, time, treatment_id, doctor_id }`;
  *   never the patient's name or phone.
- * @event clinic-booking:error - Loading, booking or a status lookup failed. Detail: `{ kind, status, code }`.
+ * @event clinic-booking:error - Loading, booking, a status lookup or a change request (cancel, move) failed.
+ *   Detail: `{ kind, status, code }`, kind `load`, `booking`, `status` or `change`.
  *   With `analytics="datalayer"`, each event is also pushed to `window.dataLayer`.
  *
  * @csspart site-header - Logo and clinic name.
@@ -63,6 +69,8 @@ export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.j
  * @csspart status - The status section.
  * @csspart status-form - The reference input and its button.
  * @csspart status-result - The status shown for a reference.
+ * @csspart manage - A booking's manage view (from "Manage booking" or a manage link), in place of the
+ *   booking form, or of the status lookup when the form is not shown.
  * @csspart load-error - The message and retry button when the BFF cannot be reached.
  * @csspart open-button - The floating button in `mode="button"`.
  * @csspart dialog - The booking dialog in `mode="button"`.
@@ -101,6 +109,7 @@ export class ClinicBooking extends LitElement {
     analytics: {},
     lastReference: { state: true },
     stage: { state: true },
+    manage: { state: true },
   };
 
   /** The BFF's /api base URL. Default: found from this script's URL (…/widget/clinic-booking.js -> …/api). */
@@ -134,6 +143,12 @@ export class ClinicBooking extends LitElement {
   /** The page's presets for the form (treatment, doctor, success-url, privacy-url), checked (booking-section.ts). */
   private readonly presets: BookingPresets = {};
   private lastReference = '';
+  /**
+   * The booking whose manage view shows (manage/), in place of the booking form (or of the status
+   * lookup); none when empty. Set by a manage link, and by openManage (manage/manage-entry.ts) for
+   * "Manage booking" and the view's own way out: internal state, not an attribute.
+   */
+  private manage?: string;
   private readonly toAnalytics = (event: Event) => {
     if (this.analytics === 'datalayer') pushToDataLayer(event);
   };
@@ -202,6 +217,10 @@ export class ClinicBooking extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     checkPresets(this.presets, this, changed);
+    // A page opened with a manage link (#clinic-booking-manage=…) opens in that booking's manage view,
+    // in the first widget that shows the booking form or the status lookup.
+    if (!this.hasUpdated && this.shownSections.some((section) => section === 'booking' || section === 'status')) this.manage = manageFragment();
+    if (this.manage) loadManageView().catch(() => (this.manage = undefined));
     if (this.content.status === COMPLETE && !this.stage) this.stage = stageAfter(undefined, this.shownSections);
   }
 
@@ -235,7 +254,8 @@ export class ClinicBooking extends LitElement {
     if (!value) return renderSkeleton(context, held, floating, instanceStyles);
     const onBooked = (reference: string) => (this.lastReference = reference);
     const instance = (this.instance = widgetNumber(this));
-    return renderContent(value, context, this.shownSections, this.stage, instance, held, instanceStyles, this, this.presets, this.lastReference, onBooked);
+    const manage = this.manage && renderManage(value, context, this.manage);
+    return renderContent(value, context, this.shownSections, this.stage, instance, held, instanceStyles, this, this.presets, this.lastReference, onBooked, manage);
   }
 }
 

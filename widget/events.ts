@@ -21,8 +21,8 @@ export interface BookedDetail {
 }
 
 export interface ErrorDetail {
-  /** What failed: loading content, a booking, or a status lookup. */
-  kind: 'load' | 'booking' | 'status';
+  /** What failed: loading content, a booking, a status lookup (the manage view's too), or a change request (cancel or move). */
+  kind: 'load' | 'booking' | 'status' | 'change';
   /** HTTP status, or 0 when the BFF could not be reached. */
   status: number;
   /** The spec's error_code, or 'network'. */

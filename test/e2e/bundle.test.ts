@@ -42,6 +42,16 @@ const PACK_NAME = /^i18n-([a-z]+)-[\w-]+\.js$/;
 /** The language packs in the build (vite.config.ts), by language. */
 const packs = () => readdirSync(WIDGET_DIR).filter((name) => PACK_NAME.test(name));
 
+/**
+ * What the module fetches only when needed besides the packs: a booking's manage view, a module of
+ * its own with its own language packs, and the sentences for the BFF's refusals (vite.config.ts).
+ */
+const MANAGE_VIEW = /^clinic-booking-manage-[\w-]{8}\.js$/;
+const MANAGE_PACK = /^clinic-booking-manage-([a-z]{2})-[\w-]+\.js$/;
+const FAILURES = /^clinic-booking-failures-[\w-]+\.js$/;
+const onDemand = () => readdirSync(WIDGET_DIR).filter((name) => MANAGE_VIEW.test(name) || MANAGE_PACK.test(name) || FAILURES.test(name));
+const named = (pattern: RegExp) => readdirSync(WIDGET_DIR).filter((name) => pattern.test(name));
+
 interface Manifest {
   modules: { declarations?: { tagName?: string; attributes?: { name: string }[]; events?: { name: string }[]; cssProperties?: { name: string }[]; cssParts?: { name: string }[] }[] }[];
 }
@@ -57,18 +67,22 @@ describe('the built widget', () => {
     // precompressed .br the BFF sends (checked below to decompress to the module).
     const sent = Math.min(loader.length, brotliCompressSync(loader).length) + readFileSync(join(WIDGET_DIR, `${moduleName}.br`)).length;
     expect(sent).toBeLessThanOrEqual(BUDGET_BROTLI_BYTES);
-    // No static imports: the first render needs nothing else. The only dynamic import()s are the language packs.
+    // No static imports: the first render needs nothing else. The only dynamic import()s are the language
+    // packs, the manage view and the failure sentences, each fetched when needed.
     expect(module.toString()).not.toMatch(/^import\b|[;}]import\s*["'{*]/m);
     const imported = [...module.toString().matchAll(/\bimport\s*\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)/g)].map((match) => match[1]);
-    expect(imported.sort()).toEqual(packs().sort());
+    expect(imported.sort()).toEqual([...packs(), ...named(MANAGE_VIEW), ...named(FAILURES)].sort());
     expect(module.toString().match(/\bimport\s*\(/g)).toHaveLength(imported.length);
+    // The module exports the element alone: nothing of it is shared with the files fetched later.
+    expect(module.toString()).toMatch(/export\s*\{\s*\w+ as ClinicBooking\s*\};?\s*$/);
     // English is in the module itself, and no other language's strings are.
     expect(module.toString()).toContain('Book an appointment');
     expect(module.toString()).not.toContain('Termin buchen');
-    // In the folder: the loader, the module, the packs, their precompressed copies and the manifest.
+    // In the folder: the loader, the module, the packs, the files fetched on demand, their precompressed
+    // copies and the manifest.
     const compressed = (name: string) => [name, `${name}.br`, `${name}.gz`];
     expect(readdirSync(WIDGET_DIR).sort()).toEqual(
-      ['clinic-booking.js', ...compressed(moduleName), ...packs().flatMap(compressed), 'custom-elements.json'].sort(),
+      ['clinic-booking.js', ...compressed(moduleName), ...[...packs(), ...onDemand()].flatMap(compressed), 'custom-elements.json'].sort(),
     );
   });
 
@@ -81,6 +95,18 @@ describe('the built widget', () => {
     const total = loader.headerBytes + loader.bodyBytes + module.headerBytes + module.bodyBytes;
     console.log(`widget as transferred: loader ${loader.headerBytes} + ${loader.bodyBytes} B, module ${module.headerBytes} + ${module.bodyBytes} B (headers + body), ${total} B in all`);
     expect(total).toBeLessThanOrEqual(BUDGET_TRANSFERRED_BYTES);
+  });
+
+  it('has a manage view that imports nothing of the module, with a language pack for each language but English', () => {
+    const [view] = named(MANAGE_VIEW);
+    const code = readFileSync(join(WIDGET_DIR, view!)).toString();
+    expect(code).not.toMatch(/^import\b|[;}]import\s*["'{*]/m);
+    const imported = [...code.matchAll(/\bimport\s*\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)/g)].map((match) => match[1]);
+    expect(imported.sort()).toEqual([...named(MANAGE_PACK), ...named(FAILURES)].sort());
+    expect(named(MANAGE_PACK).map((name) => MANAGE_PACK.exec(name)?.[1]).sort()).toEqual(PACK_LANGUAGES);
+    const br = readFileSync(join(WIDGET_DIR, `${view}.br`));
+    expect(brotliDecompressSync(br).toString()).toBe(code);
+    console.log(`manage view: ${code.length} B, ${br.length} B as brotli sends it`);
   });
 
     it('has one small language pack for each language but English, each with brotli and gzip copies of its code', () => {

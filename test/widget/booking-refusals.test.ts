@@ -48,6 +48,23 @@ const WORDS: Record<RefusalReason, { en: string; de: string }> = {
     en: 'That dentist can no longer be booked. Please choose another, or “Any dentist”.',
     de: 'Bei dieser Person kann nicht mehr gebucht werden. Bitte jemand anderen wählen oder „Beliebig“.',
   },
+  // A change request's own reasons (the manage view meets them); a booking is never refused so, but would read them.
+  inside_change_window: {
+    en: 'The appointment is now too close to change online.',
+    de: 'Der Termin ist jetzt zu nah, um ihn online zu ändern.',
+  },
+  move_not_offered: {
+    en: 'The clinic does not take requests for another time online.',
+    de: 'Die Praxis nimmt Anfragen für eine andere Zeit nicht online an.',
+  },
+  already_cancelled: {
+    en: 'This appointment is already cancelled.',
+    de: 'Dieser Termin ist bereits abgesagt.',
+  },
+  appointment_completed: {
+    en: 'This appointment has already taken place.',
+    de: 'Dieser Termin hat bereits stattgefunden.',
+  },
 };
 
 const GENERIC = {
@@ -60,7 +77,10 @@ const PAST_MESSAGE = 'Invalid request: appointment_date and appointment_time are
 /** ... and /closing|opening hours|closed/ -> the opening-hours sentence. */
 const CLOSING_MESSAGE = 'Invalid request: the treatment takes 90 minutes and would end after closing time (18:00) on Tuesday';
 
-/** A refused booking (400 validation_error) in the patient's words, chosen by the BFF's reason code alone. */
+/**
+ * A refused booking (400 validation_error) in the patient's words, chosen by the BFF's reason code alone.
+ * The sentences are fetched with the first refusal (i18n/refusals.ts), not with the widget.
+ */
 describe('<clinic-booking>', () => {
   let bff: FakeBff;
   afterEach(() => bff.restore());

@@ -80,7 +80,7 @@ describe('<clinic-booking>', () => {
       expect(String(getSelection())).to.contain(REFERENCE.slice(0, 10));
     });
 
-    it('offers an .ics file made in the browser: the clinic, its address, the start and the length, no patient data', async () => {
+    it('offers an .ics file made in the browser: the clinic, its address, the start, the length and the manage link, no patient data', async () => {
       const { result } = await bookAnyDentist();
       const link = [...result.querySelectorAll('a')].find((a) => text(a) === 'Add to calendar')!;
       expect(link.getAttribute('download')).to.equal('appointment.ics');
@@ -94,7 +94,13 @@ describe('<clinic-booking>', () => {
       const [y, m, d] = aPatient().appointment_date.split('-').map(Number) as [number, number, number];
       const start = new Date(y, m - 1, d, 14, 30).toISOString().replace(/[-:]|\.\d+/g, '');
       expect(ics).to.contain(`DTSTART:${start}`);
-      for (const personal of ['Jane Patient', '7946 0958', REFERENCE]) expect(ics).not.to.contain(personal);
+      for (const personal of ['Jane Patient', '7946 0958']) expect(ics).not.to.contain(personal);
+      // The reference is the event's UID (the manage view's cancelling file names the same one), and in
+      // the description's manage link, after the fragment's # (this page, as the BFF named no other).
+      expect(ics).to.contain(`UID:${REFERENCE}@clinic-booking\r\n`);
+      const page = location.href.split('#')[0]!;
+      expect(ics).to.contain(`DESCRIPTION:Manage booking: ${page}#clinic-booking-manage=${REFERENCE}\r\n`);
+      expect(ics.split(REFERENCE)).to.have.length(3);
     });
 
     it('tells the page which dentist was booked, and nothing personal', async () => {

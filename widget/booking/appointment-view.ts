@@ -10,12 +10,14 @@ export type Detail = [label: string, value: string | TemplateResult | undefined]
 /**
  * An appointment's details as the confirmation and the status view show them,
  * with the clinic's address and, while it is still to come (`changeable`: Scheduled),
- * how to change or cancel (the API has no cancel: the patient calls the clinic).
+ * how to change or cancel: call the clinic, or "Manage booking" (`manage` opens the
+ * booking's manage view, where a cancellation or another time can be asked for).
  */
-export function renderAppointment(details: Detail[], site: WebsiteSite | undefined, t: Translation, changeable = true): TemplateResult {
+export function renderAppointment(details: Detail[], site: WebsiteSite | undefined, t: Translation, changeable: boolean, manage?: () => void): TemplateResult {
   const phone = site?.contact_phone;
   return html`${detailList([...details, [t.address, site?.contact_address]])}${
-    phone && changeable ? html`<p class="widget-direction">${t.changeByPhone} ${telLink(phone)}</p>` : nothing}`;
+    phone && changeable ? html`<p class="widget-direction">${t.changeByPhone} ${telLink(phone)}</p>` : nothing}${
+    manage ? html`<p><button class="button secondary" type="button" @click=${manage}>${t.manage}</button></p>` : nothing}`;
 }
 
 /** A phone number as a tel: link (digits and + only in the href). */
@@ -53,21 +55,25 @@ const icsStamp = (instant: Date) => instant.toISOString().replace(/[-:]|\.\d+/g,
 /**
  * An iCalendar file of the appointment, made in the browser: the clinic's
  * name and address, the start (in UTC when the clinic's zone is known, else
- * as the clinic's wall-clock time) and the treatment's length. No patient data.
+ * as the clinic's wall-clock time), the treatment's length, and the manage
+ * link in its description. No patient data. Its UID is the booking's reference,
+ * so that the file the manage view offers once the booking is cancelled
+ * (METHOD:CANCEL, manage/manage-ics.ts) names the same calendar entry.
  */
-export function icsFile(a: { title: string; address: string; date: string; time: string; minutes: number; zone?: string }): string {
+export function icsFile(a: { title: string; address: string; date: string; time: string; minutes: number; zone?: string; reference: string; description: string }): string {
   const start = a.zone ? `${icsStamp(instantIn(a.date, a.time, a.zone))}` : `${a.date.replace(/-/g, '')}T${a.time.replace(':', '')}00`;
   return [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//clinic-booking//EN',
     'BEGIN:VEVENT',
-    `UID:${crypto.randomUUID()}`,
+    `UID:${a.reference}@clinic-booking`,
     `DTSTAMP:${icsStamp(new Date())}`,
     `DTSTART:${start}`,
     `DURATION:PT${a.minutes}M`,
     `SUMMARY:${icsText(a.title)}`,
     `LOCATION:${icsText(a.address)}`,
+    `DESCRIPTION:${icsText(a.description)}`,
     'END:VEVENT',
     'END:VCALENDAR',
     '',

@@ -15,7 +15,8 @@ import type { Choices } from './choices-summary.js';
 import { STEPS, stepAfter, stepBefore, storedStep, type Step } from './booking-steps.js';
 import { bookingBody, EMPTY_DRAFT, validateDraft, type BookingDraft, type DraftField, type FieldErrors } from './booking-rules.js';
 import { draftStorage, type StoredDraft } from './draft-storage.js';
-import { failureText } from './failure-text.js';
+import { failureText, failureWords } from './failure-text.js';
+import { manageLink } from '../manage/manage-entry.js';
 
 /** What the flow reads from the element that owns it: the inputs <clinic-booking> hands the form. */
 export interface BookingFlowHost extends ReactiveControllerHost, HTMLElement {
@@ -270,6 +271,11 @@ export class BookingFlow implements ReactiveController {
     void this.focus(`.times [data-time="${time}"]`);
   }
 
+  /** Whether this start of the chosen day is the one chosen (its button pressed). */
+  isPicked(time: string): boolean {
+    return time === this.draft.appointment_time;
+  }
+
   /** Whether the BFF knows this start to be taken on the chosen day for the chosen dentist. */
   isTaken(time: string): boolean {
     const { appointment_date: date, doctor_id: doctor } = this.draft;
@@ -329,6 +335,8 @@ export class BookingFlow implements ReactiveController {
       time,
       minutes: treatment?.duration_minutes ?? SLOT_STEP_MINUTES,
       zone: this.zone,
+      reference: result.reference,
+      description: `${this.t.manage}: ${manageLink(result.reference, result.booking_page_url)}`,
     });
     this.set({
       booked: { ...result, date, time, treatment, ics: URL.createObjectURL(new Blob([ics], { type: 'text/calendar' })) },
@@ -356,8 +364,10 @@ export class BookingFlow implements ReactiveController {
   private async failed(error: unknown): Promise<void> {
     const failure = toBffError(error);
     const { status, code } = failure;
+    // The BFF answered (a refusal, a time taken, too many attempts, no outcome): its words come now.
+    const words = status ? await failureWords(this.lang) : undefined;
     // Too many attempts: the phone is the way on, so it comes with the words (as a tel: link).
-    this.set({ failure: failureText(failure, this.t), callClinic: code === 'rate_limited' || status === 429 });
+    this.set({ failure: failureText(failure, this.t, words), callClinic: code === 'rate_limited' || status === 429 });
     emit(this.host, 'clinic-booking:error', { kind: 'booking', status, code });
     if (code === 'slot_unavailable') {
       // Taken: greyed out from now on, the day's slots fetched again, and the nearest open ones offered.

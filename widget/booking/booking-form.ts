@@ -74,7 +74,8 @@ export class ClinicBookingForm extends LitElement {
   /** The widget's number on the page: from the second on, the form's name ends with it, so landmark names stay unique. */
   instance = 1;
 
-  private readonly flow = new BookingFlow(this);
+  /** The form's behaviour and state (booking-flow.ts); the manage view starts a new booking through it. */
+  readonly flow = new BookingFlow(this);
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     // A prefilled step is skipped: a treatment given starts at the dentist, and a dentist too at the day.

@@ -39,17 +39,18 @@ const dialogIn = (root: ParentNode): HTMLDialogElement | null => root.querySelec
 
 /**
  * The booking form, under the clinic's appointment title: in place (`mode="inline"`), or behind a
- * floating button in a dialog (`mode="button"`).
+ * floating button in a dialog (`mode="button"`). A booking's manage view, when one is open, shows in
+ * its place, the form kept (hidden) as it was, so that closing the view returns to it.
  */
-export function renderBooking(content: ClinicContent, context: WidgetContext, host: BookingHost, presets: BookingPresets, instance: number): TemplateResult {
+export function renderBooking(content: ClinicContent, context: WidgetContext, host: BookingHost, presets: BookingPresets, instance: number, manage: TemplateResult | '' | undefined): TemplateResult {
   const { t } = context;
   const title = content.site?.appointment_title || t.bookingHeading;
-  const form = html`<clinic-booking-form exportparts="booking-form, booking-summary, submit, booking-error, booking-result" .context=${context} .site=${content.site}
+  const form = html`${manage}<div ?hidden=${!!manage}><clinic-booking-form exportparts="booking-form, booking-summary, submit, booking-error, booking-result" .context=${context} .site=${content.site}
     .currency=${content.organization?.currency}
     .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []}
     .preselectTreatment=${presets.treatment} .preselectDoctor=${presets.doctor}
     .prefillName=${host.patientName} .prefillPhone=${host.patientPhone}
-    .privacyUrl=${presets.privacyLink} .successUrl=${presets.successLink} .instance=${instance}></clinic-booking-form>`;
+    .privacyUrl=${presets.privacyLink} .successUrl=${presets.successLink} .instance=${instance}></clinic-booking-form></div>`;
   if (host.mode === 'button') {
     return html`<button class="button open-button" part="open-button" type="button" aria-haspopup="dialog"
         @click=${() => dialogIn(host.renderRoot)?.showModal()}>${t.openBooking}</button>

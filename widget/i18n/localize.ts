@@ -20,7 +20,8 @@ const RIGHT_TO_LEFT = new Set(['ar']);
 const loaded = new Map<string, Translation>([['en', en]]);
 const loading = new Map<string, Promise<Translation>>();
 
-const baseOf = (lang: string) => lang.toLowerCase().split('-')[0] ?? 'en';
+/** A language tag's language: 'de-AT' -> 'de'. */
+export const baseOf = (lang: string) => lang.toLowerCase().split('-')[0] ?? 'en';
 
 /** The widget's language: its own lang, else the page's, else English; 'de-AT' falls back to 'de'. */
 export function languageOf(element: HTMLElement): string {

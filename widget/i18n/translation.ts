@@ -1,5 +1,4 @@
 import type { AppointmentStatus } from '../../contract/index.js';
-import type { RefusalReason } from '../../contract/rules/bff-api.js';
 
 /** Every string the widget shows. English is complete; each other language implements all of it. */
 export interface Translation {
@@ -91,26 +90,18 @@ export interface Translation {
   copied: string;
   addToCalendar: string;
   changeByPhone: string;
+  /** Opens a booking's manage view (the confirmation, the status card); the view's own words are in manage/i18n/. */
+  manage: string;
 
   /**
-   * The BFF refused the booking (400 validation_error) for this reason: one sentence each, saying
-   * what to do instead. The compiler asks for a new one here when the contract adds a reason.
+   * Before the clinic's phone number as a link, after a 429. (The sentences for the BFF's refusals
+   * and other rare answers are in failures.ts, fetched when one comes.)
    */
-  refusal: Record<RefusalReason, string>;
-  /** A refusal without a reason this widget knows. */
-  errRefused: string;
-  errSlotTaken: string;
-  errRateLimited: string;
-  /** Too many attempts (429), with its Retry-After in whole minutes. */
-  errRateLimitedIn: (minutes: number) => string;
-  /** Before the clinic's phone number as a link, after a 429. */
   callClinic: string;
   errNetwork: string;
   errGeneric: string;
   /** The clinic's system is busy (503 upstream_busy): try again in this many seconds (its Retry-After). */
   errBusy: (seconds: number) => string;
-  /** A booking the clinic's system did not confirm in time, even after re-sending it: it may or may not be booked. */
-  errOutcomeUnknown: string;
 
   referenceInput: string;
   lookUp: string;

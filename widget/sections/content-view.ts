@@ -24,6 +24,8 @@ import { renderDentists, renderTreatments } from './treatments-section.js';
  * @param presets the page's presets for the booking form
  * @param lastReference the reference of the last booking made here, for the status lookup
  * @param onBooked takes the reference of each booking made here
+ * @param manage a booking's manage view (manage/manage-entry.ts), shown in place of the booking form,
+ *   or of the status lookup when the form is not shown; none when empty
  */
 export function renderContent(
   content: ClinicContent,
@@ -37,6 +39,7 @@ export function renderContent(
   presets: BookingPresets,
   lastReference: string,
   onBooked: (reference: string) => void,
+  manage: TemplateResult | '' | undefined,
 ): TemplateResult {
   const { t } = context;
   // `||`, not `??`: an empty label (the contract allows one) falls back too, never an empty heading.
@@ -64,9 +67,9 @@ export function renderContent(
     ${reaches(stage, 'dentists') && shown.includes('dentists') && content.dentists
       ? renderDentists(content.dentists, labels.dentists || t.dentistsHeading, cardContext('doctor_id'))
       : nothing}
-    ${reaches(stage, 'booking') && bookable ? renderBooking(content, context, host, presets, instance) : nothing}
+    ${reaches(stage, 'booking') && bookable ? renderBooking(content, context, host, presets, instance, manage) : nothing}
     ${reaches(stage, 'status') && shown.includes('status')
-      ? renderStatusSection(content, context, labels.status || t.statusHeading, lastReference)
+      ? renderStatusSection(content, context, labels.status || t.statusHeading, lastReference, bookable ? '' : manage)
       : nothing}
     ${reaches(stage, 'site-end') && shown.includes('site') && content.site ? renderFooter(content.site) : nothing}
   </div>`;

@@ -12,10 +12,12 @@ import { DEFAULT_CONTEXT, type WidgetContext } from '../widget-context.js';
 import { isAppointmentStatus } from '../../contract/rules/appointment-status.js';
 import { formatReference, LEGACY_REFERENCE_PATTERN, normaliseReference, REFERENCE_PATTERN } from '../../contract/rules/bff-api.js';
 import { statusLookupStyles } from './status-lookup.styles.js';
+import { openManage } from '../manage/manage-entry.js';
 
 /**
  * Looks up a booking by its reference and shows, in a card like the confirmation's, its status as
- * a badge, the name, date and time, and how to change or cancel while it is Scheduled.
+ * a badge, the name, date and time, and how to change or cancel while it is Scheduled: the phone, and
+ * "Manage booking" when the BFF says what may be asked online (its `changes`).
  *
  * @internal Used by <clinic-booking>.
  */
@@ -48,6 +50,8 @@ export class ClinicBookingStatus extends LitElement {
   dentists: Dentist[] = [];
 
   private result?: BffStatusView;
+  /** The reference the result is of, as looked up. */
+  private found = '';
   private failure?: string;
   private looking = false;
   /** The field's own error: empty, or not in the shape of a reference. */
@@ -70,7 +74,7 @@ export class ClinicBookingStatus extends LitElement {
     }
     this.looking = true;
     try {
-      this.result = await lookUpStatus(this.context.apiBase, reference);
+      this.result = await lookUpStatus(this.context.apiBase, (this.found = reference));
     } catch (error) {
       const failure = toBffError(error);
       const { status, code } = failure;
@@ -88,6 +92,7 @@ export class ClinicBookingStatus extends LitElement {
 
   override render(): TemplateResult {
     const { t, lang } = this.context;
+    const scheduled = this.result?.status === 'Scheduled';
     return html`<form part="status-form" novalidate @submit=${this.lookUp}>
         <label for="reference">${t.referenceInput}</label>
         <div class="row">
@@ -112,7 +117,8 @@ export class ClinicBookingStatus extends LitElement {
               ],
               this.site,
               t,
-              this.result.status === 'Scheduled',
+              scheduled,
+              scheduled && this.result.changes ? () => openManage(this, this.found) : undefined,
             )}
             </div>`
           : nothing}

@@ -2,9 +2,27 @@ import { html, type TemplateResult } from 'lit';
 import { addDays } from '../../../contract/rules/clinic-time.js';
 import { LIMITS } from '../../../contract/rules/limits.js';
 import { dayHasSlot } from '../../../contract/rules/slots.js';
+import type { WebsiteSite } from '../../../contract/index.js';
+import type { LoadStatus } from '../../load-task.js';
 import type { BookingFlow } from '../booking-flow.js';
+import type { BookingDraft } from '../booking-rules.js';
 import { renderCalendar, type DayReason } from '../calendar.js';
 import { renderTimes } from './time-step.js';
+
+/**
+ * What the day step and its times read and call: the booking flow's, or those of the manage view's
+ * picker of wished starts (manage/move-picker.ts), which shows the same calendar and times.
+ */
+export type DayPicker = Pick<
+  BookingFlow,
+  't' | 'lang' | 'cursor' | 'timeCursor' | 'treatment' | 'now' | 'dayCounts' | 'dayStarts' | 'isTaken' | 'isPicked' | 'moveCursor' | 'moveTime' | 'pickTime'
+> & {
+  readonly host: { readonly site?: WebsiteSite };
+  readonly draft: Pick<BookingDraft, 'appointment_date' | 'appointment_time'>;
+  readonly slots: { readonly status: LoadStatus };
+  /** A day chosen in the calendar. */
+  pick(field: 'appointment_date', day: string): void;
+};
 
 /**
  * The day-and-time step: a month calendar from today to the booking horizon,
@@ -12,7 +30,7 @@ import { renderTimes } from './time-step.js';
  * times beside it (below it in a narrow container). The calendar opens on the
  * day chosen, else on the first day that can be.
  */
-export function renderDayStep(flow: BookingFlow): TemplateResult {
+export function renderDayStep(flow: DayPicker): TemplateResult {
   const today = flow.now();
   const last = addDays(today.date, LIMITS.bookingHorizonDays);
   const hours = flow.host.site?.opening_hours ?? {};

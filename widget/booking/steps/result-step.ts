@@ -3,10 +3,12 @@ import { formatDate, formatTime } from '../../format.js';
 import { referenceText, renderAppointment, statusBadge } from '../appointment-view.js';
 import type { Booked, BookingFlow } from '../booking-flow.js';
 import { choiceDetails } from '../choices-summary.js';
+import { openManage } from '../../manage/manage-entry.js';
 
 /**
  * The confirmation, a card like the status view's: a Scheduled badge, the appointment (treatment with
- * its length and fee, dentist, day, time), its reference to copy, a calendar file, and "Book another appointment".
+ * its length and fee, dentist, day, time), its reference to copy, a calendar file, "Manage booking" (its
+ * manage view: cancel, ask for another time) and "Book another appointment".
  * The reference goes on a line of its own under its label: beside it, it broke across lines even at 390 px.
  */
 export function renderResultStep(flow: BookingFlow, booked: Booked): TemplateResult {
@@ -18,7 +20,7 @@ export function renderResultStep(flow: BookingFlow, booked: Booked): TemplateRes
     <h3 id="result-heading" tabindex="-1">${t.bookedTitle}</h3>
     <p>${statusBadge('Scheduled', t.statusValue('Scheduled'))}</p>
     <p>${t.bookedSummary(formatDate(booked.date, lang), formatTime(booked.time, lang))}</p>
-    ${renderAppointment(booked.treatment ? details : details.slice(1), site, t)}
+    ${renderAppointment(booked.treatment ? details : details.slice(1), site, t, true, () => openManage(flow.host, booked.reference))}
     <p class="widget-direction">${t.referenceLabel}:<br /><strong>${referenceText(booked.reference)}</strong>
       <button class="button secondary" type="button" @click=${() => copyReference(flow, booked.reference)}>${t.copy}</button>
       <span data-copied>${flow.copied ? t.copied : ''}</span></p>

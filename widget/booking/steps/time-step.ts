@@ -4,6 +4,7 @@ import { minutesOf } from '../../../contract/rules/clinic-time.js';
 import { timeFormatter } from '../../format.js';
 import { forwardOf } from '../calendar.js';
 import type { BookingFlow } from '../booking-flow.js';
+import type { DayPicker } from './day-step.js';
 
 /** Where the afternoon and the evening begin, in minutes of the day (12:00, 17:00). */
 const PERIOD_STARTS = [12 * 60, 17 * 60];
@@ -18,7 +19,7 @@ const periodOf = (time: string) => PERIOD_STARTS.filter((start) => minutesOf(tim
  * and last; Enter or Space chooses, which moves on to the details. Arrows
  * move focus only, not the choice, since choosing leaves the step.
  */
-export function renderTimes(flow: BookingFlow): TemplateResult | typeof nothing {
+export function renderTimes(flow: DayPicker): TemplateResult | typeof nothing {
   const { t, lang } = flow;
   // Nothing until a day is chosen (its name is then in the summary above, and its button announces it).
   if (!flow.draft.appointment_date) return nothing;
@@ -54,10 +55,10 @@ export function renderTimes(flow: BookingFlow): TemplateResult | typeof nothing 
   </div>`;
 }
 
-function slotButton(flow: BookingFlow, time: string, label: string, tabindex?: number): TemplateResult {
+function slotButton(flow: DayPicker, time: string, label: string, tabindex?: number): TemplateResult {
   const taken = flow.isTaken(time);
   return html`<button class="button secondary choice" type="button" data-time=${time} ?disabled=${taken} aria-describedby=${taken ? 'why-taken' : nothing}
-    tabindex=${tabindex ?? nothing} aria-pressed=${time === flow.draft.appointment_time ? 'true' : 'false'}
+    tabindex=${tabindex ?? nothing} aria-pressed=${flow.isPicked(time) ? 'true' : 'false'}
     @click=${() => flow.pickTime(time)}>${label}</button>`;
 }
 
