@@ -12,6 +12,14 @@ export const WIDGET_ENTRY = 'clinic-booking.js';
 const HASHED_MODULE = /^clinic-booking-[A-Za-z0-9_-]+\.js$/;
 /** A language pack the module imports when a page uses that language: i18n-<lang>-<hash>.js. */
 const LANGUAGE_PACK = /^i18n-[a-z]{2,3}-[A-Za-z0-9_-]+\.js$/;
+/**
+ * The parts the module loads only when asked for (the manage view and its
+ * languages, the rarer failure sentences): a missing one is 404, never the
+ * redirect to the current module, which is not what the import wants (the
+ * module that asked says so in its own words).
+ */
+const ON_DEMAND_PART = /^clinic-booking-(?:manage|failures)(?:-[a-z]{2})?-[A-Za-z0-9_-]+\.js$/;
+
 /** What the loader imports: `export * from './clinic-booking-<hash>.js';`. */
 const LOADER_IMPORT = /from\s*['"]\.\/(clinic-booking-[A-Za-z0-9_-]+\.js)['"]/;
 
@@ -50,8 +58,10 @@ function asScript(res: Response): Response {
  *   build wrote (`Vary: Accept-Encoding`). A hash that is no longer there (a
  *   loader cached from before the last release) is redirected, uncached, to
  *   the current module, so no page breaks during a release.
- * - GET /widget/i18n-<lang>-<hash>.js, a language pack the module imports: the
- *   same, without the redirect (the module that named it falls back to English).
+ * - GET /widget/i18n-<lang>-<hash>.js, a language pack the module imports, and
+ *   clinic-booking-manage-…, clinic-booking-failures-…, the parts it loads on
+ *   demand: the same, without the redirect (the module that named a missing
+ *   one falls back: English, a generic sentence, the manage view's error).
  */
 export function widgetRoutes(widgetDir: string): Router {
   const dir = resolve(widgetDir);
@@ -88,7 +98,7 @@ export function widgetRoutes(widgetDir: string): Router {
     res.vary('Accept-Encoding');
     const path = join(dir, file);
     if (!existsSync(path)) {
-      if (pack) return next();
+      if (pack || ON_DEMAND_PART.test(file)) return next();
       const current = LOADER_IMPORT.exec((await readLoader()).toString('utf8'))?.[1];
       if (!current || current === file || !existsSync(join(dir, current))) return next();
       res.set('Cache-Control', 'no-store').redirect(302, current);

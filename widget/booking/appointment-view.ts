@@ -20,8 +20,8 @@ export function renderAppointment(details: Detail[], site: WebsiteSite | undefin
     manage ? html`<p><button class="button secondary" type="button" @click=${manage}>${t.manage}</button></p>` : nothing}`;
 }
 
-/** A phone number as a tel: link (digits and + only in the href). */
-export const telLink = (phone: string): TemplateResult => html`<a href="tel:${phone.replace(/[^+\d]/g, '')}">${phone}</a>`;
+/** A phone number as a tel: link (digits and + only in the href); left to right in an Arabic page too, or its + would end it. */
+export const telLink = (phone: string): TemplateResult => html`<a dir="ltr" href="tel:${phone.replace(/[^+\d]/g, '')}">${phone}</a>`;
 
 /**
  * An appointment's status as a badge, coloured by status and worded, so colour is never the only cue:

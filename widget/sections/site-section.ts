@@ -107,7 +107,7 @@ function contact(site: WebsiteSite, t: Translation): Child {
   const wa = site.whatsapp_number.replace(/\D/g, '');
   const map = httpUrlOrUndefined(site.map_url);
   const rows: [string, unknown][] = [];
-  if (phone) rows.push([t.phone, html`<a href="tel:${phone.replace(/\s+/g, '')}">${phone}</a>`]);
+  if (phone) rows.push([t.phone, html`<a dir="ltr" href="tel:${phone.replace(/\s+/g, '')}">${phone}</a>`]);
   if (email) rows.push([t.email, /^[^\s@?&]+@[^\s@?&]+$/.test(email) ? html`<a href="mailto:${email}">${email}</a>` : email]);
   if (wa) rows.push([t.whatsapp, external(`https://wa.me/${wa}`, t.whatsapp)]);
   if (site.contact_address || map)
