@@ -206,6 +206,11 @@ const defaultClinicOrSites = z.superRefine<z.output<typeof BffConfigSchema>>(
     for (const [name, needs] of NOTIFICATION_PAIRS) {
       if (settings[name] !== undefined && settings[needs] === undefined) problem(needs, `required with ${name}`);
     }
+    // A manage link opens the booking page with the widget on it, which only an allowed origin may hold.
+    const bookingPage = settings.BOOKING_PAGE_URL && new URL(settings.BOOKING_PAGE_URL).origin;
+    if (bookingPage && !settings.ALLOWED_ORIGINS.includes(bookingPage) && settings.PUBLIC_ORIGIN !== bookingPage) {
+      problem('BOOKING_PAGE_URL', 'must be on one of ALLOWED_ORIGINS (or PUBLIC_ORIGIN): the widget cannot run on any other page');
+    }
     if (given.length > 0) {
       for (const name of missing) problem(name, `required with ${given.join(' and ')}: the clinic served at /api needs ${DEFAULT_CLINIC_SETTINGS.join(', ')}`);
       return;

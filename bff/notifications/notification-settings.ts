@@ -112,7 +112,7 @@ export const NotificationSettingsSchema = {
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL of the page the widget is on' })
     .optional()
     .describe(
-      "the page patients' manage links open (the reference goes after `#`). Unset, a link opens the page the patient booked on",
+      "the page patients' manage links open (the reference goes after `#`), on one of `ALLOWED_ORIGINS` or `PUBLIC_ORIGIN`. Unset, a link opens the page the patient booked on",
     ),
   OUTBOX_WORKER: z
     .stringbool()

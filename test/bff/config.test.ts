@@ -146,6 +146,20 @@ describe('BFF configuration', () => {
     });
   });
 
+  it('takes a booking page only on an allowed origin or PUBLIC_ORIGIN, where the widget can run', () => {
+    const clinic = { ...valid, ALLOWED_ORIGINS: 'https://clinic.example', PUBLIC_ORIGIN: 'https://book.agency.example' };
+
+    expect(parseBffConfig({ ...clinic, BOOKING_PAGE_URL: 'https://clinic.example/book' }).notifications.defaultSite.bookingPageUrl).toBe(
+      'https://clinic.example/book',
+    );
+    expect(parseBffConfig({ ...clinic, BOOKING_PAGE_URL: 'https://book.agency.example/' }).notifications.defaultSite.bookingPageUrl).toBe(
+      'https://book.agency.example/',
+    );
+    expect(() => parseBffConfig({ ...clinic, BOOKING_PAGE_URL: 'https://elsewhere.example/book' })).toThrow(
+      /^Invalid BFF configuration: BOOKING_PAGE_URL \(must be on one of ALLOWED_ORIGINS \(or PUBLIC_ORIGIN\)/,
+    );
+  });
+
   it('stops the process with one line naming the variable and never printing the secret', async () => {
     const env = { PATH: process.env.PATH, APP_SECRET_KEY: SECRET, APP_KEY: 'ck_1', UPSTREAM_URL: 'nope' };
     const run = promisify(execFile)(process.execPath, ['--import', 'tsx', `${REPO_ROOT}bff/main.ts`], { cwd: REPO_ROOT, env: { ...env, NODE_PATH: '' } });

@@ -28,6 +28,7 @@ const bffConfig = () =>
       CHANGE_REQUEST_MOVE: 'false',
       CHANGE_REQUEST_TEXT: "The default clinic's own words",
       BOOKING_PAGE_URL: 'https://default-clinic.example/book',
+      ALLOWED_ORIGINS: 'https://default-clinic.example',
       CLINIC_NOTIFY_EMAIL: 'desk@default-clinic.example',
     },
     '/nonexistent/.env',
