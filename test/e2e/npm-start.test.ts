@@ -55,7 +55,9 @@ async function waitFor(demo: Demo, text: string): Promise<void> {
 
 describe('npm start (scripts/start.mjs)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'clinic-start-'));
-  const env = { DATABASE_URL: `file:${join(dir, 'clinic.db')}`, DEMO_ENV_FILE: join(dir, '.env') };
+  // The BFF's own database in the test's folder too: the default, data/bff.db in the repository, outlives a run, and
+  // its booking records (by appointment id) would take this run's fresh clinic's bookings for ones it already told of.
+  const env = { DATABASE_URL: `file:${join(dir, 'clinic.db')}`, BFF_DATABASE_URL: `file:${join(dir, 'bff.db')}`, DEMO_ENV_FILE: join(dir, '.env') };
   let ports: { SERVER_PORT: string; PORT: string; MAILBOX_PORT: string; MAILBOX_SMTP_PORT: string };
 
   beforeAll(async () => {
@@ -117,6 +119,44 @@ describe('npm start (scripts/start.mjs)', () => {
       demo.child.kill('SIGINT');
       await demo.exited;
       await relay.close();
+    }
+  });
+
+  it("mails a booking made through the demo's BFF to the clinic's mailbox, where /messages.json shows it", async () => {
+    const demo = startDemo({ ...env, ...ports });
+    try {
+      await waitFor(demo, 'clinic-booking demo is running');
+      const api = `http://127.0.0.1:${ports.PORT}/api`;
+      const dentists = (await (await fetch(`${api}/dentists`)).json()) as { data: { doctor_id: number; doctor_name: string }[] };
+      const dentist = dentists.data[1]!;
+      const patient = { patient_name: 'Mailbox Morgan', patient_phone: '+44 7700 900654' };
+      const booked = await fetch(`${api}/appointments/book`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...patient, appointment_date: weekdayAhead(4), appointment_time: '14:00', doctor_id: dentist.doctor_id }),
+      });
+      expect(booked.status).toBe(200);
+      const { reference } = ((await booked.json()) as { data: { reference: string } }).data;
+
+      // The BFF's outbox worker sends it through SMTP to the mailbox, which shows it once caught.
+      const mail = await eventually(
+        async () => {
+          const { messages } = (await (await fetch(`http://127.0.0.1:${ports.MAILBOX_PORT}/messages.json`)).json()) as { messages: MailboxMessage[] };
+          const found = messages.filter((m) => m.subject?.startsWith('New booking: ') && m.subject.endsWith(`, ${reference}`));
+          expect(found).toHaveLength(1);
+          return found[0]!;
+        },
+        { timeoutMs: 30_000 },
+      );
+      expect(mail.envelope).toEqual({ from: 'bookings@demo-clinic.test', to: ['reception@demo-clinic.test'] });
+      expect(mail.text).toContain('New online booking');
+      expect(mail.text).toContain(`Booking reference: ${reference}\n`);
+      expect(mail.text).toContain(`Dentist: ${dentist.doctor_name}\n`);
+      expect(mail.text).toContain(`Patient: ${patient.patient_name}\n`);
+      expect(mail.text).toContain(`Phone: ${patient.patient_phone}\n`);
+    } finally {
+      demo.child.kill('SIGINT');
+      await demo.exited;
     }
   });
 

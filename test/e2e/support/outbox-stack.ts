@@ -14,6 +14,7 @@ import { BffBookingResponse } from '../../../contract/bff.js';
 import { ChangeRequestResponse } from '../../../contract/bff-changes.js';
 import type { OutboxListing } from '../../../bff/cli/outbox-commands.js';
 import { systemClock } from '../../../platform/clock.js';
+import type { ClinicFile } from '../../../server/clinics/clinic-file.js';
 import { removeDb, seedClinic, startTestServer, type SeededClinic, type TestServer } from '../../server/support/test-server.js';
 import { reachable, SERVICES, servicesRequired } from '../../support/services.js';
 import { once } from '../../support/scoped-teardown.js';
@@ -97,10 +98,14 @@ export interface ReferenceClinic {
   close(): Promise<void>;
 }
 
-/** The reference server on the system clock (the BFF processes run on it), its own SQLite file, one clinic seeded. */
-export async function startReferenceClinic(): Promise<ReferenceClinic> {
+/**
+ * The reference server on the system clock (the BFF processes run on it), its own SQLite file, one clinic
+ * seeded: the test fixture's, or the file `clinicFile` makes from the server's base URL (the demo clinic,
+ * whose pictures the server serves, for a test that shows the demo page).
+ */
+export async function startReferenceClinic(clinicFile?: (baseUrl: string) => ClinicFile): Promise<ReferenceClinic> {
   const server = await startTestServer({ clock: systemClock });
-  const clinic = await seedClinic(server);
+  const clinic = await seedClinic(server, clinicFile?.(server.baseUrl));
   return {
     server,
     clinic,
