@@ -221,7 +221,7 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
       const reference = createReference(outcome.appointmentId, referenceKey);
       // Booked: recorded and told to the clinic's channels once (a replay of a booking recorded writes nothing).
       // A failed write is logged, and the booking is answered as what it is: booked.
-      await changes.bookingMade({ appointmentId: outcome.appointmentId, reference, booking, doctorId: outcome.doctorId });
+      await changes.bookingMade({ appointmentId: outcome.appointmentId, reference, booking, doctorId: outcome.doctorId, replayed: outcome.replayed });
       const answer: BffBookingResponse = {
         success: true,
         message: outcome.message,

@@ -85,6 +85,8 @@ export interface BookingMade {
   booking: BookAppointmentRequest;
   /** The dentist booked (the one "any dentist" chose included); null without one. */
   doctorId: number | null;
+  /** Upstream replayed it (an Idempotency-Key re-send): a booking made before, not a new one. */
+  replayed: boolean;
 }
 
 /** A change request as the route read it: its body, and the booking it is for. */
@@ -135,12 +137,13 @@ export class ChangeRequests {
 
   /**
    * Records a booking upstream booked, with a booking.created message per
-   * channel on; a booking recorded already (a replay) writes nothing. Never
+   * channel on; a replay recorded already writes nothing, and a new booking
+   * replaces whatever an earlier one of the same id left (change-store.ts). Never
    * throws: the booking is made whatever befalls its record, so a failed
    * write is logged (without patient data), and the clinic learns of the
    * booking from its own system, as before the outbox.
    */
-  async bookingMade({ appointmentId, reference, booking, doctorId }: BookingMade): Promise<void> {
+  async bookingMade({ appointmentId, reference, booking, doctorId, replayed }: BookingMade): Promise<void> {
     const { store, siteId, timeZone, notifications, clock } = this.options;
     if (!store) return;
     const now = clock.now();
@@ -165,7 +168,7 @@ export class ChangeRequests {
       patient: { name: booking.patient_name, phone: booking.patient_phone },
     };
     try {
-      await withinWait(store.recordBooking(record, clinicMessages(notifications, event), now.getTime()));
+      await withinWait(store.recordBooking(record, clinicMessages(notifications, event), now.getTime(), { replayed }));
     } catch (error) {
       this.options.logger.error({ err: databaseErrorOf(error) }, 'booking not recorded: the clinic is not told of it by this BFF');
     }

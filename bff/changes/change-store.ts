@@ -57,11 +57,22 @@ export class ChangeStore {
   ) {}
 
   /**
-   * Records a booking and queues `messages` (booking.created), unless it is
-   * recorded already: a replay. True when this call recorded it.
+   * Records a booking and queues `messages` (booking.created). A replay
+   * (upstream replayed an Idempotency-Key re-send) recorded already writes
+   * nothing. A new booking whose appointment id is recorded already replaces
+   * that record, and the change requests made of it go: upstream gave the id
+   * anew, so the clinic's system no longer holds the booking they were about
+   * (its database was reset, as a demo's is), and the new booking must
+   * neither be taken for a replay nor show another patient's requests.
+   * True when this call recorded it.
    */
-  async recordBooking(record: BookingRecord, messages: readonly NewOutboxMessage[], now: number): Promise<boolean> {
+  async recordBooking(record: BookingRecord, messages: readonly NewOutboxMessage[], now: number, { replayed }: { replayed: boolean }): Promise<boolean> {
     const recorded = await this.db.transaction().execute(async (trx) => {
+      if (!replayed) {
+        for (const table of ['change_requests', 'booking_records'] as const) {
+          await trx.deleteFrom(table).where('site_id', '=', record.siteId).where('appointment_id', '=', record.appointmentId).execute();
+        }
+      }
       const inserted = await trx
         .insertInto('booking_records')
         .values({

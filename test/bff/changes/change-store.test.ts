@@ -15,6 +15,9 @@ import { BOTH_CHANNELS, outboxRows } from './support/changes-stack.js';
 
 const NOW = Date.parse('2026-11-23T09:00:00Z');
 const FORGET_AT = Date.parse('2026-12-01T10:00:00Z');
+/** A booking upstream made now, and one it replayed (an Idempotency-Key re-send). */
+const NEW = { replayed: false };
+const REPLAYED = { replayed: true };
 
 const record = (appointmentId: number, changes: Partial<BookingRecord> = {}): BookingRecord => ({
   siteId: 'default',
@@ -57,7 +60,7 @@ describe.each(ENGINES)('the change store on %s', (engine) => {
   const rowsAbout = async (appointmentId: number) => (await outboxRows(database)).filter((row) => row.event.appointment_id === appointmentId);
 
   it('records a booking with one message per channel, and reads it back', async () => {
-    const recorded = await store.recordBooking(record(101), clinicMessages(BOTH_CHANNELS, event('booking.created', 101)), NOW);
+    const recorded = await store.recordBooking(record(101), clinicMessages(BOTH_CHANNELS, event('booking.created', 101)), NOW, NEW);
 
     expect(recorded).toBe(true);
     expect(await store.readBooking('default', 101, NOW)).toEqual(record(101));
@@ -70,25 +73,38 @@ describe.each(ENGINES)('the change store on %s', (engine) => {
     expect(await rowsAbout(101)).toHaveLength(2);
   });
 
-  it('writes nothing for a booking recorded already: neither the record nor its messages', async () => {
-    await store.recordBooking(record(102), clinicMessages(BOTH_CHANNELS, event('booking.created', 102)), NOW);
+  it('writes nothing for a replay recorded already: neither the record nor its messages', async () => {
+    await store.recordBooking(record(102), clinicMessages(BOTH_CHANNELS, event('booking.created', 102)), NOW, NEW);
 
-    const again = await store.recordBooking(record(102, { phone: '+44 20 7946 0000' }), clinicMessages(BOTH_CHANNELS, event('booking.created', 102)), NOW + 1000);
+    const again = await store.recordBooking(record(102, { phone: '+44 20 7946 0000' }), clinicMessages(BOTH_CHANNELS, event('booking.created', 102)), NOW + 1000, REPLAYED);
 
     expect(again).toBe(false);
     expect((await store.readBooking('default', 102, NOW))?.phone).toBe('+44 7700 900123');
     expect(await rowsAbout(102)).toHaveLength(2);
   });
 
+  it('takes a new booking of an id recorded already as new: upstream gave the id anew (its database was reset)', async () => {
+    await store.recordBooking(record(117), clinicMessages(BOTH_CHANNELS, event('booking.created', 117)), NOW, NEW);
+    await store.recordChangeRequest({ siteId: 'default', appointmentId: 117, kind: 'cancel', preferredStarts: [], forgetAt: FORGET_AT }, [], NOW);
+
+    const again = await store.recordBooking(record(117, { phone: '+44 20 7946 0000' }), clinicMessages(BOTH_CHANNELS, event('booking.created', 117)), NOW + 1000, NEW);
+
+    expect(again).toBe(true);
+    expect((await store.readBooking('default', 117, NOW))?.phone).toBe('+44 20 7946 0000');
+    // The earlier booking's request is not the new one's, and the clinic hears of the new booking.
+    expect(await store.readChangeRequests('default', 117, NOW)).toEqual([]);
+    expect((await rowsAbout(117)).filter((row) => row.event_type === 'booking.created')).toHaveLength(4);
+  });
+
   it('records a booking without a message when every channel is off', async () => {
-    await store.recordBooking(record(103, { doctorId: null, treatmentId: null, phone: null }), clinicMessages({}, event('booking.created', 103)), NOW);
+    await store.recordBooking(record(103, { doctorId: null, treatmentId: null, phone: null }), clinicMessages({}, event('booking.created', 103)), NOW, NEW);
 
     expect(await store.readBooking('default', 103, NOW)).toMatchObject({ doctorId: null, treatmentId: null, phone: null });
     expect(await rowsAbout(103)).toEqual([]);
   });
 
   it('keeps each site\'s bookings apart, and reads none past its forget_at', async () => {
-    await store.recordBooking(record(104, { siteId: 'smile' }), [], NOW);
+    await store.recordBooking(record(104, { siteId: 'smile' }), [], NOW, NEW);
 
     expect(await store.readBooking('default', 104, NOW)).toBeUndefined();
     expect(await store.readBooking('smile', 104, FORGET_AT - 1)).toBeDefined();

@@ -21,6 +21,8 @@ const ERIN_PHONES = ['+44 7700 900123', '+44 (7700) 900-123', '+447700900123'] a
 const TOM = { name: 'Tom Trunkprefix', phone: '07700 900123' };
 const NINA = { name: 'Nina Neighbour', phone: '+44 7700 900124' };
 const NOPHONE = { name: 'Pat Phoneless', phone: null };
+/** Bookings upstream made now, not replays. */
+const NEW = { replayed: false };
 
 /** A booking.created event (or a cancel request) naming `patient`, as the booking path queues it. */
 function event(siteId: string, appointmentId: number, patient: { name: string; phone: string | null }, type: NotificationEvent['type'] = 'booking.created'): NotificationEvent {
@@ -70,7 +72,7 @@ describe.each(ENGINES)('npm run bff -- patients erase, on %s', { timeout: 60_000
     const book = async (siteId: string, appointmentId: number, patient: { name: string; phone: string | null }, channels: OutboxChannel[]) => {
       const messages = channels.map((channel) => ({ id: newMessageId(), channel, event: event(siteId, appointmentId, patient) }));
       const record = { siteId, appointmentId, date: '2026-11-25', time: '10:30', doctorId: 2, treatmentId: 3, phone: patient.phone, forgetAt: now + WEEK };
-      expect(await store.recordBooking(record, messages, now)).toBe(true);
+      expect(await store.recordBooking(record, messages, now, NEW)).toBe(true);
       return messages.map((message) => message.id);
     };
     const [northEmail, northWebhook] = await book('cbs_north', 101, { name: ERIN, phone: ERIN_PHONES[0] }, ['email', 'webhook']);
@@ -196,7 +198,7 @@ describe('the bff process runs patients erase', { timeout: 60_000 }, () => {
     const now = Date.now();
     const message = { id: newMessageId(), channel: 'webhook' as const, event: event('default', 401, { name: ERIN, phone: ERIN_PHONES[0] }) };
     const record = { siteId: 'default', appointmentId: 401, date: '2026-11-25', time: '10:30', doctorId: null, treatmentId: null, phone: ERIN_PHONES[0], forgetAt: now + WEEK };
-    await new ChangeStore(outbox.database.db).recordBooking(record, [message], now);
+    await new ChangeStore(outbox.database.db).recordBooking(record, [message], now, NEW);
 
     const result = await sitesCliProcess(['patients', 'erase', '--phone', ERIN_PHONES[2]], { DATABASE_URL: outbox.testDb.url });
 
