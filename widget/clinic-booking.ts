@@ -192,11 +192,23 @@ export class ClinicBooking extends LitElement {
     super.connectedCallback();
     // Events of the widget's inner parts (a booking, a status lookup) reach the host, composed.
     for (const name of ANALYTICS_EVENTS) this.addEventListener(name, this.toAnalytics);
+    addEventListener('hashchange', this.followManageLink);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     for (const name of ANALYTICS_EVENTS) this.removeEventListener(name, this.toAnalytics);
+    removeEventListener('hashchange', this.followManageLink);
+  }
+
+  /** A manage link opened in a tab already on its page changes only the fragment: no reload, so it is followed here. */
+  private readonly followManageLink = (): void => {
+    if (this.showsManage()) this.manage = manageFragment() ?? this.manage;
+  };
+
+  /** Whether a manage link opens here: the widgets that show the booking form or the status lookup. */
+  private showsManage(): boolean {
+    return this.shownSections.some((section) => section === 'booking' || section === 'status');
   }
 
   private get shownSections(): Section[] {
@@ -219,7 +231,7 @@ export class ClinicBooking extends LitElement {
     checkPresets(this.presets, this, changed);
     // A page opened with a manage link (#clinic-booking-manage=…) opens in that booking's manage view,
     // in the first widget that shows the booking form or the status lookup.
-    if (!this.hasUpdated && this.shownSections.some((section) => section === 'booking' || section === 'status')) this.manage = manageFragment();
+    if (!this.hasUpdated && this.showsManage()) this.manage = manageFragment();
     if (this.manage) loadManageView().catch(() => (this.manage = undefined));
     if (this.content.status === COMPLETE && !this.stage) this.stage = stageAfter(undefined, this.shownSections);
   }

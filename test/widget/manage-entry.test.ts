@@ -72,6 +72,20 @@ describe('<clinic-booking>', () => {
       expect(location.hash).to.equal('');
     });
 
+    it('follows a manage link opened in a tab already on the page (only the fragment changes, no reload)', async () => {
+      bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+      bff.on(STATUS, () => statusAnswer());
+      const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="booking status"></clinic-booking>`);
+      expect(el.shadowRoot!.querySelector('clinic-booking-manage')).to.equal(null);
+
+      location.hash = `clinic-booking-manage=${REF}`;
+
+      const view = await manageOf(el);
+      await loaded(view);
+      expect(text(inView(view, '#manage-heading'))).to.equal('Manage booking');
+      await waitUntil(() => location.hash === '', 'the fragment stays on the address bar');
+    });
+
     it('opens the booking dialog in mode="button", with focus on the view\'s heading', async () => {
       bff = installFakeBff(clinicFixtures(), uniqueApiBase());
       bff.on(STATUS, () => statusAnswer());
