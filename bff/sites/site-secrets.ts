@@ -67,27 +67,39 @@ export class SiteSecrets {
     if (bytes.length < HEADER_BYTES + NONCE_BYTES + TAG_BYTES || bytes[0] !== FORMAT) {
       throw new SiteSecretError(`the stored ${secretName(purpose)} of site ${siteId} is not in a format this BFF reads`);
     }
-    const id = bytes[1]!;
-    const nonce = bytes.subarray(HEADER_BYTES, HEADER_BYTES + NONCE_BYTES);
-    const tag = bytes.subarray(HEADER_BYTES + NONCE_BYTES, HEADER_BYTES + NONCE_BYTES + TAG_BYTES);
-    const body = bytes.subarray(HEADER_BYTES + NONCE_BYTES + TAG_BYTES);
-    for (const { key } of this.all.filter((candidate) => candidate.id === id)) {
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
-        decipher.setAAD(associatedData(siteId, id, purpose));
-        decipher.setAuthTag(tag);
-        return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
-      } catch {
-        // The tag did not verify under this key: try the next with the same id.
-      }
-    }
+    const opened = openWith(this.all, siteId, bytes, purpose);
+    if (opened !== undefined) return opened;
     throw new SiteSecretError(
       `the stored ${secretName(purpose)} of site ${siteId} does not open with SITE_SECRETS_KEY or SITE_SECRETS_KEY_PREVIOUS (another key, or not this site's)`,
     );
   }
 
-  /** True when `sealed` was made under the current key (reencrypt may skip it). */
-  isCurrent(sealed: string): boolean {
-    return Buffer.from(sealed, 'base64')[1] === this.current.id;
+  /**
+   * True when `sealed` opens under the current key. Its key id byte alone
+   * cannot say: two keys share one in 256 (a test of random keys failed
+   * that often), so the tag decides.
+   */
+  isCurrent(siteId: string, sealed: string, purpose: SiteSecretPurpose = 'app'): boolean {
+    const bytes = Buffer.from(sealed, 'base64');
+    return bytes[0] === FORMAT && openWith([this.current], siteId, bytes, purpose) !== undefined;
   }
+}
+
+/** The secret in `bytes` (format checked) opened with the first of `keys` of its key id whose tag verifies; undefined when none. */
+function openWith(keys: readonly { key: Buffer; id: number }[], siteId: string, bytes: Buffer, purpose: SiteSecretPurpose): string | undefined {
+  const id = bytes[1]!;
+  const nonce = bytes.subarray(HEADER_BYTES, HEADER_BYTES + NONCE_BYTES);
+  const tag = bytes.subarray(HEADER_BYTES + NONCE_BYTES, HEADER_BYTES + NONCE_BYTES + TAG_BYTES);
+  const body = bytes.subarray(HEADER_BYTES + NONCE_BYTES + TAG_BYTES);
+  for (const { key } of keys.filter((candidate) => candidate.id === id)) {
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, nonce, { authTagLength: TAG_BYTES });
+      decipher.setAAD(associatedData(siteId, id, purpose));
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(body), decipher.final()]).toString('utf8');
+    } catch {
+      // The tag did not verify under this key: try the next with the same id.
+    }
+  }
+  return undefined;
 }
