@@ -52,11 +52,13 @@ export async function runPhase(
  * another mean what they say; one after the other, a phase that happened to run during a busy spell
  * came out a quarter lower. Latency percentiles are over all the slices of a phase (autocannon's
  * histograms, merged); throughput is its answers over its measured seconds. `rotate` starts each
- * turn one phase later, so that no phase always follows the same one.
+ * turn one phase later, so that no phase always follows the same one. `beforeTurn(index)`, when given,
+ * is awaited before each measured turn (index: the phase about to run), outside the measured time: e.g.
+ * to let background work one phase left behind finish, so it does not weigh on the next.
  */
 export async function runInterleaved(
   phases,
-  { warmupSeconds = LOAD.warmupSeconds, durationSeconds = LOAD.durationSeconds, slices = 5, rotate = false } = {},
+  { warmupSeconds = LOAD.warmupSeconds, durationSeconds = LOAD.durationSeconds, slices = 5, rotate = false, beforeTurn } = {},
 ) {
   const sliceSeconds = durationSeconds / slices;
   process.stdout.write(`  ${phases.map(({ title }) => title).join(', ')}: warm-up ${warmupSeconds} s each, ` +
@@ -68,6 +70,7 @@ export async function runInterleaved(
     // With `rotate`, each turn starts one phase later (A B C, B C A, ...), so none is always first.
     const order = phases.map((_, position) => (rotate ? (position + slice) % phases.length : position));
     for (const index of order) {
+      if (beforeTurn) await beforeTurn(index);
       runs[index].push(await autocannon({ ...phases[index].options, duration: sliceSeconds, skipAggregateResult: true }));
       assertAllRunning();
     }
@@ -111,7 +114,7 @@ function summarise(title, result) {
 export const fixed = (value, digits) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
 /** Pads each cell to its column's width; numbers are right-aligned. */
-function formatTable(header, rows) {
+export function formatTable(header, rows) {
   const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => String(row[column]).length)));
   const line = (row) => row.map((cell, column) => (column === 0 ? String(cell).padEnd(widths[column]) : String(cell).padStart(widths[column]))).join('  ');
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
