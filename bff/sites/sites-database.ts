@@ -147,6 +147,10 @@ function openPostgres(url: string): Kysely<SitesTables> {
   const pool = new pg.Pool({ connectionString: url, max: 4, application_name: 'clinic-bff' });
   // A dropped idle connection must not end the process; the next query opens a new one.
   pool.on('error', () => undefined);
+  // Nor one dropped while checked out between two statements (PostgreSQL restarted, the backend terminated): the
+  // pool listens only to idle clients, and a client's 'error' with no listener throws. The statement in flight
+  // fails on its own, and the pool drops the client when it comes back unusable.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new Kysely<SitesTables>({ dialect: new PostgresDialect({ pool }) });
 }
 
