@@ -23,9 +23,10 @@ const recordOf = (stack: ChangesStack, appointmentId: number) =>
 describe('with both channels on', async () => {
   const stack = await startChangesStack();
 
+  // 14:00, clear of the other tests' bookings ("any dentist" may give them dentists[0]), whatever their order.
   it('records the booking and queues booking.created once per channel, naming the dentist and the treatment', async () => {
     const { dentists, treatmentLasting } = await fixtureIds(stack.bff);
-    const { data } = await book(stack, { patient_name: 'Record Rita', patient_phone: '020 7946 0222', appointment_time: '09:00', doctor_id: dentists[0], treatment_id: treatmentLasting(90) });
+    const { data } = await book(stack, { patient_name: 'Record Rita', patient_phone: '020 7946 0222', appointment_time: '14:00', doctor_id: dentists[0], treatment_id: treatmentLasting(90) });
     const id = appointmentIdOf(stack.bff, data.reference);
 
     const record = await recordOf(stack, id);
@@ -35,11 +36,11 @@ describe('with both channels on', async () => {
       site_id: 'default',
       appointment_id: id,
       date: '2026-11-24',
-      time: '09:00',
+      time: '14:00',
       doctor_id: dentists[0],
       treatment_id: treatmentLasting(90),
       patient_phone: '020 7946 0222',
-      forget_at: instantOf('2026-11-24', '09:00', 'Europe/London') + FORGET_AFTER_VISIT_MS,
+      forget_at: instantOf('2026-11-24', '14:00', 'Europe/London') + FORGET_AFTER_VISIT_MS,
     });
     expect(told.map((row) => row.channel).sort()).toEqual(['email', 'webhook']);
     expect(told[0]?.event).toEqual({
@@ -48,7 +49,7 @@ describe('with both channels on', async () => {
       site_id: 'default',
       reference: data.reference,
       appointment_id: id,
-      appointment: { date: '2026-11-24', time: '09:00', doctor_id: dentists[0], dentist_name: 'Dr Ann Smith', treatment_id: treatmentLasting(90), treatment_name: 'Whitening' },
+      appointment: { date: '2026-11-24', time: '14:00', doctor_id: dentists[0], dentist_name: 'Dr Ann Smith', treatment_id: treatmentLasting(90), treatment_name: 'Whitening' },
       patient: { name: 'Record Rita', phone: '020 7946 0222' },
     });
   });
