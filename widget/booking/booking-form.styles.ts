@@ -80,8 +80,10 @@ export const bookingFormStyles = css`
     background: var(--_primary);
     color: var(--_on-primary);
   }
+  /* Longhands: WebKit drops a text-decoration shorthand that names a thickness, and the underline with it. */
   [aria-selected='true'] .day {
-    text-decoration: underline 2px;
+    text-decoration: underline;
+    text-decoration-thickness: 2px;
   }
   .button[aria-pressed='true']::after {
     opacity: 1;

@@ -18,23 +18,30 @@ export const WEBKIT = {
 export const webKitInstalled = (): boolean => Object.values(WEBKIT).every((path) => existsSync(path));
 
 export interface WebKitPage {
+  /** The X display the browser is in (':99'). */
+  display: string;
   /** Loads `url` and waits for its load event. */
   open(url: string): Promise<void>;
   /** The value `body` (a function body: `return ...`) returns in the page. */
   evaluate<T>(body: string): Promise<T>;
+  /** Any other WebDriver command of this session (`path` after /session/{id}, e.g. '/window/rect'): its value. */
+  send<T>(method: string, path: string, body?: unknown): Promise<T>;
   close(): Promise<void>;
 }
 
-/** Starts Xvfb, WebKitWebDriver and one MiniBrowser session in it. */
-export async function openWebKit(): Promise<WebKitPage> {
+/**
+ * Starts Xvfb, WebKitWebDriver and one MiniBrowser session in it; `screen` is the display's size
+ * (a window larger than it is cut off in screenshots), `env` more of the browser's environment (TZ).
+ */
+export async function openWebKit({ screen = '1280x900', env = {} }: { screen?: string; env?: Record<string, string> } = {}): Promise<WebKitPage> {
   const processes: ChildProcess[] = [];
   const stopAll = () => {
     for (const child of processes.reverse()) child.kill('SIGKILL');
   };
   try {
-    const display = await startDisplay(processes);
+    const display = await startDisplay(processes, screen);
     const port = await freePort();
-    const driver = spawn(WEBKIT.driver, [`--port=${port}`, '--host=127.0.0.1'], { env: { ...process.env, DISPLAY: display }, stdio: 'ignore' });
+    const driver = spawn(WEBKIT.driver, [`--port=${port}`, '--host=127.0.0.1'], { env: { ...process.env, ...env, DISPLAY: display }, stdio: 'ignore' });
     processes.push(driver);
     const base = `http://127.0.0.1:${port}`;
     await untilAnswers(`${base}/status`);
@@ -43,8 +50,10 @@ export async function openWebKit(): Promise<WebKitPage> {
     });
     const at = `${base}/session/${session.sessionId}`;
     return {
+      display,
       open: async (url) => void (await command('POST', `${at}/url`, { url })),
       evaluate: (body) => command('POST', `${at}/execute/sync`, { script: body, args: [] }),
+      send: (method, path, body) => command(method, `${at}${path}`, body),
       close: async () => {
         await command('DELETE', at).catch(() => undefined);
         stopAll();
@@ -57,8 +66,8 @@ export async function openWebKit(): Promise<WebKitPage> {
 }
 
 /** An X display of its own (Xvfb picks a free number and writes it to the pipe given by -displayfd). */
-function startDisplay(processes: ChildProcess[]): Promise<string> {
-  const xvfb = spawn(WEBKIT.display, ['-displayfd', '3', '-screen', '0', '1280x900x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+function startDisplay(processes: ChildProcess[], screen: string): Promise<string> {
+  const xvfb = spawn(WEBKIT.display, ['-displayfd', '3', '-screen', '0', `${screen}x24`, '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
   processes.push(xvfb);
   return new Promise((resolve, reject) => {
     let written = '';
