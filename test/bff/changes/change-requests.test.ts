@@ -157,7 +157,8 @@ describe('a move request', () => {
 
   it('with a start whose booked treatment would end after closing is refused ends_after_closing', async () => {
     const { treatmentLasting } = await fixtureIds(stack.bff);
-    const { data } = await book(stack, { appointment_time: '12:00', treatment_id: treatmentLasting(90) });
+    // 16:00 to 17:30, clear of every other test's booking whatever their order (both dentists may be taken at 12:30 and 13:00).
+    const { data } = await book(stack, { appointment_time: '16:00', treatment_id: treatmentLasting(90) });
 
     // Saturday closes at 13:00: a 90-minute treatment at 12:00 would end at 13:30.
     const res = await requestChange(api, { reference: data.reference, kind: 'move', preferred_starts: [{ date: '2026-11-28', time: '12:00' }] });
