@@ -98,6 +98,16 @@ export class BookingRefused extends ApiError {
   }
 }
 
+/** The languages the widget speaks, and the patient's e-mails are written in. */
+export const PATIENT_LANGUAGES = ['en', 'de', 'fr', 'es', 'nl', 'ar'] as const;
+
+/**
+ * The fields of a booking that stay in the BFF: the patient's e-mail for a
+ * confirmation and reminder, with its consent, the widget's language and the
+ * page booked on. None goes upstream (the spec has no field for them).
+ */
+export const PATIENT_MAIL_FIELDS = ['patient_email', 'email_consent', 'language', 'page_url'] as const;
+
 /** What a browser may send to book: the spec's booking body plus the honeypot, which must stay empty. */
 export const BrowserBookingRequest = BookAppointmentRequest.extend({
   [HONEYPOT_FIELD]: z
@@ -105,7 +115,42 @@ export const BrowserBookingRequest = BookAppointmentRequest.extend({
     .max(0, { message: 'must be empty' })
     .optional()
     .meta({ description: 'Honeypot: hidden from people, so only bots fill it in. Must be empty or absent.' }),
-}).meta({ id: 'BrowserBookingRequest' });
+  patient_email: z
+    .string()
+    .trim()
+    .max(254)
+    .regex(/^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/, { message: 'must be one e-mail address' })
+    .optional()
+    .meta({
+      description:
+        'Where to send the patient a confirmation and a reminder, only with email_consent true, and only when the ' +
+        "site offers it (the content bundle's offers.confirmation_email). Kept by the BFF until a week after the " +
+        'appointment, never sent to the clinic system.',
+      example: 'patient@example.com',
+    }),
+  email_consent: z
+    .boolean()
+    .optional()
+    .meta({ description: 'The patient ticked "Send me a confirmation and a reminder by e-mail": required true with patient_email.' }),
+  language: z
+    .enum(PATIENT_LANGUAGES)
+    .optional()
+    .meta({ description: "The widget's language: the patient's e-mails are written in it (English when absent)." }),
+  page_url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional()
+    .meta({
+      description:
+        "The page booked on, without query or fragment: the e-mail's manage link opens it, when its origin is one the site " +
+        'allows and no BOOKING_PAGE_URL is set.',
+    }),
+})
+  .refine((body) => body.patient_email === undefined || body.email_consent === true, {
+    message: 'patient_email is only taken with email_consent: true',
+    path: ['email_consent'],
+  })
+  .meta({ id: 'BrowserBookingRequest' });
 export type BrowserBookingRequest = z.input<typeof BrowserBookingRequest>;
 
 /**

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { z } from 'zod';
-import { ApiError, ErrorBody } from '../../contract/index.js';
+import { ApiError, ErrorBody, type BookAppointmentRequest } from '../../contract/index.js';
 import { notFound } from '../../contract/errors.js';
 import { RetryAfterHeader } from '../../contract/headers.js';
 import { readIdempotencyKey } from '../../platform/idempotency-key.js';
@@ -22,6 +22,7 @@ import {
   BROWSER_BOOKING_MAX_BYTES,
   BrowserBookingRequest,
   HONEYPOT_FIELD,
+  PATIENT_MAIL_FIELDS,
   ReferencePathParams,
   STATUS_LOOKUP_MAX_BYTES,
   STATUS_LOOKUP_PATH,
@@ -211,8 +212,10 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
 
   const bookAppointment = served(BOOK_APPOINTMENT, {
     before: [bookingRateLimit, ...jsonBody(BROWSER_BOOKING_MAX_BYTES)],
-    async handle({ body: booking }, req, res) {
-      const { [HONEYPOT_FIELD]: _honeypot, ...body } = req.body as Record<string, unknown>;
+    async handle({ body: parsed }, req, res) {
+      // Upstream gets the spec's body: without the honeypot, and without what stays in the BFF (the patient's e-mail).
+      const body = withoutFields(req.body as Record<string, unknown>, [HONEYPOT_FIELD, ...PATIENT_MAIL_FIELDS]);
+      const booking = withoutFields(parsed, PATIENT_MAIL_FIELDS) as BookAppointmentRequest;
       const idempotencyKey = readIdempotencyKey(req);
       res.set('Cache-Control', 'no-store');
       const outcome = await bookings.book({ body, booking, idempotencyKey }, (keyed) => sentUpstream.set(req, { keyed }));
@@ -274,4 +277,11 @@ function relayError(res: Response, answer: UpstreamAnswer): void {
   if (!(refusal instanceof ApiError)) throw refusal;
   const body: ErrorBody = { success: false, message: refusal.message, error_code: refusal.code };
   res.status(answer.status).json(body);
+}
+
+/** `body` without the named fields. */
+function withoutFields(body: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const kept = { ...body };
+  for (const field of fields) delete kept[field];
+  return kept;
 }

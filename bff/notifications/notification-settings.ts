@@ -140,11 +140,20 @@ export const NotificationSettingsSchema = {
 
 type Parsed = z.output<z.ZodObject<typeof NotificationSettingsSchema>>;
 
-/** The SMTP relay and sender every site's e-mail goes through. */
+/** The SMTP relay and sender a site's e-mail goes through: the BFF's (SMTP_URL, MAIL_FROM, DKIM_*), or the site's own. */
 export interface MailRelay {
   /** SMTP_URL, with SMTP_USER and SMTP_PASSWORD folded in when given beside it. */
   url: string;
   from: string;
+  /** DKIM signing (nodemailer's): absent, the mail goes unsigned and the relay may sign it. */
+  dkim?: DkimKey;
+}
+
+/** A DKIM key: the signing domain (d=), the selector (s=) and the PEM private key. */
+export interface DkimKey {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
 }
 
 /** A site's channels and change rules, as the default site's settings give them (a database site's come from its row). */
@@ -156,6 +165,13 @@ export interface SiteNotifications {
   changeRules: ChangeRules;
   /** The page a manage link opens; absent, the page the patient booked on. */
   bookingPageUrl?: string;
+  /**
+   * The relay this site's e-mail goes through (its own, or the BFF's);
+   * absent: no e-mail at all for this site, and the widget offers patients none.
+   */
+  mailRelay?: MailRelay;
+  /** Hours before an appointment the patient's reminder goes (REMINDER_HOURS_BEFORE, or the site's); 0 or absent: none. */
+  reminderHoursBefore?: number;
 }
 
 /** How the clinic takes change requests. */

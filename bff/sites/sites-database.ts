@@ -7,6 +7,7 @@ import { engineOfUrl, sqlitePathFromUrl, type Engine } from '../../platform/data
 import { sitesTable } from './migrations/001-sites.js';
 import { siteVersion } from './migrations/002-site-version.js';
 import { notificationTables } from './migrations/003-notifications.js';
+import { patientMail } from './migrations/004-patient-mail.js';
 
 /**
  * The BFF's own tables (decisions 0013 and 0018): the sites; the bookings this
@@ -18,6 +19,7 @@ export interface SitesTables {
   booking_records: BookingRecordRow;
   change_requests: ChangeRequestRow;
   outbox_messages: OutboxRow;
+  patient_mail: PatientMailRow;
 }
 
 /**
@@ -66,6 +68,23 @@ export interface OutboxRow {
   finished_at: Millis | null;
   /** A short reason of the last failed try (a status code, a timeout); never a receiver's answer body. */
   last_error: string | null;
+  /** When it first became due, if not when queued (a reminder); null: created_at. The give-up rule counts from it. */
+  due_at: Millis | null;
+  /** The booking it is about, for the patient's messages (withdrawn by booking); null for the clinic's. */
+  appointment_id: number | string | null;
+}
+
+/** A patient who asked for e-mail about one booking: the address and its unsubscribe token (bff/patient-mail/). */
+export interface PatientMailRow {
+  site_id: string;
+  appointment_id: number | string;
+  email: string;
+  /** MAIL_LANGUAGES: the widget's language when the patient booked. */
+  language: string;
+  /** Random, the unsubscribe link's; unique over every site. */
+  unsubscribe_token: string;
+  created_at: Millis;
+  forget_at: Millis;
 }
 
 /** One site's row. Origins and limits are JSON text, the same on both engines; times are ISO 8601 text. */
@@ -100,6 +119,16 @@ export interface SiteRow {
   change_move_allowed: number | null;
   change_text: string | null;
   booking_page_url: string | null;
+  /** The site's own sender of e-mail; null: the BFF's MAIL_FROM. */
+  mail_from: string | null;
+  /** The site's own relay URL, sealed (it may hold a password); null: the BFF's SMTP_URL. */
+  smtp_url_sealed: string | null;
+  /** DKIM signing of the site's e-mail: its domain, selector and private key (sealed); all null: none. */
+  dkim_domain: string | null;
+  dkim_selector: string | null;
+  dkim_private_key_sealed: string | null;
+  /** Hours before an appointment its patient's reminder goes; 0: none; null: the BFF's REMINDER_HOURS_BEFORE. */
+  reminder_hours_before: number | null;
 }
 
 export interface SitesDatabase {
@@ -159,6 +188,7 @@ async function migrate(db: Kysely<SitesTables>): Promise<void> {
     '001-sites': sitesTable,
     '002-site-version': siteVersion,
     '003-notifications': notificationTables,
+    '004-patient-mail': patientMail,
   };
   const migrator = new Migrator({
     db,

@@ -1,7 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { WebsiteSite } from '../../contract/index.js';
-import { clinicLocalTime } from '../../contract/rules/clinic-time.js';
-import { utcOf } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
 
 /** One line of an appointment's details: a label and its value; an empty value is left out. */
@@ -41,41 +39,3 @@ export const referenceText = (reference: string): TemplateResult =>
 /** Label and value pairs as a description list, leaving out the empty ones. */
 export const detailList = (rows: Detail[]): TemplateResult =>
   html`<dl>${rows.map(([label, value]) => (value ? html`<dt>${label}</dt><dd>${value}</dd>` : nothing))}</dl>`;
-
-/** The instant a clinic's wall-clock time names in its IANA zone (exact except within a DST change). */
-function instantIn(date: string, time: string, zone: string): Date {
-  const guess = utcOf(date, time).getTime();
-  const seen = clinicLocalTime(new Date(guess), zone);
-  return new Date(2 * guess - utcOf(seen.date, seen.time).getTime());
-}
-
-const icsText = (text: string) => text.replace(/[\\,;]/g, '\\$&').replace(/\n/g, '\\n');
-const icsStamp = (instant: Date) => instant.toISOString().replace(/[-:]|\.\d+/g, '');
-
-/**
- * An iCalendar file of the appointment, made in the browser: the clinic's
- * name and address, the start (in UTC when the clinic's zone is known, else
- * as the clinic's wall-clock time), the treatment's length, and the manage
- * link in its description. No patient data. Its UID is the booking's reference,
- * so that the file the manage view offers once the booking is cancelled
- * (METHOD:CANCEL, manage/manage-ics.ts) names the same calendar entry.
- */
-export function icsFile(a: { title: string; address: string; date: string; time: string; minutes: number; zone?: string; reference: string; description: string }): string {
-  const start = a.zone ? `${icsStamp(instantIn(a.date, a.time, a.zone))}` : `${a.date.replace(/-/g, '')}T${a.time.replace(':', '')}00`;
-  return [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//clinic-booking//EN',
-    'BEGIN:VEVENT',
-    `UID:${a.reference}@clinic-booking`,
-    `DTSTAMP:${icsStamp(new Date())}`,
-    `DTSTART:${start}`,
-    `DURATION:PT${a.minutes}M`,
-    `SUMMARY:${icsText(a.title)}`,
-    `LOCATION:${icsText(a.address)}`,
-    `DESCRIPTION:${icsText(a.description)}`,
-    'END:VEVENT',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
-}

@@ -10,7 +10,7 @@ import { emit } from '../events.js';
 import { localToday } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
 import type { WidgetContext } from '../widget-context.js';
-import { icsFile } from './appointment-view.js';
+import { icsFile, icsTitle } from '../../contract/rules/appointment-ics.js';
 import type { Choices } from './choices-summary.js';
 import { STEPS, stepAfter, stepBefore, storedStep, type Step } from './booking-steps.js';
 import { bookingBody, EMPTY_DRAFT, validateDraft, type BookingDraft, type DraftField, type FieldErrors } from './booking-rules.js';
@@ -329,7 +329,7 @@ export class BookingFlow implements ReactiveController {
     const { appointment_date: date, appointment_time: time } = body;
     const treatment = this.treatment;
     const ics = icsFile({
-      title: [treatment?.treatment_name, site?.clinic_name].filter(Boolean).join(', '),
+      title: icsTitle(treatment?.treatment_name, site?.clinic_name),
       address: site?.contact_address ?? '',
       date,
       time,
