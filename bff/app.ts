@@ -1,3 +1,4 @@
+import type { AppointmentStatusView } from '../contract/index.js';
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../platform/clock.js';
@@ -95,6 +96,12 @@ export interface Bff {
   contentStore: ContentStore;
   /** The sites of the database met so far; absent without `sites`. */
   siteRegistry?: SiteRegistry<SiteApi>;
+  /**
+   * A booking's status on a site as its clinic system has it now (a
+   * reminder's check before it goes); undefined when the site or the booking
+   * is gone. Throws when it cannot be read now (upstream down, site suspended).
+   */
+  statusOf(siteId: string, appointmentId: number): Promise<AppointmentStatusView | undefined>;
 }
 
 /** Builds the BFF as an Express app; it never listens. */
@@ -181,6 +188,13 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
     operations,
     contentStore,
     siteRegistry,
+    async statusOf(siteId, appointmentId) {
+      if (siteId === DEFAULT_SITE) return main?.statusOf(appointmentId);
+      const found = await siteRegistry?.find(siteId);
+      if (!found) return undefined;
+      if (found.status !== 'active') throw new Error('site suspended: its bookings cannot be looked up now');
+      return found.runtime.statusOf(appointmentId);
+    },
   };
 }
 

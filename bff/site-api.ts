@@ -1,4 +1,6 @@
 import { Router, type RequestHandler, type Response } from 'express';
+import { ApiError, type AppointmentStatusView } from '../contract/index.js';
+import { readStatusView } from './booking/status-view.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../platform/clock.js';
 import type { RedisLink } from '../platform/redis-link.js';
@@ -34,6 +36,7 @@ import { pictureOperations } from './pictures/pictures.routes.js';
 import { PictureStore } from './pictures/picture-store.js';
 import { OutboundPolicy } from './outbound/outbound-policy.js';
 import { corsFor, corsOriginMatcher } from './http/cors.js';
+import { originMatcher } from './http/origin-matcher.js';
 import { originCheckOperation } from './http/origin-check.routes.js';
 import { RefusedOrigins } from './http/refused-origins.js';
 
@@ -111,6 +114,8 @@ export interface SiteApi {
   routed: readonly AnyOperation[];
   /** All of them, as the OpenAPI document lists them. */
   operations: readonly AnyOperation[];
+  /** A booking's status as the clinic system has it now; undefined when it has no such booking (a reminder's check). */
+  statusOf(appointmentId: number): Promise<AppointmentStatusView | undefined>;
 }
 
 export function createSiteApi({
@@ -172,6 +177,8 @@ export function createSiteApi({
     facts: bookingFacts,
     clock,
     logger,
+    pageAllowed: pageOnAllowedOrigin(site),
+    publicOrigin: site.publicOrigin,
   });
   const referenceKeys = [site.referenceKey, ...site.previousReferenceKeys];
   const routed = [
@@ -231,6 +238,14 @@ export function createSiteApi({
     content,
     routed,
     operations: [...content, ...routed],
+    statusOf: (appointmentId) =>
+      readStatusView(upstream, appointmentId).then(
+        (answer) => answer.data,
+        (error: unknown) => {
+          if (error instanceof ApiError && error.code === 'not_found') return undefined;
+          throw error;
+        },
+      ),
   };
 }
 
@@ -293,4 +308,16 @@ declare global {
       siteApi?: SiteApi;
     }
   }
+}
+
+/** Whether a page is on one of the site's allowed origins or PUBLIC_ORIGIN: only such a page may be a manage link's. */
+function pageOnAllowedOrigin(site: Pick<SiteSettings, 'allowedOrigins' | 'publicOrigin'>): (pageUrl: string) => boolean {
+  const allowed = originMatcher(site.publicOrigin ? [...site.allowedOrigins, site.publicOrigin] : site.allowedOrigins);
+  return (pageUrl) => {
+    try {
+      return allowed(new URL(pageUrl).origin);
+    } catch {
+      return false;
+    }
+  };
 }

@@ -224,7 +224,12 @@ export function bookingOperations(options: BookingRoutesOptions): AnyOperation[]
       const reference = createReference(outcome.appointmentId, referenceKey);
       // Booked: recorded and told to the clinic's channels once (a replay of a booking recorded writes nothing).
       // A failed write is logged, and the booking is answered as what it is: booked.
-      await changes.bookingMade({ appointmentId: outcome.appointmentId, reference, booking, doctorId: outcome.doctorId, replayed: outcome.replayed });
+      // The patient's e-mail, only with the consent ticked (the contract refuses an address without it).
+      const patientMail =
+        parsed.patient_email && parsed.email_consent === true
+          ? { email: parsed.patient_email, language: parsed.language, pageUrl: parsed.page_url }
+          : undefined;
+      await changes.bookingMade({ appointmentId: outcome.appointmentId, reference, booking, doctorId: outcome.doctorId, replayed: outcome.replayed, patientMail });
       const answer: BffBookingResponse = {
         success: true,
         message: outcome.message,

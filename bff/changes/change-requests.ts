@@ -16,6 +16,9 @@ import type { SiteNotifications } from '../notifications/notification-settings.j
 import { changeRefusal, changeViewOf, type BookingState, type ChangeKind } from './change-rules.js';
 import type { BookingRecord, ChangeRequestTaken, ChangeStore } from './change-store.js';
 import { clinicMessages } from './clinic-messages.js';
+import type { PatientMailEvent } from '../patient-mail/patient-mail-event.js';
+import { patientMessages, unsubscribeToken, type PatientMailWish } from '../patient-mail/patient-messages.js';
+import type { PATIENT_LANGUAGES } from '../../contract/bff.js';
 import { databaseErrorOf } from './database-error.js';
 
 /**
@@ -72,6 +75,21 @@ export interface ChangeRequestsOptions {
   clock: Clock;
   /** The site's: failures of the database are logged here, by class and code only (databaseErrorOf). */
   logger: Logger;
+  /**
+   * Whether a page may be a manage link's (the site's allowed origins and
+   * PUBLIC_ORIGIN): the page a patient booked on, when no BOOKING_PAGE_URL is set.
+   */
+  pageAllowed?: (pageUrl: string) => boolean;
+  /** PUBLIC_ORIGIN: without it no patient e-mail is sent, as its unsubscribe link could not be made. */
+  publicOrigin?: string;
+}
+
+/** A patient's ask for e-mail about the booking, as the booking body carried it (validated by the contract). */
+export interface PatientMailAsked {
+  email: string;
+  language?: (typeof PATIENT_LANGUAGES)[number];
+  /** The page booked on. */
+  pageUrl?: string;
 }
 
 /** What an event names of an appointment beside its date and time. */
@@ -87,6 +105,8 @@ export interface BookingMade {
   doctorId: number | null;
   /** Upstream replayed it (an Idempotency-Key re-send): a booking made before, not a new one. */
   replayed: boolean;
+  /** The patient asked for a confirmation and a reminder by e-mail (and ticked the consent). */
+  patientMail?: PatientMailAsked;
 }
 
 /** A change request as the route read it: its body, and the booking it is for. */
@@ -143,7 +163,7 @@ export class ChangeRequests {
    * write is logged (without patient data), and the clinic learns of the
    * booking from its own system, as before the outbox.
    */
-  async bookingMade({ appointmentId, reference, booking, doctorId, replayed }: BookingMade): Promise<void> {
+  async bookingMade({ appointmentId, reference, booking, doctorId, replayed, patientMail }: BookingMade): Promise<void> {
     const { store, siteId, timeZone, notifications, clock } = this.options;
     if (!store) return;
     const now = clock.now();
@@ -167,11 +187,53 @@ export class ChangeRequests {
       appointment: { date: record.date, time: record.time, ...(await this.namesOf(doctorId, treatmentId)) },
       patient: { name: booking.patient_name, phone: booking.patient_phone },
     };
+    const patient = patientMail && this.offersPatientMail() ? await this.patientMailOf(patientMail, event, record) : undefined;
+    const messages = [...clinicMessages(notifications, event), ...(patient ? patientMessages(patient.event, notifications.reminderHoursBefore ?? 0, now.getTime()) : [])];
     try {
-      await withinWait(store.recordBooking(record, clinicMessages(notifications, event), now.getTime(), { replayed }));
+      await withinWait(store.recordBooking(record, messages, now.getTime(), { replayed, patientMail: patient?.wish }));
     } catch (error) {
       this.options.logger.error({ err: databaseErrorOf(error) }, 'booking not recorded: the clinic is not told of it by this BFF');
     }
+  }
+
+  /** Whether this site sends patients e-mail: it has a relay, and the BFF knows its public origin for the unsubscribe link. */
+  offersPatientMail(): boolean {
+    return this.options.notifications.mailRelay !== undefined && this.options.publicOrigin !== undefined;
+  }
+
+  /**
+   * The patient's wish as kept (address, language, a new unsubscribe token)
+   * and the confirmation's event: the booking's facts, the clinic's name,
+   * address and phone as its website content has them, the appointment's
+   * length, and the page its manage link opens (BOOKING_PAGE_URL, else the
+   * page booked on if the site allows its origin, else none).
+   */
+  private async patientMailOf(asked: PatientMailAsked, clinicEvent: NotificationEvent, record: BookingRecord): Promise<{ wish: PatientMailWish; event: PatientMailEvent }> {
+    const { timeZone, bookingRules, notifications, pageAllowed } = this.options;
+    const [website, treatments] = await Promise.all([this.known(WEBSITE), record.treatmentId === null ? undefined : this.known(TREATMENTS)]);
+    const minutes = treatments?.data.find((t) => t.treatment_id === record.treatmentId)?.duration_minutes ?? bookingRules.defaultDurationMinutes;
+    const site = website?.site;
+    const pageUrl = asked.pageUrl !== undefined && pageAllowed?.(asked.pageUrl) ? pageWithoutFragment(asked.pageUrl) : undefined;
+    const language = asked.language ?? 'en';
+    const event: PatientMailEvent = {
+      type: 'patient.confirmation',
+      occurred_at: clinicEvent.occurred_at,
+      site_id: clinicEvent.site_id,
+      reference: clinicEvent.reference,
+      appointment_id: clinicEvent.appointment_id,
+      language,
+      appointment: {
+        date: record.date,
+        time: record.time,
+        time_zone: timeZone,
+        minutes,
+        dentist_name: clinicEvent.appointment.dentist_name,
+        treatment_name: clinicEvent.appointment.treatment_name,
+      },
+      clinic: { name: site?.clinic_name ?? null, address: site?.contact_address ?? null, phone: site?.contact_phone ?? null },
+      manage_page_url: notifications.bookingPageUrl ?? pageUrl ?? null,
+    };
+    return { wish: { email: asked.email, language, unsubscribeToken: unsubscribeToken(), forgetAt: record.forgetAt }, event };
   }
 
   /**
@@ -281,4 +343,10 @@ export class ChangeRequests {
         return reason;
     }
   }
+}
+
+/** A page's URL without its query and fragment: what a manage link is built on. */
+function pageWithoutFragment(pageUrl: string): string {
+  const url = new URL(pageUrl);
+  return `${url.origin}${url.pathname}`;
 }

@@ -1,8 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { PreferredStart } from '../../contract/bff-change-view.js';
 import type { SitesTables } from '../sites/sites-database.js';
 import { enqueueMessages } from '../outbox/enqueue.js';
-import type { NewOutboxMessage } from '../outbox/outbox-message.js';
+import type { NewOutboxMessage, OutboxEvent } from '../outbox/outbox-message.js';
+import type { PatientMailWish } from '../patient-mail/patient-messages.js';
 import type { ChangeKind, ChangeRequestMade } from './change-rules.js';
 
 /**
@@ -66,12 +67,19 @@ export class ChangeStore {
    * neither be taken for a replay nor show another patient's requests.
    * True when this call recorded it.
    */
-  async recordBooking(record: BookingRecord, messages: readonly NewOutboxMessage[], now: number, { replayed }: { replayed: boolean }): Promise<boolean> {
+  async recordBooking(
+    record: BookingRecord,
+    messages: readonly NewOutboxMessage<OutboxEvent>[],
+    now: number,
+    { replayed, patientMail }: { replayed: boolean; patientMail?: PatientMailWish },
+  ): Promise<boolean> {
     const recorded = await this.db.transaction().execute(async (trx) => {
       if (!replayed) {
-        for (const table of ['change_requests', 'booking_records'] as const) {
+        for (const table of ['change_requests', 'booking_records', 'patient_mail'] as const) {
           await trx.deleteFrom(table).where('site_id', '=', record.siteId).where('appointment_id', '=', record.appointmentId).execute();
         }
+        // And whatever a patient of the id's earlier booking was still to be sent.
+        await withdrawPatientMessages(trx, record.siteId, record.appointmentId);
       }
       const inserted = await trx
         .insertInto('booking_records')
@@ -89,6 +97,20 @@ export class ChangeStore {
         .returning('appointment_id')
         .executeTakeFirst();
       if (!inserted) return false;
+      if (patientMail) {
+        await trx
+          .insertInto('patient_mail')
+          .values({
+            site_id: record.siteId,
+            appointment_id: record.appointmentId,
+            email: patientMail.email,
+            language: patientMail.language,
+            unsubscribe_token: patientMail.unsubscribeToken,
+            created_at: now,
+            forget_at: patientMail.forgetAt,
+          })
+          .execute();
+      }
       await enqueueMessages(trx, record.siteId, messages, now);
       return true;
     });
@@ -139,6 +161,8 @@ export class ChangeStore {
         .returning('requested_at')
         .executeTakeFirst();
       if (inserted) {
+        // The time is no longer sure: no reminder of it goes (decision 19); the clinic confirms a new one itself.
+        await withdrawPatientMessages(trx, request.siteId, request.appointmentId, 'patient.reminder');
         await enqueueMessages(trx, request.siteId, messages, now);
         return { requestedAt: Number(inserted.requested_at), alreadyRequested: false };
       }
@@ -171,4 +195,19 @@ export class ChangeStore {
       preferredStarts: row.preferred_starts === null ? [] : (JSON.parse(row.preferred_starts) as PreferredStart[]),
     }));
   }
+}
+
+/**
+ * Deletes the patient's messages of a booking still to be sent (pending), of
+ * one type or every patient type. One a worker is sending this very moment
+ * goes out all the same; its worker then finds it gone and records nothing.
+ */
+async function withdrawPatientMessages(trx: Transaction<SitesTables>, siteId: string, appointmentId: number, type?: string): Promise<void> {
+  let query = trx
+    .deleteFrom('outbox_messages')
+    .where('site_id', '=', siteId)
+    .where('appointment_id', '=', appointmentId)
+    .where('state', '=', 'pending');
+  query = type ? query.where('event_type', '=', type) : query.where('event_type', 'like', 'patient.%');
+  await query.execute();
 }

@@ -52,7 +52,7 @@ export class BffMetrics extends ServiceMetrics implements BffObserver, OutboxObs
   });
   private readonly outboxDeliveries = new Counter({
     name: 'bff_outbox_deliveries_total',
-    help: 'Tries to deliver an outbox message, by channel (email, webhook) and outcome: delivered, failed (tried again later), dead (given up).',
+    help: 'Tries to deliver an outbox message, by channel (email, webhook) and outcome: delivered, failed (tried again later), dead (given up), withdrawn (nothing to send any more: a reminder of a cancelled booking or an unsubscribed patient).',
     labelNames: ['channel', 'outcome'],
     registers: [this.registry],
   });

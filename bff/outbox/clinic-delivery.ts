@@ -9,6 +9,7 @@ import { OutboundPolicy } from '../outbound/outbound-policy.js';
 import { currentSiteNotifications } from '../sites/site-settings.js';
 import type { SiteStore } from '../sites/site.store.js';
 import type { SitesDatabase } from '../sites/sites-database.js';
+import { routeByEvent } from './event-router.js';
 import { OutboxStore } from './outbox-store.js';
 import { OutboxWorker } from './outbox-worker.js';
 
@@ -38,7 +39,7 @@ export function clinicDelivery({ config, database, sites, logger, clock, metrics
   });
   const worker = new OutboxWorker({
     store,
-    deliverer,
+    deliverer: routeByEvent(deliverer, undefined),
     clock,
     settings: config.notifications.outbox,
     leaseMs: config.notifications.outbox.leaseMs,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { SitesTables } from '../sites/sites-database.js';
-import type { NewOutboxMessage } from './outbox-message.js';
+import type { NewOutboxMessage, OutboxEvent } from './outbox-message.js';
 
 const CROCKFORD = '0123456789abcdefghjkmnpqrstvwxyz';
 
@@ -15,9 +15,14 @@ export function newMessageId(): string {
 /**
  * Queues `messages` for `siteId` inside `db`, which is the transaction that
  * accepts what they tell (a booking's record, a change request): the messages
- * exist exactly when it commits. Due at once.
+ * exist exactly when it commits. Due at once, or at their own dueAt (a reminder).
  */
-export async function enqueueMessages(db: Kysely<SitesTables> | Transaction<SitesTables>, siteId: string, messages: readonly NewOutboxMessage[], now: number): Promise<void> {
+export async function enqueueMessages(
+  db: Kysely<SitesTables> | Transaction<SitesTables>,
+  siteId: string,
+  messages: readonly NewOutboxMessage<OutboxEvent>[],
+  now: number,
+): Promise<void> {
   if (messages.length === 0) return;
   await db
     .insertInto('outbox_messages')
@@ -30,7 +35,9 @@ export async function enqueueMessages(db: Kysely<SitesTables> | Transaction<Site
         payload: JSON.stringify(message.event),
         state: 'pending' as const,
         created_at: now,
-        next_attempt_at: now,
+        next_attempt_at: message.dueAt ?? now,
+        due_at: message.dueAt ?? null,
+        appointment_id: message.appointmentId ?? null,
         lease_owner: null,
         lease_until: null,
         finished_at: null,

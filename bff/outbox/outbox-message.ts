@@ -1,4 +1,5 @@
 import type { NotificationEvent } from '../notifications/notification-event.js';
+import type { PatientMailEvent } from '../patient-mail/patient-mail-event.js';
 
 /**
  * The outbox (docs/operations.md, "The outbox"): each message to the clinic is
@@ -15,26 +16,41 @@ export type OutboxChannel = (typeof OUTBOX_CHANNELS)[number];
 export const OUTBOX_STATES = ['pending', 'delivered', 'dead'] as const;
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
+/** What a message tells: the clinic of a booking or request, or the patient of their booking (decision 19). */
+export type OutboxEvent = NotificationEvent | PatientMailEvent;
+
 /** A message as it is queued. */
-export interface NewOutboxMessage {
+export interface NewOutboxMessage<E extends OutboxEvent = NotificationEvent> {
   /** Stable over every try: `msg_` and 26 base32 characters, unique in the outbox. */
   id: string;
   channel: OutboxChannel;
-  event: NotificationEvent;
+  event: E;
+  /** When it is due (ms since the epoch), if later than when it is queued: a reminder. */
+  dueAt?: number;
+  /** The booking a patient's message is about: withdrawn with it (unsubscribe, a change request). */
+  appointmentId?: number;
 }
 
 /** A message as the worker holds it while delivering. */
-export interface OutboxMessage extends NewOutboxMessage {
+export interface OutboxMessage<E extends OutboxEvent = NotificationEvent> extends NewOutboxMessage<E> {
   /** Tries so far, this one included. */
   attempts: number;
   /** When it was queued (ms since the epoch). */
   createdAt: number;
 }
 
-/** What one try made of a message. `permanent`: no later try can succeed (no such site or channel any more): dead at once. */
-export type DeliveryResult = { delivered: true } | { delivered: false; permanent: boolean; error: string };
+/**
+ * What one try made of a message. `permanent`: no later try can succeed (no
+ * such site or channel any more): dead at once. `withdrawn`: there is nothing
+ * to send any more, and nothing went wrong (a reminder of a booking cancelled,
+ * or of a patient who unsubscribed): the message is deleted.
+ */
+export type DeliveryResult =
+  | { delivered: true }
+  | { delivered: false; permanent: boolean; error: string }
+  | { delivered: false; withdrawn: true; reason: string };
 
 /** Delivers one message over its channel; never throws, never reads more of a receiver's answer than its status. */
-export interface Deliverer {
-  deliver(message: OutboxMessage): Promise<DeliveryResult>;
+export interface Deliverer<E extends OutboxEvent = NotificationEvent> {
+  deliver(message: OutboxMessage<E>): Promise<DeliveryResult>;
 }

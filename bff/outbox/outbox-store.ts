@@ -1,8 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Engine } from '../../platform/database/database-url.js';
-import type { NotificationEvent } from '../notifications/notification-event.js';
 import type { OutboxRow, SitesTables } from '../sites/sites-database.js';
-import { OUTBOX_STATES, type OutboxChannel, type OutboxMessage, type OutboxState } from './outbox-message.js';
+import { OUTBOX_STATES, type OutboxChannel, type OutboxEvent, type OutboxMessage, type OutboxState } from './outbox-message.js';
 
 /**
  * The outbox's SQL (decision 18): how the worker leases due messages and
@@ -31,6 +30,8 @@ export interface Forgotten {
   messages: number;
   bookingRecords: number;
   changeRequests: number;
+  /** Patients' e-mail addresses (patient_mail rows), a week after their appointment. */
+  patientMail: number;
 }
 
 /** What a failed try may keep as its reason: a code or a short sentence, never more (a receiver's body stays out). */
@@ -69,7 +70,7 @@ export class OutboxStore {
    * the lease are one step even across processes (the file waits for that
    * lock: openSitesDatabase's busy timeout).
    */
-  async claimDue(owner: string, limit: number, leaseMs: number, now: number): Promise<OutboxMessage[]> {
+  async claimDue(owner: string, limit: number, leaseMs: number, now: number): Promise<OutboxMessage<OutboxEvent>[]> {
     if (limit <= 0) return [];
     const rows = await this.db
       .updateTable('outbox_messages')
@@ -90,10 +91,20 @@ export class OutboxStore {
       .execute();
     // RETURNING keeps no order: put them back oldest due first.
     rows.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at) || a.id.localeCompare(b.id));
-    const messages: OutboxMessage[] = [];
+    const messages: OutboxMessage<OutboxEvent>[] = [];
     for (const row of rows) {
       const event = parsedEvent(row.payload);
-      if (event) messages.push({ id: row.id, channel: row.channel, event, attempts: Number(row.attempts), createdAt: Number(row.created_at) });
+      if (event) {
+        messages.push({
+          id: row.id,
+          channel: row.channel,
+          event,
+          attempts: Number(row.attempts),
+          createdAt: Number(row.created_at),
+          ...(row.due_at !== null ? { dueAt: Number(row.due_at) } : {}),
+          ...(row.appointment_id !== null ? { appointmentId: Number(row.appointment_id) } : {}),
+        });
+      }
       // Never written by enqueueMessages; were it ever, no try could read it, so it waits for an operator instead of looping.
       else await this.markDead(row.id, owner, 'unreadable payload', now);
     }
@@ -113,6 +124,22 @@ export class OutboxStore {
   /** No try will be made again until an operator retries it. Only while `owner` holds the lease. */
   async markDead(id: string, owner: string, error: string, now: number): Promise<boolean> {
     return this.finish(id, owner, { state: 'dead', finished_at: now, last_error: shortError(error) });
+  }
+
+  /**
+   * There is nothing to send any more (a reminder of a booking cancelled, or
+   * of a patient who unsubscribed): the message is deleted, as a patient's
+   * message with nobody to go to is no record worth keeping. Only while
+   * `owner` holds the lease.
+   */
+  async withdraw(id: string, owner: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('outbox_messages')
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   /**
@@ -192,7 +219,7 @@ export class OutboxStore {
   /**
    * What the BFF must forget (docs/privacy.md): messages delivered or dead
    * more than `retentionMs` ago (their payloads name a patient), and the
-   * booking records and change requests past their forget_at.
+   * booking records, change requests and patients' e-mail addresses past their forget_at.
    */
   async forgetExpired(now: number, retentionMs: number): Promise<Forgotten> {
     const messages = await this.db
@@ -202,7 +229,9 @@ export class OutboxStore {
       .executeTakeFirst();
     const bookingRecords = await this.db.deleteFrom('booking_records').where('forget_at', '<', now).executeTakeFirst();
     const changeRequests = await this.db.deleteFrom('change_requests').where('forget_at', '<', now).executeTakeFirst();
+    const patientMail = await this.db.deleteFrom('patient_mail').where('forget_at', '<', now).executeTakeFirst();
     return {
+      patientMail: Number(patientMail.numDeletedRows),
       messages: Number(messages.numDeletedRows),
       bookingRecords: Number(bookingRecords.numDeletedRows),
       changeRequests: Number(changeRequests.numDeletedRows),
@@ -211,10 +240,10 @@ export class OutboxStore {
 }
 
 /** The event a payload holds; undefined when it is not one (never written so; see claimDue). */
-function parsedEvent(payload: string): NotificationEvent | undefined {
+function parsedEvent(payload: string): OutboxEvent | undefined {
   try {
     const event = JSON.parse(payload) as unknown;
-    return typeof event === 'object' && event !== null && typeof (event as { type?: unknown }).type === 'string' ? (event as NotificationEvent) : undefined;
+    return typeof event === 'object' && event !== null && typeof (event as { type?: unknown }).type === 'string' ? (event as OutboxEvent) : undefined;
   } catch {
     return undefined;
   }

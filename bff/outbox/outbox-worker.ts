@@ -3,12 +3,15 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock.js';
 import type { OutboxSettings } from '../notifications/notification-settings.js';
-import type { Deliverer, DeliveryResult, OutboxChannel, OutboxMessage } from './outbox-message.js';
+import type { Deliverer, DeliveryResult, OutboxChannel, OutboxEvent, OutboxMessage } from './outbox-message.js';
 import type { OutboxStore } from './outbox-store.js';
 import { retryDelayMs } from './retry-delay.js';
 
-/** What one try of one message came to: delivered, failed (tried again later), or dead (permanent, or given up). */
-export type DeliveryOutcome = 'delivered' | 'failed' | 'dead';
+/**
+ * What one try of one message came to: delivered, failed (tried again later),
+ * dead (permanent, or given up), or withdrawn (nothing to send any more: deleted).
+ */
+export type DeliveryOutcome = 'delivered' | 'failed' | 'dead' | 'withdrawn';
 
 /** What the worker reports as it works (the metrics); absent, nothing is counted. */
 export interface OutboxObserver {
@@ -32,8 +35,8 @@ export const OUTBOX_HOUSEKEEPING_MS = 5 * 60_000;
 export const OUTBOX_STOP_TIMEOUT_MS = 8_000;
 
 export interface OutboxWorkerOptions {
-  store: Pick<OutboxStore, 'claimDue' | 'markDelivered' | 'scheduleRetry' | 'markDead' | 'forgetExpired'>;
-  deliverer: Deliverer;
+  store: Pick<OutboxStore, 'claimDue' | 'markDelivered' | 'scheduleRetry' | 'markDead' | 'withdraw' | 'forgetExpired'>;
+  deliverer: Deliverer<OutboxEvent>;
   clock: Clock;
   settings: OutboxSettings;
   logger: Logger;
@@ -53,9 +56,11 @@ export interface OutboxWorkerOptions {
 /**
  * Delivers the outbox (decision 18): claims due messages under a lease,
  * hands each to the Deliverer, and records what came of it while it still
- * holds the lease: delivered; dead when no later try can succeed or the
- * message is older than OUTBOX_GIVE_UP_HOURS; otherwise tried again after a
- * backoff with jitter. Several workers (BFF instances) share one database
+ * holds the lease: delivered; withdrawn (deleted) when there is nothing to
+ * send any more; dead when no later try can succeed or the message has been
+ * due for longer than OUTBOX_GIVE_UP_HOURS (counted from its due time: a
+ * reminder is queued days before); otherwise tried again after a backoff
+ * with jitter. Several workers (BFF instances) share one database
  * safely: a message is leased to one at a time, and a worker that dies leaves
  * its messages to the others once their leases run out, so delivery is at
  * least once and the message id lets a receiver drop the rare repeat.
@@ -153,7 +158,7 @@ export class OutboxWorker {
     }
   }
 
-  private async claim(limit: number): Promise<OutboxMessage[]> {
+  private async claim(limit: number): Promise<OutboxMessage<OutboxEvent>[]> {
     if (this.stopping) return [];
     try {
       const claimed = await this.options.store.claimDue(this.owner, limit, this.leaseMs, this.now());
@@ -168,7 +173,7 @@ export class OutboxWorker {
     }
   }
 
-  private launch(message: OutboxMessage): void {
+  private launch(message: OutboxMessage<OutboxEvent>): void {
     const delivery = this.deliver(message).finally(() => {
       this.inFlight.delete(delivery);
       this.wake();
@@ -177,7 +182,7 @@ export class OutboxWorker {
   }
 
   /** One try of one message, and its outcome recorded; never rejects. */
-  private async deliver(message: OutboxMessage): Promise<void> {
+  private async deliver(message: OutboxMessage<OutboxEvent>): Promise<void> {
     const { logger, store, settings } = this.options;
     const fields = {
       message_id: message.id,
@@ -202,11 +207,15 @@ export class OutboxWorker {
         outcome = 'delivered';
         applied = await store.markDelivered(message.id, this.owner, now);
         if (applied) logger.info(fields, 'outbox message delivered');
+      } else if ('withdrawn' in result) {
+        outcome = 'withdrawn';
+        applied = await store.withdraw(message.id, this.owner);
+        if (applied) logger.info({ ...fields, reason: result.reason }, 'outbox message withdrawn: nothing to send any more');
       } else if (result.permanent) {
         outcome = 'dead';
         applied = await store.markDead(message.id, this.owner, result.error, now);
         if (applied) logger.warn({ ...fields, error: result.error, reason: 'permanent' }, 'outbox message dead: no later try can succeed');
-      } else if (now - message.createdAt >= settings.giveUpMs) {
+      } else if (now - (message.dueAt ?? message.createdAt) >= settings.giveUpMs) {
         outcome = 'dead';
         applied = await store.markDead(message.id, this.owner, result.error, now);
         if (applied) logger.warn({ ...fields, error: result.error, reason: 'gave_up' }, 'outbox message dead: undelivered for OUTBOX_GIVE_UP_HOURS');
@@ -233,9 +242,9 @@ export class OutboxWorker {
     this.lastHousekeeping = now;
     try {
       const forgotten = await this.options.store.forgetExpired(now, this.options.settings.retentionMs);
-      if (forgotten.messages + forgotten.bookingRecords + forgotten.changeRequests > 0) {
+      if (forgotten.messages + forgotten.bookingRecords + forgotten.changeRequests + forgotten.patientMail > 0) {
         this.options.logger.info(
-          { messages: forgotten.messages, booking_records: forgotten.bookingRecords, change_requests: forgotten.changeRequests },
+          { messages: forgotten.messages, booking_records: forgotten.bookingRecords, change_requests: forgotten.changeRequests, patient_mail: forgotten.patientMail },
           'outbox housekeeping: forgot what is past its time',
         );
       }

@@ -227,7 +227,7 @@ describe.each(ENGINES)('OutboxStore on %s', (engine) => {
   });
 
   describe('forgetExpired', () => {
-    it('deletes finished messages past retention and records past their forget_at, nothing else', async () => {
+    it('deletes finished messages past retention, and records and addresses past their forget_at, nothing else', async () => {
       const retention = 72 * 3_600_000;
       const now = T0 + retention + 10;
       const [gone, kept, deadGone, pending] = await queue(db(), T0 - 100, { count: 4 });
@@ -250,12 +250,21 @@ describe.each(ENGINES)('OutboxStore on %s', (engine) => {
           { site_id: 'default', appointment_id: 2, kind: 'cancel', requested_at: T0, preferred_starts: null, forget_at: now + 1 },
         ])
         .execute();
+      const wish = { email: 'jane@example.com', language: 'en', created_at: T0 };
+      await db()
+        .insertInto('patient_mail')
+        .values([
+          { site_id: 'default', appointment_id: 1, ...wish, unsubscribe_token: 'token-1', forget_at: now - 1 },
+          { site_id: 'default', appointment_id: 2, ...wish, unsubscribe_token: 'token-2', forget_at: now },
+        ])
+        .execute();
 
-      expect(await store.forgetExpired(now, retention)).toEqual({ messages: 2, bookingRecords: 1, changeRequests: 1 });
+      expect(await store.forgetExpired(now, retention)).toEqual({ messages: 2, bookingRecords: 1, changeRequests: 1, patientMail: 1 });
 
       expect((await store.list({ limit: 10 })).map((entry) => entry.id).sort()).toEqual([kept, pending].sort());
       expect((await db().selectFrom('booking_records').select('appointment_id').execute()).map((r) => Number(r.appointment_id))).toEqual([2]);
       expect((await db().selectFrom('change_requests').select('appointment_id').execute()).map((r) => Number(r.appointment_id))).toEqual([2]);
+      expect((await db().selectFrom('patient_mail').select('appointment_id').execute()).map((r) => Number(r.appointment_id))).toEqual([2]);
     });
   });
 });

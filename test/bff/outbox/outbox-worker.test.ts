@@ -1,7 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { OutboxSettings } from '../../../bff/notifications/notification-settings.js';
-import type { Deliverer } from '../../../bff/outbox/outbox-message.js';
+import type { Deliverer, OutboxEvent } from '../../../bff/outbox/outbox-message.js';
+import { enqueueMessages, newMessageId } from '../../../bff/outbox/enqueue.js';
 import type { OutboxStore } from '../../../bff/outbox/outbox-store.js';
 import { OutboxWorker, type OutboxWorkerOptions } from '../../../bff/outbox/outbox-worker.js';
 import { createLogger } from '../../../platform/logger.js';
@@ -10,7 +11,7 @@ import { FakeClock, TEST_NOW } from '../../support/fake-clock.js';
 import { SERVICES } from '../../support/services.js';
 import { ENGINES } from '../sites/support/sites-test-database.js';
 import { outboxDatabase, type OutboxDatabase } from './support/outbox-database.js';
-import { PATIENT_NAME, PATIENT_PHONE, queue } from './support/outbox-messages.js';
+import { bookingCreated, PATIENT_NAME, PATIENT_PHONE, queue } from './support/outbox-messages.js';
 import { postDeliverer } from './support/post-deliverer.js';
 import { startReceiver, type Receiver } from './support/receiver.js';
 
@@ -128,6 +129,46 @@ describe.each(ENGINES)('OutboxWorker on %s', (engine) => {
     expect([Number(dead.attempts), Number(dead.finished_at), dead.last_error]).toEqual([2, T0 + HOUR, 'http_503']);
     // Each outcome is logged just after it is recorded: the line may follow the row the test has seen.
     await eventually(() => expect(logs().filter((line) => line.reason === 'gave_up')).toEqual([expect.objectContaining({ message_id: id, attempt: 2, error: 'http_503' })]));
+  });
+
+  it('waits for a message due later, and counts its give-up time from when it became due', async () => {
+    const receiver = await startReceiver(() => 503);
+    const id = newMessageId();
+    // A reminder: queued now, due in two days.
+    await enqueueMessages(db(), 'default', [{ id, channel: 'webhook', event: bookingCreated(), dueAt: T0 + 48 * HOUR }], T0);
+    let claims = 0;
+    const store = withStore(outbox.store, {
+      claimDue: (...args) => {
+        claims += 1;
+        return outbox.store.claimDue(...args);
+      },
+    });
+    const { worker } = startWorker(receiver, { store, settings: { ...SETTINGS, giveUpMs: HOUR } });
+    // Not due: untried however often the worker looks.
+    await eventually(() => expect(claims).toBeGreaterThanOrEqual(3));
+    expect(Number((await row(id)).attempts)).toBe(0);
+    expect(receiver.requests).toEqual([]);
+
+    clock.advance(48 * HOUR);
+    worker.nudge();
+    // Due now and failing: queued 48 hours ago, but due for less than OUTBOX_GIVE_UP_HOURS, so tried again.
+    await eventually(async () => expect(await row(id)).toMatchObject({ state: 'pending', last_error: 'http_503', lease_owner: null }));
+
+    clock.advance(HOUR);
+    worker.nudge();
+    await eventually(async () => expect(await stateOf(id)).toBe('dead'));
+  });
+
+  it('deletes a message its Deliverer withdraws (nothing to send any more), and logs why', async () => {
+    const [id] = await queue(db(), T0);
+    const withdrawing: Deliverer<OutboxEvent> = { deliver: async () => ({ delivered: false, withdrawn: true, reason: 'booking Cancelled' }) };
+    const receiver = await startReceiver();
+    const { logs } = startWorker(receiver, { deliverer: withdrawing });
+
+    await eventually(async () => expect(await db().selectFrom('outbox_messages').select('id').where('id', '=', id!).execute()).toEqual([]));
+    await eventually(() =>
+      expect(logs().filter((line) => line.msg.startsWith('outbox message withdrawn'))).toEqual([expect.objectContaining({ message_id: id, reason: 'booking Cancelled' })]),
+    );
   });
 
   it('dead-letters at once a message no try can deliver', async () => {
@@ -325,6 +366,7 @@ function withStore(store: OutboxStore, replaced: Partial<OutboxWorkerOptions['st
     markDelivered: store.markDelivered.bind(store),
     scheduleRetry: store.scheduleRetry.bind(store),
     markDead: store.markDead.bind(store),
+    withdraw: store.withdraw.bind(store),
     forgetExpired: store.forgetExpired.bind(store),
     ...replaced,
   };

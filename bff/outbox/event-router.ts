@@ -1,0 +1,20 @@
+import type { NotificationEvent } from '../notifications/notification-event.js';
+import { isPatientMailEvent, type PatientMailEvent } from '../patient-mail/patient-mail-event.js';
+import type { Deliverer, DeliveryResult, OutboxEvent, OutboxMessage } from './outbox-message.js';
+
+/**
+ * The worker's one Deliverer: a patient's message (patient.*) to the
+ * patient's deliverer, every other to the clinic's channels. Without a
+ * patient's deliverer (no e-mail relay), a patient's message can never go:
+ * dead at once, as an e-mail without a relay is.
+ */
+export function routeByEvent(clinic: Deliverer<NotificationEvent>, patient: Deliverer<PatientMailEvent> | undefined): Deliverer<OutboxEvent> {
+  return {
+    deliver(message: OutboxMessage<OutboxEvent>): Promise<DeliveryResult> {
+      const { event } = message;
+      if (!isPatientMailEvent(event)) return clinic.deliver({ ...message, event });
+      if (!patient) return Promise.resolve({ delivered: false, permanent: true, error: 'no patient mail' });
+      return patient.deliver({ ...message, event });
+    },
+  };
+}
