@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUnsubscribeToken } from '../../../bff/patient-mail/unsubscribe-link.js';
 import { openSitesDatabase, type SitesDatabase } from '../../../bff/sites/sites-database.js';
@@ -125,6 +126,17 @@ describe.each(ENGINES)('the unsubscribe page on %s', (engine) => {
     expect(await rowOf(otherSiteToken)).toBeDefined();
   });
 
+  it.runIf(engine === 'sqlite')('leaves the address nowhere in the SQLite file or its WAL', async () => {
+    const token = await patientMail('default', 651, 'en');
+    const address = Buffer.from('patient651@mail.example');
+    const files = () => [testDatabase.file!, `${testDatabase.file!}-wal`].filter(existsSync).map((file) => readFileSync(file));
+    expect(files().some((bytes) => bytes.includes(address))).toBe(true);
+
+    await (await page(token, ONE_CLICK)).text();
+
+    expect(files().some((bytes) => bytes.includes(address))).toBe(false);
+  });
+
   it('answers a second POST of the same token as the first (a provider’s retry), in the browser’s language, and changes nothing', async () => {
     const token = await patientMail('default', 701, 'nl');
     expect((await page(token, ONE_CLICK)).status).toBe(200);
@@ -229,6 +241,27 @@ describe('the unsubscribe page', () => {
       await bff.close();
     } finally {
       await database.close();
+      await testDatabase.remove();
+    }
+  });
+
+  it('answers 503 with a page that says nothing changed when the database fails, and logs no token', async () => {
+    const testDatabase = await sitesTestDatabase('sqlite');
+    const database = await openSitesDatabase(testDatabase.url);
+    try {
+      const upstream = await startStubUpstream();
+      const bff = await startBff(upstream.api, CREDENTIALS, {}, undefined, undefined, undefined, undefined, undefined, database);
+      await database.close();
+      const token = newUnsubscribeToken();
+
+      const res = await fetch(`${bff.baseUrl}/mail/unsubscribe/${token}`, ONE_CLICK);
+
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('60');
+      expect(await res.text()).toContain('Nothing was changed');
+      await eventually(() => expect(bff.logs.some((line) => line.includes('unsubscribe page: the database failed'))).toBe(true));
+      expect(bff.logs.some((line) => line.includes(token))).toBe(false);
+    } finally {
       await testDatabase.remove();
     }
   });
