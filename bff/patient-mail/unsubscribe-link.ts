@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { UNSUBSCRIBE_PATH } from '../../contract/rules/bff-api.js';
 
 /**
@@ -8,12 +7,10 @@ import { UNSUBSCRIBE_PATH } from '../../contract/rules/bff-api.js';
  * booking (a reference in a URL would reach logs and Referer headers).
  */
 
-/** A new token for a patient_mail row: 32 random bytes, base64url (43 characters). */
-export const newUnsubscribeToken = (): string => randomBytes(32).toString('base64url');
-
 /**
  * What the page takes for a token before it asks the database: URL-safe
- * characters of a sensible length (a base64url or hex random string).
+ * characters of a sensible length (the booking path's unsubscribeToken, 43
+ * base64url characters, or any other random string of the same alphabet).
  * Anything else is answered as an unknown token, without a query.
  */
 export const UNSUBSCRIBE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;

@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newUnsubscribeToken } from '../../../bff/patient-mail/unsubscribe-link.js';
+import { unsubscribeToken } from '../../../bff/patient-mail/patient-messages.js';
+import type { PatientMailEvent } from '../../../bff/patient-mail/patient-mail-event.js';
+import { renderPatientMail } from '../../../bff/patient-mail/patient-mail-render.js';
+import { unsubscribeUrl } from '../../../bff/patient-mail/unsubscribe-link.js';
 import { openSitesDatabase, type SitesDatabase } from '../../../bff/sites/sites-database.js';
+import { book, BOTH_CHANNELS, outboxRows, startChangesStack } from '../changes/support/changes-stack.js';
 import { startBff, startStubUpstream, type RunningBff } from '../support/bff-harness.js';
 import { eventually } from '../../support/eventually.js';
 import { ENGINES, sitesTestDatabase, type SitesTestDatabase } from '../sites/support/sites-test-database.js';
@@ -43,7 +47,7 @@ describe.each(ENGINES)('the unsubscribe page on %s', (engine) => {
 
   /** A patient who asked for e-mail about a booking; returns the row's token. */
   async function patientMail(siteId: string, appointmentId: number, language: string): Promise<string> {
-    const token = newUnsubscribeToken();
+    const token = unsubscribeToken();
     await database.db
       .insertInto('patient_mail')
       .values({ site_id: siteId, appointment_id: appointmentId, email: `patient${appointmentId}@mail.example`, language, unsubscribe_token: token, created_at: NOW, forget_at: FORGET_AT })
@@ -154,7 +158,7 @@ describe.each(ENGINES)('the unsubscribe page on %s', (engine) => {
   it('shows a used token and one never issued the same page, with no button, in the browser’s language', async () => {
     const used = await patientMail('default', 801, 'en');
     await page(used, ONE_CLICK);
-    const unknown = newUnsubscribeToken();
+    const unknown = unsubscribeToken();
     const headers = { 'accept-language': 'de-AT, de;q=0.9, en;q=0.5' };
 
     const pages = await Promise.all([page(used, { headers }), page(unknown, { headers })]);
@@ -192,7 +196,7 @@ describe.each(ENGINES)('the unsubscribe page on %s', (engine) => {
   });
 
   it('allows its one inline style by its hash, and no script, in the page’s CSP', async () => {
-    const res = await page(newUnsubscribeToken());
+    const res = await page(unsubscribeToken());
     const html = await res.text();
     const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
     const csp = res.headers.get('content-security-policy')!;
@@ -207,7 +211,7 @@ describe.each(ENGINES)('the unsubscribe page on %s', (engine) => {
 
   it('logs the route’s pattern, never a token', async () => {
     const token = await patientMail('default', 1001, 'en');
-    const unknown = newUnsubscribeToken();
+    const unknown = unsubscribeToken();
     const before = bff.logs.length;
 
     await (await page(token)).text();
@@ -232,7 +236,7 @@ describe('the unsubscribe page', () => {
     try {
       const upstream = await startStubUpstream();
       const bff = await startBff(upstream.api, CREDENTIALS, { apiRateLimit: { limit: 2, windowMs: 60_000 } }, undefined, undefined, undefined, undefined, undefined, database);
-      const token = newUnsubscribeToken();
+      const token = unsubscribeToken();
 
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) statuses.push((await fetch(`${bff.baseUrl}/mail/unsubscribe/${token}`)).status);
@@ -252,7 +256,7 @@ describe('the unsubscribe page', () => {
       const upstream = await startStubUpstream();
       const bff = await startBff(upstream.api, CREDENTIALS, {}, undefined, undefined, undefined, undefined, undefined, database);
       await database.close();
-      const token = newUnsubscribeToken();
+      const token = unsubscribeToken();
 
       const res = await fetch(`${bff.baseUrl}/mail/unsubscribe/${token}`, ONE_CLICK);
 
@@ -270,6 +274,30 @@ describe('the unsubscribe page', () => {
     const upstream = await startStubUpstream();
     const bff = await startBff(upstream.api, CREDENTIALS);
 
-    expect((await fetch(`${bff.baseUrl}/mail/unsubscribe/${newUnsubscribeToken()}`)).status).toBe(404);
+    expect((await fetch(`${bff.baseUrl}/mail/unsubscribe/${unsubscribeToken()}`)).status).toBe(404);
+  });
+});
+
+describe('a real booking’s e-mails', () => {
+  it('are rendered from what the booking queued, and stopped by the link they carry, the clinic’s message kept', async () => {
+    const stack = await startChangesStack({
+      notifications: { email: undefined, webhook: BOTH_CHANNELS.webhook, mailRelay: { url: 'smtp://127.0.0.1:2525', from: 'bookings@test-dental.example' } },
+      bff: { publicOrigin: 'https://book.test-dental.example', allowedOrigins: ['https://clinic.example'] },
+    });
+    await book(stack, { patient_email: 'jane@example.com', email_consent: true, language: 'nl', page_url: 'https://clinic.example/book' });
+    const { unsubscribe_token: token } = await stack.database.db.selectFrom('patient_mail').select('unsubscribe_token').executeTakeFirstOrThrow();
+    const queued = await outboxRows(stack.database);
+    const confirmation = queued.find((row) => row.event_type === 'patient.confirmation')!.event as unknown as PatientMailEvent;
+
+    const link = unsubscribeUrl(stack.bff.config.publicOrigin!, token);
+    const mail = renderPatientMail(confirmation, { unsubscribeUrl: link });
+    expect(mail.subject).toMatch(/^Uw afspraak op /);
+    expect(mail.html).toContain(`<a href="${link}"`);
+    const res = await fetch(link.replace('https://book.test-dental.example', stack.bff.baseUrl), ONE_CLICK);
+
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('U krijgt geen e-mails meer over deze boeking');
+    expect(await stack.database.db.selectFrom('patient_mail').select('unsubscribe_token').execute()).toEqual([]);
+    expect((await outboxRows(stack.database)).map((row) => row.event_type)).toEqual(['booking.created']);
   });
 });
