@@ -26,6 +26,7 @@ import {
   perSiteRateLimit,
   siteLookupRateLimit,
   statusRateLimit,
+  unsubscribeRateLimit,
   type LimitKind,
 } from './http/rate-limits.js';
 import { bffErrorHandler } from './http/error-handler.js';
@@ -44,6 +45,10 @@ import { OutboundPolicy, type HostResolver } from './outbound/outbound-policy.js
 import type { SitesDatabase } from './sites/sites-database.js';
 import { ChangeStore } from './changes/change-store.js';
 import { changeBookingOf } from './changes/change.routes.js';
+import { UNSUBSCRIBE_PATH } from '../contract/rules/bff-api.js';
+import { unsubscribeRoutes } from './patient-mail/unsubscribe-routes.js';
+import { UnsubscribeStore } from './patient-mail/unsubscribe-store.js';
+import { UNSUBSCRIBE_STYLE_HASH } from './patient-mail/unsubscribe-page.js';
 
 export { PICTURE_LIMITS } from './site-api.js';
 
@@ -170,6 +175,12 @@ export function createBff({ config, logger, clock = systemClock, redis, metrics,
     // The built widget only: Vite's dev server (WIDGET_DEV_URL) knows nothing of /s/{site_id}.
     const lookups = siteLookupRateLimit(config.apiRateLimit, redis && { redis, keyPrefix: `${redis.keyPrefix}bff:sites:rl:` });
     app.use('/s/:siteId', siteRoutes(siteRegistry, serveApi, widget, lookups, config.publicOrigin));
+  }
+  if (database) {
+    // Patients' one-click unsubscribe (decision 19): at the BFF's own origin, outside /api and every site's CORS and
+    // origin check, since mail providers POST from their servers with no Origin. Its page's CSP allows its one style.
+    const limiter = unsubscribeRateLimit(config.apiRateLimit, redis && { redis, keyPrefix: `${redis.keyPrefix}bff:mail:rl:` });
+    app.use(UNSUBSCRIBE_PATH, pageSecurityHeaders([UNSUBSCRIBE_STYLE_HASH]), unsubscribeRoutes(new UnsubscribeStore(database.db, database.engine), limiter));
   }
   const demo = config.demoPage ? demoPage() : undefined;
   app.use(widgetDevProxy ? devPageSecurityHeaders : pageSecurityHeaders(demo ? [demo.styleHash] : []));
@@ -306,7 +317,16 @@ function bffRoutes(operations: readonly AnyOperation[]): RequestMetricsOptions {
   const booking = operations.find((op) => op.id === 'bookAppointment');
   const api = operations.map((op) => `/api${op.path}`);
   return {
-    routes: [...api, '/widget/:file', ...api.map((path) => `/s/:site${path}`), '/s/:site/widget/:file', '/healthz', '/readyz', '/'],
+    routes: [
+      ...api,
+      '/widget/:file',
+      ...api.map((path) => `/s/:site${path}`),
+      '/s/:site/widget/:file',
+      `${UNSUBSCRIBE_PATH}/:token`,
+      '/healthz',
+      '/readyz',
+      '/',
+    ],
     bookingRoute: booking ? [`/api${booking.path}`, `/s/:site/api${booking.path}`] : undefined,
   };
 }

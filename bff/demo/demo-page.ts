@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { Router } from 'express';
+import { cspHashOf } from '../http/security-headers.js';
 import { compressOnce, contentEtag, sendCompressed, type Coding } from '../widget-hosting/precompressed.js';
 
 /**
@@ -44,9 +44,6 @@ const FAVICON_SVG =
   "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'><rect width='32' height='32' rx='7' fill='#134e4a'/>" +
   "<path fill='#fff' d='M9 7c3-2 5 0 7 0s4-2 7 0c3 3 1 8 0 11l-1 7c-.5 2-2.5 2-3 0l-1-5c-.3-1.3-1.7-1.3-2 0l-1 5c-.5 2-2.5 2-3 0l-1-7C8 15 6 10 9 7z'/></svg>";
 export const FAVICON_HREF = `data:image/svg+xml,${encodeURIComponent(FAVICON_SVG)}`;
-
-/** The CSP source that allows exactly one inline `<style>` element's text. */
-export const cspHashOf = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 const escapeAttribute = (value: string) =>
   value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');

@@ -1,4 +1,4 @@
-import { STATUS_PATH } from '../../contract/rules/bff-api.js';
+import { STATUS_PATH, UNSUBSCRIBE_PATH } from '../../contract/rules/bff-api.js';
 import type { RequestLogPaths } from '../../platform/fast-http/request-logger.js';
 
 /**
@@ -13,9 +13,13 @@ import type { RequestLogPaths } from '../../platform/fast-http/request-logger.js
  * public id), so its line still says which site was asked. The upstream's
  * /api/v1/appointments/status/{id} is the server's to log: appointment ids
  * are not personal data.
+ *
+ * A patient's unsubscribe page, /mail/unsubscribe/{token} (outside the API),
+ * is logged as its pattern too: the token stops a patient's e-mails.
  */
 export const BFF_LOGGED_PATHS: RequestLogPaths = {
   api: '/api',
   mountedUnder: ['/s/:siteId'],
   secretRoutes: [`${STATUS_PATH}/:reference`],
+  secretPaths: [`${UNSUBSCRIBE_PATH}/:token`],
 };

@@ -97,3 +97,12 @@ export function changeBookingRateLimit(window: RateWindow, bookingOf: (req: Requ
     skip: (req) => bookingOf(req) === undefined,
   });
 }
+
+/**
+ * The patients' unsubscribe page (GET and POST /mail/unsubscribe/{token}),
+ * per client IP, under the BFF's per-IP API limit (API_RATE_*): each request
+ * costs a read or a write of the BFF's database, and its tokens (256 random
+ * bits) cannot be guessed at any rate. As high as the API's, since the
+ * one-click POSTs of a mail provider's patients come from its few servers.
+ */
+export const unsubscribeRateLimit = (window: RateWindow, shared?: SharedCounting) => perIpRateLimit('unsubscribe', REFUSALS.api, window, { shared });

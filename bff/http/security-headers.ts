@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import helmet from 'helmet';
 
 /**
@@ -41,6 +42,9 @@ export const widgetSecurityHeaders = helmet({
   xPermittedCrossDomainPolicies: false,
   xXssProtection: false,
 });
+
+/** The CSP source that allows exactly one inline `<style>` element's text (a page's own fixed CSS). */
+export const cspHashOf = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 const pageDirectives = {
   // The clinic's pictures come from the BFF itself (/api/pictures); data: is the demo's favicon.

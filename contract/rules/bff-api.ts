@@ -78,6 +78,13 @@ export const CHANGE_REQUEST_MAX_BYTES = 4 * 1024;
  */
 export const MANAGE_FRAGMENT = 'clinic-booking-manage';
 
+/**
+ * A patient's one-click unsubscribe page, at the BFF's own origin (not under
+ * /api): `${UNSUBSCRIBE_PATH}/{token}`, GET shows it, POST unsubscribes
+ * (RFC 8058). The token is random, never the reference, and never logged.
+ */
+export const UNSUBSCRIBE_PATH = '/mail/unsubscribe';
+
 /** Largest status lookup body a browser may send, in bytes. */
 export const STATUS_LOOKUP_MAX_BYTES = 1024;
 

@@ -33,6 +33,13 @@ export interface RequestLogPaths {
    * answered it or not.
    */
   secretRoutes?: readonly string[];
+  /**
+   * Routes outside the API, and under no mount, whose path carries a secret
+   * from its first parameter on (`/links/:token`): logged as this pattern,
+   * whatever was asked after the parameter's place, whether a route answered
+   * it or not.
+   */
+  secretPaths?: readonly string[];
 }
 
 /** `text` matched literally in a regular expression. */
@@ -58,17 +65,20 @@ class LoggedPaths {
   private readonly underApi: RegExp;
   private readonly secrets: readonly SecretRoute[];
 
-  constructor({ api, mountedUnder = [], secretRoutes = [] }: RequestLogPaths) {
+  constructor({ api, mountedUnder = [], secretRoutes = [], secretPaths = [] }: RequestLogPaths) {
     // Group 1, when there are mounts: the one a request was asked under.
     const mount = mountedUnder.length ? `(${mountedUnder.map(patternSource).join('|')})?` : '';
     const apiSource = `^${mount}${patternSource(api)}`;
     this.underApi = new RegExp(`${apiSource}(?:/|$)`, 'i');
-    this.secrets = secretRoutes.map((route) => {
+    const secret = (under: string, route: string, logged: string): SecretRoute => {
       const parameter = route.indexOf('/:');
       if (parameter === -1) throw new Error(`a secret route names its secret as a parameter: ${route}`);
-      const before = patternSource(route.slice(0, parameter + 1));
-      return { found: new RegExp(`${apiSource}${before}.`, 'i'), logged: `${api}${route}` };
-    });
+      return { found: new RegExp(`${under}${patternSource(route.slice(0, parameter + 1))}.`, 'i'), logged };
+    };
+    this.secrets = [
+      ...secretRoutes.map((route) => secret(apiSource, route, `${api}${route}`)),
+      ...secretPaths.map((route) => secret('^', route, route)),
+    ];
   }
 
   /**

@@ -52,7 +52,7 @@ beforeAll(async () => {
 
   const bff = express();
   bff.use(requestLogger(createLogger('debug', sink), BFF_LOGGED_PATHS));
-  bff.get(['/api/appointments/status/:reference', '/s/:siteId/api/appointments/status/:reference'], (_req, res) => {
+  bff.get(['/api/appointments/status/:reference', '/s/:siteId/api/appointments/status/:reference', '/mail/unsubscribe/:token'], (_req, res) => {
     res.json({ ok: true });
   });
   bffServer = createHttpServer(bff).listen(0, '127.0.0.1');
@@ -154,6 +154,18 @@ describe('the request log of the paths a service passes', () => {
     expect(await linesFor(since, '/api/appointments/status/:reference', 3)).toHaveLength(3);
     expect(await linesFor(since, '/s/clinic-one/api/appointments/status/:reference')).toHaveLength(1);
     for (const line of lines.slice(since)) expect(line.includes('K7QF'), `reference in log line ${line}`).toBe(false);
+  });
+
+  it("logs the BFF's unsubscribe page, outside its API, under its route pattern in every spelling, answered or not", async () => {
+    const since = mark();
+    const TOKEN = 'Zq3v8Jx0_unsubscribe-token-AbC';
+    const asked = [`/mail/unsubscribe/${TOKEN}`, `//MAIL/Unsubscribe/${TOKEN}/more?x=1`, `/mail/unsubscribe%2F${TOKEN}`];
+    for (const path of asked) await (await fetch(`${bffBase}${path}`)).text();
+
+    expect(await linesFor(since, '/mail/unsubscribe/:token', 3)).toHaveLength(3);
+    await (await fetch(`${bffBase}/mail/unsubscribe`)).text();
+    expect(await linesFor(since, '/mail/unsubscribe')).toMatchObject([{ level: 20, res: { statusCode: 404 } }]);
+    for (const line of lines.slice(since)) expect(line.includes(TOKEN), `token in log line ${line}`).toBe(false);
   });
 
   it("keeps the server's status path with its appointment id (ids are not personal data)", async () => {
