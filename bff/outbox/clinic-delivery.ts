@@ -25,9 +25,10 @@ export interface ClinicDeliveryDeps {
 
 /**
  * The BFF's outbox worker, ready to start: its messages go by e-mail through
- * each site's relay (its own, or SMTP_URL) and by webhook under the outbound rule, to wherever
- * each site's channels point at the time of delivery. main.ts starts it, and
- * nudges it whenever a booking or change request queued messages.
+ * each site's relay (its own, or SMTP_URL) and by webhook under the outbound
+ * rule, to wherever each site's channels point at the time of delivery.
+ * main.ts starts it, and nudges it whenever a booking or change request
+ * queued messages.
  */
 export function clinicDelivery({ config, database, sites, logger, clock, metrics }: ClinicDeliveryDeps): {
   worker: OutboxWorker;
