@@ -5,7 +5,7 @@ import { decodeSecretsKey } from './secrets-key.js';
 import { AllowlistError, parseOutboundAllowlist, type OutboundAllowlist } from './outbound/outbound-allowlist.js';
 import { coreConfig, coreSettings, parseSettings, positiveIntSetting, rateSettings, rateWindow, type CoreConfig, type RateWindow } from '../platform/config.js';
 import { BOOKING_RULE_BOUNDS, DEFAULT_BOOKING_RULES, type BookingRules } from '../contract/rules/booking-rules.js';
-import { NOTIFICATION_PAIRS, notificationConfig, NotificationSettingsSchema, type NotificationConfig } from './notifications/notification-settings.js';
+import { notificationConfig, notificationSettingProblems, NotificationSettingsSchema, type NotificationConfig } from './notifications/notification-settings.js';
 
 /** A booking rule's setting: a whole number within the rule's bounds, the rule's default when unset. */
 const bookingRuleSetting = (rule: keyof BookingRules) =>
@@ -203,9 +203,7 @@ const defaultClinicOrSites = z.superRefine<z.output<typeof BffConfigSchema>>(
     const given = DEFAULT_CLINIC_SETTINGS.filter((name) => settings[name] !== undefined);
     const missing = DEFAULT_CLINIC_SETTINGS.filter((name) => settings[name] === undefined);
     const problem = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-    for (const [name, needs] of NOTIFICATION_PAIRS) {
-      if (settings[name] !== undefined && settings[needs] === undefined) problem(needs, `required with ${name}`);
-    }
+    for (const { path, message } of notificationSettingProblems(settings)) problem(path, message);
     // A manage link opens the booking page with the widget on it, which only an allowed origin may hold.
     const bookingPage = settings.BOOKING_PAGE_URL && new URL(settings.BOOKING_PAGE_URL).origin;
     if (bookingPage && !settings.ALLOWED_ORIGINS.includes(bookingPage) && settings.PUBLIC_ORIGIN !== bookingPage) {

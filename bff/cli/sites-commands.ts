@@ -6,8 +6,19 @@ import type { Clock } from '../../platform/clock.js';
 import { describeIssues } from '../../platform/validation.js';
 import { originMatcher } from '../http/origin-matcher.js';
 import { MAIL_LANGUAGES } from '../notifications/mail-language.js';
-import { CHANGE_NOTICE_HOURS_BOUNDS, emailAddress, webhookSecret, webhookUrl } from '../notifications/notification-settings.js';
-import { SiteStore, type SiteChangeRuleChanges, type SiteNotificationChanges } from '../sites/site.store.js';
+import {
+  CHANGE_NOTICE_HOURS_BOUNDS,
+  dkimDomain,
+  dkimPrivateKeyPem,
+  dkimSelector,
+  DKIM_MIN_KEY_BITS,
+  emailAddress,
+  REMINDER_HOURS_BOUNDS,
+  smtpUrl,
+  webhookSecret,
+  webhookUrl,
+} from '../notifications/notification-settings.js';
+import { SiteStore, type SiteChangeRuleChanges, type SiteNotificationChanges, type SitePatientMailChanges } from '../sites/site.store.js';
 import { outboundRefusal, upstreamRefusal } from '../sites/site-upstream.js';
 import type { OutboundPolicy } from '../outbound/outbound-policy.js';
 import { SiteFile, SiteKeyPair, SiteOrigin, viewOf, type SiteRecord } from '../sites/site.js';
@@ -17,7 +28,11 @@ export interface SitesCliDeps {
   clock: Clock;
   /** The rule a site's upstream_url must pass (OUTBOUND_ALLOWLIST): no address inside a network unless allowed. */
   outbound: OutboundPolicy;
-  /** Standard input, read whole: where `rotate-secret` takes the new key pair and `--webhook-secret -` the secret (never from an argument, which `ps` shows). */
+  /**
+   * Standard input, read whole: where `rotate-secret` takes the new key pair,
+   * `--webhook-secret -` the secret and `--smtp-url -` a relay URL with its
+   * password (never from an argument, which `ps` shows).
+   */
   readInput: () => Promise<string>;
   /** One audit line per change: what, which site, when; never a secret. */
   audit: (entry: { event: string; site_id?: string; at: string; [detail: string]: unknown }) => void;
@@ -47,7 +62,10 @@ export const USAGE = `usage: bff sites <command>
        | --generate-webhook-secret (printed once)] [--no-webhook]
   sites set-change-rules --site ID            how patients may ask to cancel or move (default: the BFF's CHANGE_REQUEST_*):
       [--min-notice-hours N|default] [--move on|off|default] [--text TEXT | --no-text]
-      [--booking-page-url URL | --no-booking-page-url]`;
+      [--booking-page-url URL | --no-booking-page-url]
+  sites set-patient-mail --site ID            how its e-mail leaves, to the clinic and to patients (default: the BFF's):
+      [--from ADDR] [--smtp-url URL | --smtp-url - (from standard input)] [--clear-relay]
+      [--dkim-domain D --dkim-selector S --dkim-key-file PATH|-] [--clear-dkim] [--reminder-hours N|default]`;
 
 /** Every option any command takes; each command names its own (COMMAND_OPTIONS). */
 const OPTIONS = {
@@ -67,6 +85,14 @@ const OPTIONS = {
   'no-text': { type: 'boolean' },
   'booking-page-url': { type: 'string' },
   'no-booking-page-url': { type: 'boolean' },
+  from: { type: 'string' },
+  'smtp-url': { type: 'string' },
+  'clear-relay': { type: 'boolean' },
+  'dkim-domain': { type: 'string' },
+  'dkim-selector': { type: 'string' },
+  'dkim-key-file': { type: 'string' },
+  'clear-dkim': { type: 'boolean' },
+  'reminder-hours': { type: 'string' },
 } as const;
 type OptionName = keyof typeof OPTIONS;
 type Options = { [name in OptionName]?: (typeof OPTIONS)[name]['type'] extends 'string' ? string : boolean };
@@ -85,6 +111,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   reencrypt: [],
   'set-notifications': ['site', 'email', 'no-email', 'language', 'webhook-url', 'webhook-secret', 'generate-webhook-secret', 'no-webhook'],
   'set-change-rules': ['site', 'min-notice-hours', 'move', 'text', 'no-text', 'booking-page-url', 'no-booking-page-url'],
+  'set-patient-mail': ['site', 'from', 'smtp-url', 'clear-relay', 'dkim-domain', 'dkim-selector', 'dkim-key-file', 'clear-dkim', 'reminder-hours'],
 };
 
 /** Recognises the command and parses its options before the database is opened, so a typo creates no file. */
@@ -152,6 +179,7 @@ const COMMANDS: Record<string, Command> = {
   },
   'set-notifications': (options, deps) => setNotifications(options, deps),
   'set-change-rules': (options, deps) => setChangeRules(options, deps),
+  'set-patient-mail': (options, deps) => setPatientMail(options, deps),
   // Not announced: the secrets are the same, only sealed anew; the BFFs' polling sees the new updated_at.
   reencrypt: async (_options, { store, clock, audit }) => {
     const now = clock.now();
@@ -266,6 +294,85 @@ async function setChangeRules(options: Options, { store, clock, audit, announce 
   await announce?.(siteId);
   return viewOf(updated);
 }
+
+/**
+ * `set-patient-mail`: how the site's e-mail leaves, to its clinic and to its
+ * patients, and when their reminders go. Each flag left out leaves that
+ * setting as it is; `--clear-relay` gives the sender and relay back to the
+ * BFF's (MAIL_FROM, SMTP_URL), `--clear-dkim` the key (site-settings.ts,
+ * siteMailRelayOf, says how the parts combine), `--reminder-hours default`
+ * the hours (REMINDER_HOURS_BEFORE). The relay URL is checked as SMTP_URL is
+ * and its host passes the outbound rule, as a webhook's does; it may hold a
+ * password, so it is best read from standard input (`-`), and neither it nor
+ * the DKIM key is ever printed, audited or repeated in a refusal.
+ */
+async function setPatientMail(options: Options, { store, clock, outbound, readInput, audit, announce }: SitesCliDeps) {
+  const siteId = required(options.site, '--site');
+  for (const other of ['from', 'smtp-url'] as const) exclusive(options, ['clear-relay', other]);
+  for (const other of ['dkim-domain', 'dkim-selector', 'dkim-key-file'] as const) exclusive(options, ['clear-dkim', other]);
+  if (options['smtp-url'] === '-' && options['dkim-key-file'] === '-') throw new CliError('--smtp-url - and --dkim-key-file - cannot both read standard input');
+  const dkimFlags = (['dkim-domain', 'dkim-selector', 'dkim-key-file'] as const).filter((name) => options[name] !== undefined);
+  if (dkimFlags.length > 0 && dkimFlags.length < 3) throw new CliError('--dkim-domain, --dkim-selector and --dkim-key-file go together');
+
+  const changes: SitePatientMailChanges = {};
+  if (options.from !== undefined) changes.from = flagValue(emailAddress, options.from, '--from');
+  if (options['clear-relay']) Object.assign(changes, { from: null, smtpUrl: null });
+  if (options['smtp-url'] !== undefined) {
+    const given = options['smtp-url'] === '-' ? (await readInput()).trim() : options['smtp-url'];
+    // Never repeated: it may hold the relay's password.
+    const checked = smtpUrl.safeParse(given);
+    if (!checked.success) throw new CliError(`--smtp-url ${checked.error.issues[0]?.message ?? 'is not valid'}`);
+    const refused = await outboundRefusal(outbound, relayHostUrl(checked.data), '--smtp-url');
+    if (refused) throw new CliError(refused);
+    changes.smtpUrl = checked.data;
+  }
+  if (options['clear-dkim']) changes.dkim = null;
+  if (dkimFlags.length === 3) {
+    const domain = flagValue(dkimDomain, options['dkim-domain']!, '--dkim-domain');
+    const selector = flagValue(dkimSelector, options['dkim-selector']!, '--dkim-selector');
+    const privateKey = dkimPrivateKeyPem(await keyFileText(options['dkim-key-file']!, readInput));
+    if (privateKey === undefined) {
+      throw new CliError(`--dkim-key-file must hold an unencrypted RSA private key in PEM of ${DKIM_MIN_KEY_BITS} bits or more (openssl genrsa 2048)`);
+    }
+    changes.dkim = { domain, selector, privateKey };
+  }
+  const hours = options['reminder-hours'];
+  if (hours !== undefined) changes.reminderHoursBefore = hours === 'default' ? null : flagValue(reminderHours, hours, '--reminder-hours');
+  if (Object.keys(changes).length === 0) {
+    throw new CliError('nothing to set: give --from, --smtp-url, --clear-relay, --dkim-domain with --dkim-selector and --dkim-key-file, --clear-dkim or --reminder-hours');
+  }
+
+  const now = clock.now();
+  const updated = known(await store.setPatientMail(siteId, changes, now), siteId);
+  audit({ event: 'site.patient_mail_set', site_id: siteId, at: now.toISOString(), changed: changedSettings(options, COMMAND_OPTIONS['set-patient-mail']!) });
+  await announce?.(siteId);
+  return viewOf(updated);
+}
+
+/** The relay's host and port as the outbound rule reads a URL (its scheme does not matter to it, its credentials must not reach it). */
+function relayHostUrl(relayUrl: string): string {
+  const url = new URL(relayUrl);
+  const port = url.port || (url.protocol === 'smtps:' ? '465' : '587');
+  return `https://${url.hostname}:${port}/`;
+}
+
+/** The DKIM key file's text, or standard input's for `-`; a file that cannot be read is named with its error code only. */
+async function keyFileText(path: string, readInput: () => Promise<string>): Promise<string> {
+  if (path === '-') return readInput();
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read --dkim-key-file ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+  }
+}
+
+const reminderHoursProblem = `must be a whole number of hours from ${REMINDER_HOURS_BOUNDS.min} (no reminders) to ${REMINDER_HOURS_BOUNDS.max}, or default`;
+const reminderHours = z
+  .string()
+  .trim()
+  .regex(/^\d{1,4}$/, { error: reminderHoursProblem })
+  .transform(Number)
+  .pipe(z.number().max(REMINDER_HOURS_BOUNDS.max, { error: reminderHoursProblem }));
 
 const webhookSecretProblem = 'must be whsec_ then base64 of 24 to 64 random bytes (or --generate-webhook-secret)';
 

@@ -2,6 +2,7 @@ import { Counter, Gauge } from 'prom-client';
 import { ServiceMetrics } from '../../platform/metrics/service-metrics.js';
 import { OUTBOX_STATES, type OutboxChannel, type OutboxState } from '../outbox/outbox-message.js';
 import type { DeliveryOutcome, OutboxObserver } from '../outbox/outbox-worker.js';
+import type { MailKind, MailObserver } from '../notifications/mail-sender.js';
 
 /** How a content lookup was answered: fresh from cache, a stale copy while it refreshes, or a load from upstream. */
 export type CacheLookupResult = 'hit' | 'stale' | 'miss';
@@ -31,7 +32,7 @@ export interface OutboxCounts {
  * set in the code (resource names, route templates, outcomes), never from a
  * request, and never names the clinic or site.
  */
-export class BffMetrics extends ServiceMetrics implements BffObserver, OutboxObserver {
+export class BffMetrics extends ServiceMetrics implements BffObserver, OutboxObserver, MailObserver {
   private readonly cacheLookups = new Counter({
     name: 'bff_cache_lookups_total',
     help: 'Content cache lookups by resource and result (hit, stale, miss).',
@@ -56,6 +57,12 @@ export class BffMetrics extends ServiceMetrics implements BffObserver, OutboxObs
     labelNames: ['channel', 'outcome'],
     registers: [this.registry],
   });
+  private readonly mailBounces = new Counter({
+    name: 'bff_mail_bounces_total',
+    help: "E-mails the relay refused with a 5xx reply to the recipient or the message (dead at once), by kind: clinic (the site's address), patient (an address typed at booking).",
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
   private outboxMessages: Gauge<'state'> | undefined;
 
   cacheLookup(resource: string, result: CacheLookupResult): void {
@@ -72,6 +79,10 @@ export class BffMetrics extends ServiceMetrics implements BffObserver, OutboxObs
 
   deliveryTried(channel: OutboxChannel, outcome: DeliveryOutcome): void {
     this.outboxDeliveries.inc({ channel, outcome });
+  }
+
+  mailBounced(kind: MailKind): void {
+    this.mailBounces.inc({ kind });
   }
 
   /**

@@ -5,8 +5,8 @@ import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import type { MailRelay } from './notification-settings.js';
 
 /**
- * The SMTP relay every site's e-mail goes through (SMTP_URL), as nodemailer
- * options built from the URL by hand rather than handed to nodemailer as a
+ * An SMTP relay a site's e-mail goes through (SMTP_URL, or the site's own),
+ * as nodemailer options built from the URL by hand rather than handed to nodemailer as a
  * URL: its URL form also reads options from the query string
  * (`?tls.rejectUnauthorized=false`), which would let a setting switch off
  * certificate checks. What the URL may say is the scheme, host, port, user
@@ -25,10 +25,10 @@ import type { MailRelay } from './notification-settings.js';
  * hangs costs one try, never the worker.
  */
 
-/** How long each step of a try may wait: connecting, the greeting, any silence after it, a DNS lookup. */
-/** SMTP connections kept open to the relay at most: as many as the outbox worker has deliveries in flight, about. */
+/** SMTP connections kept open to one relay at most: as many as the outbox worker has deliveries in flight, about. */
 export const MAIL_POOL_CONNECTIONS = 4;
 
+/** How long each step of a try may wait: connecting, the greeting, any silence after it, a DNS lookup. */
 export const MAIL_TIMEOUTS = {
   connectionMs: 10_000,
   greetingMs: 10_000,
@@ -82,7 +82,8 @@ export function mailTransportOptions(relayUrl: string, test: MailTransportTestOp
     ...(test.tls ? { tls: { ...test.tls } } : {}),
     // A pool: a few connections kept open and reused (each reconnected after 100 messages), rather than a
     // connection, greeting and TLS handshake per message, which held a burst of 1,000 to about 80 e-mails
-    // a second (bench:outbox). An idle connection is closed by the relay's own timeout or at stop.
+    // a second (bench:outbox). An idle connection is closed by the relay's own timeout, with its relay's
+    // pool when unused for a while (mail-sender.ts), or at stop.
     pool: true,
     maxConnections: MAIL_POOL_CONNECTIONS,
     maxMessages: 100,
@@ -92,7 +93,7 @@ export function mailTransportOptions(relayUrl: string, test: MailTransportTestOp
   };
 }
 
-/** A transport to the relay: one connection per message, opened when a message is sent. */
+/** A pooled transport to the relay: a connection opened at the first message and kept for the next ones. */
 export function createMailTransport(relay: Pick<MailRelay, 'url'>, test: MailTransportTestOptions = {}): MailTransport {
   return nodemailer.createTransport(mailTransportOptions(relay.url, test));
 }

@@ -1,3 +1,5 @@
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { positiveIntSetting } from '../../platform/config.js';
 import { MAIL_LANGUAGES, type MailLanguage } from './mail-language.js';
@@ -11,7 +13,7 @@ import { MAIL_LANGUAGES, type MailLanguage } from './mail-language.js';
  */
 
 /** `smtp://` (STARTTLS, required except to loopback) or `smtps://` (TLS from the first byte), user and password optional in it. */
-const smtpUrl = z
+export const smtpUrl = z
   .string()
   .refine(
     (value) => {
@@ -49,6 +51,75 @@ export const webhookSecret = z
     { message: 'must be whsec_ then base64 of 24 to 64 random bytes, e.g. whsec_$(openssl rand -base64 32)' },
   );
 
+/** A DKIM signing domain (d=): a DNS name of two labels or more, e.g. `agency.example`. */
+export const dkimDomain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/, { message: 'must be a domain name, e.g. agency.example' });
+
+/** A DKIM selector (s=): one or more DNS labels, e.g. `bookings2026`; its public key is at `{selector}._domainkey.{domain}`. */
+export const dkimSelector = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^(?=.{1,63}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/, { message: 'must be a DNS label, e.g. bookings2026' });
+
+/** The smallest RSA key a DKIM signature may use (RFC 8301: verifiers must not accept less). */
+export const DKIM_MIN_KEY_BITS = 1024;
+
+const DKIM_KEY_PROBLEM = `must be an unencrypted RSA private key in PEM (-----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----) of ${DKIM_MIN_KEY_BITS} bits or more, e.g. from openssl genrsa 2048`;
+
+/**
+ * The PEM of a DKIM private key in its one form (PKCS#8), or undefined when
+ * `text` is none nodemailer can sign with: RSA, unencrypted, 1024 bits or
+ * more. A key written on one line with `\n` for its line breaks (as some
+ * secret stores hold it) is read too. Never says why in the key's words.
+ */
+export function dkimPrivateKeyPem(text: string): string | undefined {
+  const pem = !text.includes('\n') && text.includes('\\n') ? text.replaceAll('\\n', '\n') : text;
+  try {
+    const key = createPrivateKey({ key: pem.trim(), format: 'pem' });
+    if (key.asymmetricKeyType !== 'rsa' || (key.asymmetricKeyDetails?.modulusLength ?? 0) < DKIM_MIN_KEY_BITS) return undefined;
+    return key.export({ type: 'pkcs8', format: 'pem' }).toString();
+  } catch {
+    return undefined;
+  }
+}
+
+/** DKIM_PRIVATE_KEY: the PEM text, checked and in its one form. */
+const dkimPrivateKey = z.string().transform((text, ctx) => {
+  const pem = dkimPrivateKeyPem(text);
+  if (pem === undefined) {
+    ctx.addIssue({ code: 'custom', message: DKIM_KEY_PROBLEM });
+    return z.NEVER;
+  }
+  return pem;
+});
+
+/** DKIM_PRIVATE_KEY_FILE: a path, read once when the settings are, its PEM checked as DKIM_PRIVATE_KEY's. */
+const dkimPrivateKeyFile = z
+  .string()
+  .min(1)
+  .transform((path, ctx) => {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})` });
+      return z.NEVER;
+    }
+    const pem = dkimPrivateKeyPem(text);
+    if (pem === undefined) {
+      ctx.addIssue({ code: 'custom', message: `names a file that ${DKIM_KEY_PROBLEM.replace(/^must be/, 'is not')}` });
+      return z.NEVER;
+    }
+    return pem;
+  });
+
+/** How many hours before the appointment a patient's reminder goes (0: none; at most 30 days). */
+export const REMINDER_HOURS_BOUNDS = { min: 0, max: 720 } as const;
+
 /**
  * OUTBOX_LEASE_SECONDS' bounds. A lease must outlast any one try, or a second
  * worker takes a message over while its first try still runs and the
@@ -67,13 +138,38 @@ export const NotificationSettingsSchema = {
   SMTP_URL: smtpUrl
     .optional()
     .describe(
-      "the SMTP relay the clinics' e-mails go through: `smtp://host:587` (STARTTLS, required except to a loopback address) or `smtps://host:465`, user and password in it or in `SMTP_USER` and `SMTP_PASSWORD`. Unset, no e-mail is sent",
+      "the SMTP relay the e-mails to clinics and patients go through (but a site's with a relay of its own, `sites set-patient-mail --smtp-url`): `smtp://host:587` (STARTTLS, required except to a loopback address) or `smtps://host:465`, user and password in it or in `SMTP_USER` and `SMTP_PASSWORD`. Unset, no e-mail is sent",
     ),
   SMTP_USER: z.string().min(1).optional().describe("the relay's user name, when not in `SMTP_URL`"),
   SMTP_PASSWORD: z.string().min(1).optional().describe("the relay's password, when not in `SMTP_URL`; never logged"),
   MAIL_FROM: emailAddress
     .optional()
-    .describe('the sender of every e-mail, e.g. `bookings@agency.example` (a domain the relay may send for). Required with `SMTP_URL`'),
+    .describe('the sender of every e-mail, e.g. `bookings@agency.example` (a domain the relay may send for), but a site\'s with a sender of its own (`sites set-patient-mail --from`). Required with `SMTP_URL`'),
+  DKIM_DOMAIN: dkimDomain
+    .optional()
+    .describe(
+      "the domain the BFF's e-mail is signed for (DKIM `d=`), e.g. `agency.example`: `MAIL_FROM`'s domain or a parent of it, so that the signature counts for DMARC. With `DKIM_SELECTOR` and `DKIM_PRIVATE_KEY` (or `DKIM_PRIVATE_KEY_FILE`), all or none. Unset, the BFF signs nothing (the relay may sign). A site with its own sender signs with its own key only (`sites set-patient-mail`)",
+    ),
+  DKIM_SELECTOR: dkimSelector
+    .optional()
+    .describe('the DKIM selector (`s=`): the public key is published at `{selector}._domainkey.{DKIM_DOMAIN}` as a TXT record'),
+  DKIM_PRIVATE_KEY: dkimPrivateKey
+    .optional()
+    .describe(
+      `the DKIM private key: RSA (${DKIM_MIN_KEY_BITS} bits or more, 2048 advised), unencrypted PEM, its line breaks as they are or written \\n; never logged. A key that does not read stops the BFF at start`,
+    ),
+  DKIM_PRIVATE_KEY_FILE: dkimPrivateKeyFile
+    .optional()
+    .describe('instead of `DKIM_PRIVATE_KEY`: a file holding the PEM (a mounted secret), read once at start'),
+  REMINDER_HOURS_BEFORE: z.coerce
+    .number()
+    .int()
+    .min(REMINDER_HOURS_BOUNDS.min)
+    .max(REMINDER_HOURS_BOUNDS.max)
+    .default(24)
+    .describe(
+      `how many hours before the appointment the reminder goes to a patient who asked for e-mail (${REMINDER_HOURS_BOUNDS.min}..${REMINDER_HOURS_BOUNDS.max}; \`0\`: no reminders, only the confirmation). A booking made closer to its start than this gets none. A site may set its own (\`sites set-patient-mail --reminder-hours\`)`,
+    ),
   CLINIC_NOTIFY_EMAIL: emailAddress
     .optional()
     .describe("the default site's address for new bookings and change requests. Unset, the default site gets no e-mail"),
@@ -195,7 +291,12 @@ export interface OutboxConfig extends OutboxSettings {
 }
 
 export interface NotificationConfig {
-  /** Absent: no e-mail is sent by any site. */
+  /**
+   * The BFF's relay and sender (SMTP_URL, MAIL_FROM; signed with DKIM_* when
+   * set), the default site's and what a database site falls back on, field
+   * by field (site-settings.ts, siteMailRelayOf). Absent: only a site with
+   * its own relay and sender sends e-mail.
+   */
   mailRelay?: MailRelay;
   /** The default site's own. */
   defaultSite: SiteNotifications;
@@ -207,13 +308,40 @@ export const NOTIFICATION_PAIRS = [
   ['SMTP_URL', 'MAIL_FROM'],
   ['WEBHOOK_URL', 'WEBHOOK_SECRET'],
   ['WEBHOOK_SECRET', 'WEBHOOK_URL'],
+  ['DKIM_DOMAIN', 'DKIM_SELECTOR'],
+  ['DKIM_SELECTOR', 'DKIM_DOMAIN'],
 ] as const;
 
+/**
+ * What is wrong with how the notification settings go together (beside each
+ * one's own check): a setting of NOTIFICATION_PAIRS without its partner, and
+ * DKIM given in part. config.ts reports each with every other problem.
+ */
+export function notificationSettingProblems(settings: Partial<Record<keyof typeof NotificationSettingsSchema, unknown>>): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  for (const [name, needs] of NOTIFICATION_PAIRS) {
+    if (settings[name] !== undefined && settings[needs] === undefined) problems.push({ path: needs, message: `required with ${name}` });
+  }
+  const keys = (['DKIM_PRIVATE_KEY', 'DKIM_PRIVATE_KEY_FILE'] as const).filter((name) => settings[name] !== undefined);
+  if (keys.length > 1) problems.push({ path: 'DKIM_PRIVATE_KEY_FILE', message: 'cannot go with DKIM_PRIVATE_KEY: give the key one way' });
+  const signing = settings.DKIM_DOMAIN !== undefined || settings.DKIM_SELECTOR !== undefined;
+  if (signing && keys.length === 0) problems.push({ path: 'DKIM_PRIVATE_KEY', message: 'required with DKIM_DOMAIN and DKIM_SELECTOR (or DKIM_PRIVATE_KEY_FILE)' });
+  if (!signing && keys.length > 0) problems.push({ path: 'DKIM_DOMAIN, DKIM_SELECTOR', message: `required with ${keys[0]}` });
+  return problems;
+}
+
 export function notificationConfig(e: Parsed): NotificationConfig {
+  const privateKey = e.DKIM_PRIVATE_KEY ?? e.DKIM_PRIVATE_KEY_FILE;
+  const dkim: DkimKey | undefined =
+    e.DKIM_DOMAIN !== undefined && e.DKIM_SELECTOR !== undefined && privateKey !== undefined
+      ? { domainName: e.DKIM_DOMAIN, keySelector: e.DKIM_SELECTOR, privateKey }
+      : undefined;
+  const mailRelay: MailRelay | undefined =
+    e.SMTP_URL !== undefined && e.MAIL_FROM !== undefined
+      ? { url: withCredentials(e.SMTP_URL, e.SMTP_USER, e.SMTP_PASSWORD), from: e.MAIL_FROM, ...(dkim ? { dkim } : {}) }
+      : undefined;
   return {
-    ...(e.SMTP_URL !== undefined && e.MAIL_FROM !== undefined
-      ? { mailRelay: { url: withCredentials(e.SMTP_URL, e.SMTP_USER, e.SMTP_PASSWORD), from: e.MAIL_FROM } }
-      : {}),
+    ...(mailRelay ? { mailRelay } : {}),
     defaultSite: {
       ...(e.CLINIC_NOTIFY_EMAIL !== undefined ? { email: e.CLINIC_NOTIFY_EMAIL } : {}),
       language: e.CLINIC_LANGUAGE,
@@ -224,6 +352,8 @@ export function notificationConfig(e: Parsed): NotificationConfig {
         ...(e.CHANGE_REQUEST_TEXT ? { text: e.CHANGE_REQUEST_TEXT } : {}),
       },
       ...(e.BOOKING_PAGE_URL !== undefined ? { bookingPageUrl: e.BOOKING_PAGE_URL } : {}),
+      ...(mailRelay ? { mailRelay } : {}),
+      reminderHoursBefore: e.REMINDER_HOURS_BEFORE,
     },
     outbox: {
       worker: e.OUTBOX_WORKER,

@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { BffConfig } from '../config.js';
 import type { BffMetrics } from '../metrics/bff-metrics.js';
 import { channelDeliverer } from '../notifications/channel-deliverer.js';
-import { MailSender } from '../notifications/mail-sender.js';
+import { MailSenders } from '../notifications/mail-sender.js';
 import { WebhookSender } from '../notifications/webhook-sender.js';
 import { OutboundPolicy } from '../outbound/outbound-policy.js';
 import { currentSiteNotifications } from '../sites/site-settings.js';
@@ -25,16 +25,22 @@ export interface ClinicDeliveryDeps {
 
 /**
  * The BFF's outbox worker, ready to start: its messages go by e-mail through
- * SMTP_URL (when set) and by webhook under the outbound rule, to wherever
- * each site's channels point at the time of delivery. main.ts starts it, and
- * nudges it whenever a booking or change request queued messages.
+ * each site's relay (its own, or SMTP_URL) and by webhook under the outbound
+ * rule, to wherever each site's channels point at the time of delivery.
+ * main.ts starts it, and nudges it whenever a booking or change request
+ * queued messages.
  */
-export function clinicDelivery({ config, database, sites, logger, clock, metrics }: ClinicDeliveryDeps): { worker: OutboxWorker; close(): Promise<void> } {
+export function clinicDelivery({ config, database, sites, logger, clock, metrics }: ClinicDeliveryDeps): {
+  worker: OutboxWorker;
+  /** Every relay's pool, the clinic's and the patients' mail alike: closed with the worker. */
+  mailSenders: MailSenders;
+  close(): Promise<void>;
+} {
   const store = new OutboxStore(database.db, database.engine);
-  const mail = config.notifications.mailRelay && new MailSender(config.notifications.mailRelay);
+  const mailSenders = new MailSenders({ observer: metrics, clock });
   const deliverer = channelDeliverer({
     notificationsOf: currentSiteNotifications(config, sites),
-    mail,
+    mail: mailSenders,
     webhook: new WebhookSender({ outbound: new OutboundPolicy({ allowlist: config.outboundAllowlist }), clock }),
   });
   const worker = new OutboxWorker({
@@ -49,9 +55,10 @@ export function clinicDelivery({ config, database, sites, logger, clock, metrics
   metrics?.observeOutbox(store);
   return {
     worker,
+    mailSenders,
     async close() {
       await worker.stop();
-      mail?.close();
+      mailSenders.close();
     },
   };
 }

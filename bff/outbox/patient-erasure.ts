@@ -63,6 +63,65 @@ export async function erasePatient(db: Kysely<SitesTables>, engine: Engine, phon
   return erased;
 }
 
+/** What `bff patients erase --email` deleted. */
+export interface ErasedEmail {
+  patientMail: number;
+  outboxMessages: number;
+}
+
+/**
+ * Deletes, on every site, what the BFF's database holds of the patient who
+ * asked for e-mail with `email` (GDPR Art. 17, docs/privacy.md): the
+ * patient_mail row of each booking they gave that address for, and every
+ * message to them about those bookings (`patient.*` events, whatever their
+ * state: a pending reminder is then never sent). Addresses match trimmed and
+ * case-insensitively, as they may have been typed. The clinic's own messages
+ * about those bookings stay: they are the clinic's record, and name the
+ * patient by phone (`erase --phone`), never by address.
+ *
+ * As erasePatient: the rows are matched here after one read, before the
+ * transaction, whose deletes go by key (each row also by the address found,
+ * so a row that changed in between is left for a second run); then, on
+ * SQLite, the WAL is checkpointed and emptied, so with `secure_delete` no
+ * byte of the address is left in the file or its WAL.
+ */
+export async function erasePatientEmail(db: Kysely<SitesTables>, engine: Engine, email: string): Promise<ErasedEmail> {
+  const wanted = normalisedEmail(email);
+  const rows = (await db.selectFrom('patient_mail').select(['site_id', 'appointment_id', 'email']).execute()).filter(
+    (row) => normalisedEmail(row.email) === wanted,
+  );
+
+  const erased = await db.transaction().execute(async (trx): Promise<ErasedEmail> => {
+    let patientMail = 0;
+    let outboxMessages = 0;
+    for (const row of rows) {
+      const appointmentId = Number(row.appointment_id);
+      const messages = await trx
+        .deleteFrom('outbox_messages')
+        .where('site_id', '=', row.site_id)
+        .where('appointment_id', '=', appointmentId)
+        .where('event_type', 'like', 'patient.%')
+        .executeTakeFirst();
+      outboxMessages += Number(messages.numDeletedRows);
+      const kept = await trx
+        .deleteFrom('patient_mail')
+        .where('site_id', '=', row.site_id)
+        .where('appointment_id', '=', appointmentId)
+        .where('email', '=', row.email)
+        .executeTakeFirst();
+      patientMail += Number(kept.numDeletedRows);
+    }
+    return { patientMail, outboxMessages };
+  });
+  if (engine === 'sqlite') await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+  return erased;
+}
+
+/** An address as erasure compares it: trimmed, lower-cased (mailboxes are told apart by neither in practice). */
+export function normalisedEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
 /** The phone a payload's event names (`patient.phone`); undefined when it names none or is no event. */
 function patientPhoneIn(payload: string): string | undefined {
   try {

@@ -19,13 +19,14 @@ const TAG_BYTES = 16;
 const HEADER_BYTES = 2;
 
 /**
- * Which of a site's secrets it is: its app secret, or the secret its webhooks
- * are signed with. Bound in the associated data, so neither opens as the
- * other (a webhook secret copied into the app secret's column is not sent
+ * Which of a site's secrets it is: its app secret, the secret its webhooks
+ * are signed with, its own mail relay's URL (which may hold a password) or
+ * its DKIM private key. Bound in the associated data, so none opens as
+ * another (a webhook secret copied into the app secret's column is not sent
  * upstream). The app secret's associated data is what it was before there
  * were others, so secrets sealed then still open.
  */
-export type SiteSecretPurpose = 'app' | 'webhook';
+export type SiteSecretPurpose = 'app' | 'webhook' | 'smtp-url' | 'dkim-key';
 
 /** The associated data: what the ciphertext is, for which site, sealed how. */
 const associatedData = (siteId: string, keyId: number, purpose: SiteSecretPurpose) =>
@@ -33,7 +34,8 @@ const associatedData = (siteId: string, keyId: number, purpose: SiteSecretPurpos
 
 const keyIdOf = (key: Buffer): number => createHash('sha256').update(key).digest()[0]!;
 
-const secretName = (purpose: SiteSecretPurpose) => (purpose === 'app' ? 'secret' : `${purpose} secret`);
+const SECRET_NAMES: Record<SiteSecretPurpose, string> = { app: 'secret', webhook: 'webhook secret', 'smtp-url': 'mail relay URL', 'dkim-key': 'DKIM key' };
+const secretName = (purpose: SiteSecretPurpose) => SECRET_NAMES[purpose];
 
 /** A stored secret that no key opens for this site: never says more (no ciphertext, no key, no secret). */
 export class SiteSecretError extends Error {}

@@ -3,8 +3,8 @@ import type { BookingRules } from '../../contract/rules/booking-rules.js';
 import type { RateWindow } from '../../platform/config.js';
 import type { BffConfig } from '../config.js';
 import type { SiteCredentials, SiteRecord } from './site.js';
-import type { SiteStore } from './site.store.js';
-import type { ChangeRules, SiteNotifications } from '../notifications/notification-settings.js';
+import type { OpenedSiteSecrets, SiteStore } from './site.store.js';
+import type { MailRelay, NotificationConfig, SiteNotifications } from '../notifications/notification-settings.js';
 import type { NotifiedSite } from '../notifications/channel-deliverer.js';
 
 /** The site of the env settings (APP_KEY and the rest), served at /api and /widget as before sites. */
@@ -125,20 +125,25 @@ export function siteSettingsOf(site: SiteRecord, credentials: SiteCredentials, c
     previousReferenceKeys: config.previousReferenceKeys.map((key) => siteReferenceKey(key, site.site_id)),
     redisScope: `site:${site.site_id}`,
     revision,
-    notifications: siteNotificationsOf(site, credentials.webhook_secret, config.notifications.defaultSite.changeRules),
+    notifications: siteNotificationsOf(site, credentials, config.notifications),
   };
 }
 
 /**
- * A database site's channels and change rules from its row
- * (`sites set-notifications`, `sites set-change-rules`): a channel it has not
- * set is off; a rule it has not set is the BFF's (CHANGE_REQUEST_*, here
- * `bffRules`). Its text and booking page are its own, never the default
- * site's (CHANGE_REQUEST_TEXT, BOOKING_PAGE_URL name another clinic's).
- * A webhook URL without its opened secret is no webhook.
+ * A database site's channels and change rules from its row and its opened
+ * secrets (`sites set-notifications`, `sites set-change-rules`,
+ * `sites set-patient-mail`): a channel it has not set is off; a rule it has
+ * not set is the BFF's (CHANGE_REQUEST_*, REMINDER_HOURS_BEFORE, in `bff`);
+ * its mail relay is siteMailRelayOf's. Its text and booking page are its
+ * own, never the default site's (CHANGE_REQUEST_TEXT, BOOKING_PAGE_URL name
+ * another clinic's). A webhook URL without its opened secret is no webhook.
  */
-export function siteNotificationsOf(site: SiteRecord, webhookSecret: string | undefined, bffRules: ChangeRules): SiteNotifications {
+export function siteNotificationsOf(site: SiteRecord, secrets: OpenedSiteSecrets, bff: Pick<NotificationConfig, 'mailRelay' | 'defaultSite'>): SiteNotifications {
   const { notifications: channels, change_rules: rules } = site;
+  const webhookSecret = secrets.webhook_secret;
+  const bffRules = bff.defaultSite.changeRules;
+  const mailRelay = siteMailRelayOf(site, secrets, bff.mailRelay);
+  const reminderHoursBefore = site.mail.reminder_hours_before ?? bff.defaultSite.reminderHoursBefore;
   return {
     ...(channels.email === undefined ? {} : { email: channels.email }),
     language: channels.language,
@@ -149,7 +154,43 @@ export function siteNotificationsOf(site: SiteRecord, webhookSecret: string | un
       ...(rules.text === undefined ? {} : { text: rules.text }),
     },
     ...(site.booking_page_url === undefined ? {} : { bookingPageUrl: site.booking_page_url }),
+    ...(mailRelay === undefined ? {} : { mailRelay }),
+    ...(reminderHoursBefore === undefined ? {} : { reminderHoursBefore }),
   };
+}
+
+/**
+ * The relay a database site's e-mail goes through, to its clinic and to its
+ * patients (and so whether the widget offers patients e-mail at all): each
+ * part the site's own (`sites set-patient-mail`) or else the BFF's
+ * (`bffRelay`: SMTP_URL, MAIL_FROM, DKIM_*).
+ *
+ * - The relay: its own URL, else SMTP_URL.
+ * - The sender: its own, else MAIL_FROM. A site with only a sender of its
+ *   own sends as itself through the BFF's relay, which must be allowed to
+ *   send for that domain (its SPF record names the relay).
+ * - The DKIM key: its own; else the BFF's, but only while the site sends as
+ *   MAIL_FROM: the BFF's key never signs a clinic's own domain (a signature
+ *   of another domain does not count for its DMARC, and says the agency
+ *   vouches for it). A site with its own sender and no key sends unsigned,
+ *   for its relay to sign.
+ *
+ * undefined when no relay URL or no sender is found: no e-mail for the site.
+ * Opened secrets as SiteStore.serving and notifying give them.
+ */
+export function siteMailRelayOf(
+  site: Pick<SiteRecord, 'mail'>,
+  secrets: Pick<OpenedSiteSecrets, 'smtp_url' | 'dkim_private_key'>,
+  bffRelay: MailRelay | undefined,
+): MailRelay | undefined {
+  const url = secrets.smtp_url ?? bffRelay?.url;
+  const from = site.mail.from ?? bffRelay?.from;
+  if (url === undefined || from === undefined) return undefined;
+  const own = site.mail.dkim && secrets.dkim_private_key !== undefined
+    ? { domainName: site.mail.dkim.domain, keySelector: site.mail.dkim.selector, privateKey: secrets.dkim_private_key }
+    : undefined;
+  const dkim = own ?? (site.mail.from === undefined ? bffRelay?.dkim : undefined);
+  return { url, from, ...(dkim ? { dkim } : {}) };
 }
 
 /**
@@ -166,7 +207,7 @@ export function currentSiteNotifications(
     if (siteId === DEFAULT_SITE) return config.defaultClinic ? config.notifications.defaultSite : undefined;
     const found = await store?.notifying(siteId);
     if (!found) return undefined;
-    return { ...siteNotificationsOf(found.site, found.webhookSecret, config.notifications.defaultSite.changeRules), clinicName: found.site.name };
+    return { ...siteNotificationsOf(found.site, found.secrets, config.notifications), clinicName: found.site.name };
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { MAIL_LANGUAGES, type MailLanguage } from '../notifications/mail-language.js';
 import { newSiteId } from './site-id.js';
-import { SiteSecretError, type SiteSecrets } from './site-secrets.js';
+import { SiteSecretError, type SiteSecretPurpose, type SiteSecrets } from './site-secrets.js';
 import type { ParsedSiteFile, SiteCredentials, SiteKeyPair, SiteRecord, SiteStatus } from './site.js';
 import type { SiteRow, SitesTables } from './sites-database.js';
 
@@ -10,7 +10,8 @@ import type { SiteRow, SitesTables } from './sites-database.js';
  * its own, so a failure leaves a site as it was; a method given an unknown
  * site id returns undefined (or false) and writes nothing. The app secret is
  * sealed before it reaches SQL and opened only by credentials() and
- * serving(); so is a site's webhook secret (by serving() and notifying()).
+ * serving(); so are a site's webhook secret, its own mail relay's URL and its
+ * DKIM key (by serving() and notifying()).
  */
 export class SiteStore {
   constructor(
@@ -79,22 +80,21 @@ export class SiteStore {
     const credentials: SiteCredentials = {
       app_key: row.app_key,
       app_secret_key: secrets.open(siteId, row.app_secret_sealed),
-      ...this.webhookSecretOf(row),
+      ...this.openedSecretsOf(row),
     };
     return { status: 'active', site, revision, credentials };
   }
 
   /**
-   * A site as its clinic is told of it (the outbox worker, at each delivery):
-   * its row and its webhook secret opened, whatever its status, so that what
-   * was accepted before a suspension still reaches the clinic. undefined
-   * when there is no such site.
+   * A site as its clinic and patients are told of it (the outbox worker, at
+   * each delivery): its row and its secrets of delivery opened (webhook
+   * secret, mail relay URL, DKIM key), whatever its status, so that what was
+   * accepted before a suspension still goes. undefined when there is no such site.
    */
-  async notifying(siteId: string): Promise<{ site: SiteRecord; webhookSecret?: string } | undefined> {
+  async notifying(siteId: string): Promise<{ site: SiteRecord; secrets: OpenedSiteSecrets } | undefined> {
     const row = await this.db.selectFrom('sites').selectAll().where('site_id', '=', siteId).executeTakeFirst();
     if (!row) return undefined;
-    const { webhook_secret: webhookSecret } = this.webhookSecretOf(row);
-    return { site: recordOf(row), ...(webhookSecret === undefined ? {} : { webhookSecret }) };
+    return { site: recordOf(row), secrets: this.openedSecretsOf(row) };
   }
 
   async get(siteId: string): Promise<SiteRecord | undefined> {
@@ -155,6 +155,24 @@ export class SiteStore {
     return this.update(siteId, now, row);
   }
 
+  /**
+   * Changes how the site's e-mail leaves; what `changes` leaves out stays, a
+   * null goes back to the BFF's. The relay URL and the DKIM key are sealed
+   * afresh; a site never holds a DKIM domain without its selector and key.
+   */
+  setPatientMail(siteId: string, changes: SitePatientMailChanges, now: Date): Promise<SiteRecord | undefined> {
+    const row: Partial<SiteRow> = {};
+    if (changes.from !== undefined) row.mail_from = changes.from;
+    if (changes.smtpUrl !== undefined) row.smtp_url_sealed = changes.smtpUrl === null ? null : this.requireSecrets().seal(siteId, changes.smtpUrl, 'smtp-url');
+    if (changes.dkim === null) Object.assign(row, { dkim_domain: null, dkim_selector: null, dkim_private_key_sealed: null });
+    else if (changes.dkim !== undefined) {
+      const { domain, selector, privateKey } = changes.dkim;
+      Object.assign(row, { dkim_domain: domain, dkim_selector: selector, dkim_private_key_sealed: this.requireSecrets().seal(siteId, privateKey, 'dkim-key') });
+    }
+    if (changes.reminderHoursBefore !== undefined) row.reminder_hours_before = changes.reminderHoursBefore;
+    return this.update(siteId, now, row);
+  }
+
   /** Deletes the site; false when there was none. */
   async delete(siteId: string): Promise<boolean> {
     const result = await this.db.transaction().execute((trx) => trx.deleteFrom('sites').where('site_id', '=', siteId).executeTakeFirst());
@@ -171,21 +189,20 @@ export class SiteStore {
     return this.db.transaction().execute(async (trx) => {
       const rows = await trx
         .selectFrom('sites')
-        .select(['site_id', 'app_secret_sealed', 'webhook_secret_sealed'])
+        .select(['site_id', 'app_secret_sealed', 'webhook_secret_sealed', 'smtp_url_sealed', 'dkim_private_key_sealed'])
         .orderBy('created_at')
         .orderBy('site_id')
         .execute();
       for (const row of rows) {
-        const sealed = secrets.seal(row.site_id, secrets.open(row.site_id, row.app_secret_sealed));
-        const webhookSealed =
-          row.webhook_secret_sealed === null
-            ? null
-            : secrets.seal(row.site_id, secrets.open(row.site_id, row.webhook_secret_sealed, 'webhook'), 'webhook');
+        const again = (sealed: string | null, purpose: SiteSecretPurpose) =>
+          sealed === null ? null : secrets.seal(row.site_id, secrets.open(row.site_id, sealed, purpose), purpose);
         await trx
           .updateTable('sites')
           .set((eb) => ({
-            app_secret_sealed: sealed,
-            webhook_secret_sealed: webhookSealed,
+            app_secret_sealed: again(row.app_secret_sealed, 'app')!,
+            webhook_secret_sealed: again(row.webhook_secret_sealed, 'webhook'),
+            smtp_url_sealed: again(row.smtp_url_sealed, 'smtp-url'),
+            dkim_private_key_sealed: again(row.dkim_private_key_sealed, 'dkim-key'),
             updated_at: now.toISOString(),
             version: eb('version', '+', 1),
           }))
@@ -216,10 +233,19 @@ export class SiteStore {
     });
   }
 
-  /** The row's webhook secret, opened; none when it has no webhook. */
-  private webhookSecretOf(row: Pick<SiteRow, 'site_id' | 'webhook_secret_sealed'>): { webhook_secret?: string } {
-    if (row.webhook_secret_sealed === null) return {};
-    return { webhook_secret: this.requireSecrets().open(row.site_id, row.webhook_secret_sealed, 'webhook') };
+  /** The row's secrets of delivery, opened: each it does not have is left out. */
+  private openedSecretsOf(row: Pick<SiteRow, 'site_id' | 'webhook_secret_sealed' | 'smtp_url_sealed' | 'dkim_private_key_sealed'>): OpenedSiteSecrets {
+    const open = (sealed: string | null, purpose: SiteSecretPurpose) => (sealed === null ? undefined : this.requireSecrets().open(row.site_id, sealed, purpose));
+    const [webhookSecret, smtpUrl, dkimPrivateKey] = [
+      open(row.webhook_secret_sealed, 'webhook'),
+      open(row.smtp_url_sealed, 'smtp-url'),
+      open(row.dkim_private_key_sealed, 'dkim-key'),
+    ];
+    return {
+      ...(webhookSecret === undefined ? {} : { webhook_secret: webhookSecret }),
+      ...(smtpUrl === undefined ? {} : { smtp_url: smtpUrl }),
+      ...(dkimPrivateKey === undefined ? {} : { dkim_private_key: dkimPrivateKey }),
+    };
   }
 
   private requireSecrets(): SiteSecrets {
@@ -244,6 +270,20 @@ export interface SiteChangeRuleChanges {
   text?: string | null;
   bookingPageUrl?: string | null;
 }
+
+/** What setPatientMail changes; each left out stays, each null goes back to the BFF's (MAIL_FROM, SMTP_URL, DKIM_*, REMINDER_HOURS_BEFORE). */
+export interface SitePatientMailChanges {
+  from?: string | null;
+  /** Checked already (notification-settings.ts, smtpUrl); sealed by the store. */
+  smtpUrl?: string | null;
+  /** The three together; the key as PEM (dkimPrivateKeyPem), sealed by the store. */
+  dkim?: { domain: string; selector: string; privateKey: string } | null;
+  /** 0: no reminders. */
+  reminderHoursBefore?: number | null;
+}
+
+/** A site's secrets of delivery, opened (SiteCredentials without the key pair). */
+export type OpenedSiteSecrets = Omit<SiteCredentials, keyof SiteKeyPair>;
 
 /** A change that would leave a site with a webhook URL and no secret, or a secret and no URL: nothing is written. */
 export class WebhookWithoutSecret extends Error {
@@ -292,6 +332,14 @@ function recordOf(row: Selectable<SiteRow>): SiteRecord {
       ...(row.change_text === null ? {} : { text: row.change_text }),
     },
     ...(row.booking_page_url === null ? {} : { booking_page_url: row.booking_page_url }),
+    mail: {
+      ...(row.mail_from === null ? {} : { from: row.mail_from }),
+      own_relay: row.smtp_url_sealed !== null,
+      ...(row.dkim_domain === null || row.dkim_selector === null || row.dkim_private_key_sealed === null
+        ? {}
+        : { dkim: { domain: row.dkim_domain, selector: row.dkim_selector } }),
+      ...(row.reminder_hours_before === null ? {} : { reminder_hours_before: Number(row.reminder_hours_before) }),
+    },
     status: row.status as SiteStatus,
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -69,9 +69,15 @@ export const SiteKeyPair = z
   .strict();
 export type SiteKeyPair = z.output<typeof SiteKeyPair>;
 
-/** What a site is served with beside its row, opened (SiteStore.serving): its key pair and, when it has a webhook, the webhook's secret. */
+/**
+ * What a site is served with beside its row, opened (SiteStore.serving): its
+ * key pair and, when it has them, its webhook's secret, its own mail relay's
+ * URL and its DKIM private key.
+ */
 export interface SiteCredentials extends SiteKeyPair {
   webhook_secret?: string;
+  smtp_url?: string;
+  dkim_private_key?: string;
 }
 
 /** The file `sites create --file` reads. A new site is always active. */
@@ -116,6 +122,21 @@ export interface SiteChangeRules {
   text?: string;
 }
 
+/**
+ * How a site's e-mail leaves (`sites set-patient-mail`), to its clinic and to
+ * its patients: what it leaves out is the BFF's (SMTP_URL, MAIL_FROM,
+ * DKIM_*, REMINDER_HOURS_BEFORE; site-settings.ts, siteMailRelayOf). Its
+ * relay URL and DKIM key are sealed in the row and never here: only whether
+ * it has a relay of its own, and the key's domain and selector.
+ */
+export interface SiteMail {
+  from?: string;
+  own_relay: boolean;
+  dkim?: { domain: string; selector: string };
+  /** 0: no reminders. */
+  reminder_hours_before?: number;
+}
+
 /** A site as the store keeps it, without its secrets (which only SiteStore.credentials and serving open). */
 export interface SiteRecord {
   site_id: string;
@@ -130,6 +151,7 @@ export interface SiteRecord {
   change_rules: SiteChangeRules;
   /** The page its manage links open; left out, the page the patient booked on. */
   booking_page_url?: string;
+  mail: SiteMail;
   status: SiteStatus;
   created_at: string;
   updated_at: string;

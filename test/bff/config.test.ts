@@ -1,4 +1,8 @@
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { deriveReferenceKey, loadBffConfig, parseBffConfig } from '../../bff/config.js';
@@ -56,7 +60,7 @@ describe('BFF configuration', () => {
       databaseUrl: 'file:data/bff.db',
       // Every channel off; the change rules' and the outbox's defaults.
       notifications: {
-        defaultSite: { language: 'en', changeRules: { minNoticeHours: 24, moveAllowed: true } },
+        defaultSite: { language: 'en', changeRules: { minNoticeHours: 24, moveAllowed: true }, reminderHoursBefore: 24 },
         outbox: { worker: true, retryMaxDelayMs: 300_000, giveUpMs: 24 * 3600_000, retentionMs: 72 * 3600_000, leaseMs: 60_000 },
       },
     });
@@ -158,6 +162,101 @@ describe('BFF configuration', () => {
     expect(() => parseBffConfig({ ...clinic, BOOKING_PAGE_URL: 'https://elsewhere.example/book' })).toThrow(
       /^Invalid BFF configuration: BOOKING_PAGE_URL \(must be on one of ALLOWED_ORIGINS \(or PUBLIC_ORIGIN\)/,
     );
+  });
+
+  describe("patients' e-mail: the relay, DKIM and reminders", () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const PKCS8 = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const PKCS1 = privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    const relay = { SMTP_URL: 'smtp://relay.agency.example:587', MAIL_FROM: 'bookings@agency.example' };
+    const dkim = { DKIM_DOMAIN: 'Agency.example', DKIM_SELECTOR: 'bookings2026' };
+    const keyBody = (pem: string) => pem.split('\n')[1]!;
+
+    it('gives the default site the BFF\'s relay and 24 hours of reminders, and no relay without SMTP_URL', () => {
+      const config = parseBffConfig({ ...valid, ...relay });
+
+      expect(config.notifications.mailRelay).toEqual({ url: 'smtp://relay.agency.example:587', from: 'bookings@agency.example' });
+      expect(config.notifications.defaultSite).toMatchObject({ mailRelay: config.notifications.mailRelay, reminderHoursBefore: 24 });
+      expect(parseBffConfig(valid).notifications.defaultSite).not.toHaveProperty('mailRelay');
+    });
+
+    it('signs with DKIM_* given as PEM text, in PKCS#1 or PKCS#8, on one line with \\n or on many', () => {
+      for (const pem of [PKCS8, PKCS1, PKCS1.replaceAll('\n', '\\n')]) {
+        const config = parseBffConfig({ ...valid, ...relay, ...dkim, DKIM_PRIVATE_KEY: pem });
+
+        expect(config.notifications.mailRelay?.dkim).toEqual({ domainName: 'agency.example', keySelector: 'bookings2026', privateKey: PKCS8 });
+        expect(config.notifications.defaultSite.mailRelay).toBe(config.notifications.mailRelay);
+      }
+    });
+
+    it('reads the key from DKIM_PRIVATE_KEY_FILE', () => {
+      const folder = mkdtempSync(join(tmpdir(), 'bff-dkim-'));
+      try {
+        const file = join(folder, 'dkim.pem');
+        writeFileSync(file, PKCS1);
+
+        expect(parseBffConfig({ ...valid, ...relay, ...dkim, DKIM_PRIVATE_KEY_FILE: file }).notifications.mailRelay?.dkim?.privateKey).toBe(PKCS8);
+        expect(() => parseBffConfig({ ...valid, ...dkim, DKIM_PRIVATE_KEY_FILE: join(folder, 'missing.pem') })).toThrow(
+          /^Invalid BFF configuration: DKIM_PRIVATE_KEY_FILE \(cannot be read \(ENOENT\)\)$/,
+        );
+        writeFileSync(file, 'not a key');
+        expect(() => parseBffConfig({ ...valid, ...dkim, DKIM_PRIVATE_KEY_FILE: file })).toThrow(/^Invalid BFF configuration: DKIM_PRIVATE_KEY_FILE \(names a file that is not an unencrypted RSA private key/);
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    });
+
+    it.each([
+      ['an EC key', generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()],
+      ['an RSA key of 512 bits', generateKeyPairSync('rsa', { modulusLength: 512 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()],
+      ['an encrypted key', privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pass' }).toString()],
+      ['a PEM cut short', PKCS8.slice(0, 200)],
+      ['a public key', generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }).toString()],
+    ])('refuses %s as DKIM_PRIVATE_KEY in one line that names it and never quotes it', (_case, pem) => {
+      const error = (() => {
+        try {
+          parseBffConfig({ ...valid, ...relay, ...dkim, DKIM_PRIVATE_KEY: pem });
+        } catch (thrown) {
+          return thrown as Error;
+        }
+        throw new Error('accepted');
+      })();
+
+      expect(error.message).toMatch(/^Invalid BFF configuration: DKIM_PRIVATE_KEY \(must be an unencrypted RSA private key in PEM .* of 1024 bits or more/);
+      expect(error.message).not.toContain(keyBody(pem));
+      expect(error.message.split('\n')).toHaveLength(1);
+    });
+
+    it.each<[string, Record<string, string>, RegExp]>([
+      ['a domain without selector or key', { DKIM_DOMAIN: 'agency.example' }, /DKIM_SELECTOR \(required with DKIM_DOMAIN\); DKIM_PRIVATE_KEY \(required with DKIM_DOMAIN and DKIM_SELECTOR/],
+      ['a key without domain or selector', { DKIM_PRIVATE_KEY: PKCS8 }, /DKIM_DOMAIN, DKIM_SELECTOR \(required with DKIM_PRIVATE_KEY\)/],
+      ['the key given both ways', { ...dkim, DKIM_PRIVATE_KEY: PKCS8, DKIM_PRIVATE_KEY_FILE: '/nonexistent/dkim.pem' }, /DKIM_PRIVATE_KEY_FILE \(/],
+      ['a domain that is no domain', { ...dkim, DKIM_DOMAIN: 'agency', DKIM_PRIVATE_KEY: PKCS8 }, /DKIM_DOMAIN \(must be a domain name/],
+      ['a selector with a space', { ...dkim, DKIM_SELECTOR: 'my key', DKIM_PRIVATE_KEY: PKCS8 }, /DKIM_SELECTOR \(must be a DNS label/],
+    ])('refuses %s: DKIM is all three settings or none', (_case, env, problem) => {
+      expect(() => parseBffConfig({ ...valid, ...relay, ...env })).toThrow(problem);
+    });
+
+    it('takes REMINDER_HOURS_BEFORE from 0 (none) to 720, whole hours only', () => {
+      expect(parseBffConfig({ ...valid, REMINDER_HOURS_BEFORE: '0' }).notifications.defaultSite.reminderHoursBefore).toBe(0);
+      expect(parseBffConfig({ ...valid, REMINDER_HOURS_BEFORE: '720' }).notifications.defaultSite.reminderHoursBefore).toBe(720);
+      for (const bad of ['721', '-1', '1.5', 'a day']) {
+        expect(() => parseBffConfig({ ...valid, REMINDER_HOURS_BEFORE: bad }), bad).toThrow(/^Invalid BFF configuration: REMINDER_HOURS_BEFORE \(/);
+      }
+    });
+
+    it('stops the process with one line when the DKIM key does not read, never printing it', async () => {
+      const cut = PKCS8.slice(0, 300);
+      const env = { PATH: process.env.PATH, ...valid, ...relay, ...dkim, DKIM_PRIVATE_KEY: cut };
+      const run = promisify(execFile)(process.execPath, ['--import', 'tsx', `${REPO_ROOT}bff/main.ts`], { cwd: REPO_ROOT, env: { ...env, NODE_PATH: '' } });
+      const failure = (await run.then(() => undefined, (error: unknown) => error)) as { code: number; stderr: string; stdout: string };
+
+      expect(failure.code).toBe(1);
+      const lines = failure.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('DKIM_PRIVATE_KEY (must be an unencrypted RSA private key');
+      expect(failure.stderr + failure.stdout).not.toContain(keyBody(PKCS8));
+    });
   });
 
   it('stops the process with one line naming the variable and never printing the secret', async () => {

@@ -24,6 +24,8 @@ const base = {
 const GOOD_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const GOOD_SMTP = { SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'bookings@clinic.test' };
 const GOOD_HOOK = { WEBHOOK_URL: 'https://hooks.clinic.test/north', WEBHOOK_SECRET: GOOD_SECRET };
+const GOOD_DKIM = { DKIM_DOMAIN: 'clinic.test', DKIM_SELECTOR: 'bookings1' };
+const KEY_HIDDEN = 'TUlJRXZRSUJBREFOQmdrcWhraUc5dzBCQVFFRkFBU0NCS2N3Z2dTakFnRUFBb0lCQVFDaGlkZGVuLWtleQ';
 
 interface Case {
   what: string;
@@ -67,6 +69,14 @@ const cases: Case[] = [
     hidden: [GOOD_SECRET.slice(6)],
   },
   { what: 'an ftp:// WEBHOOK_URL', env: { ...GOOD_HOOK, WEBHOOK_URL: 'ftp://hooks.clinic.test/ftp-hidden-1e4d' }, named: 'WEBHOOK_URL', hidden: ['ftp-hidden-1e4d', GOOD_SECRET.slice(6)] },
+  {
+    what: 'a DKIM_PRIVATE_KEY that is no RSA key',
+    env: { ...GOOD_SMTP, ...GOOD_DKIM, DKIM_PRIVATE_KEY: `-----BEGIN PRIVATE KEY-----\n${KEY_HIDDEN}\n-----END PRIVATE KEY-----\n` },
+    named: 'DKIM_PRIVATE_KEY',
+    hidden: [KEY_HIDDEN],
+  },
+  { what: 'a DKIM_DOMAIN and DKIM_SELECTOR without a key', env: { ...GOOD_SMTP, ...GOOD_DKIM }, named: 'DKIM_PRIVATE_KEY', hidden: [] },
+  { what: 'a REMINDER_HOURS_BEFORE past 30 days', env: { REMINDER_HOURS_BEFORE: '721' }, named: 'REMINDER_HOURS_BEFORE', hidden: [] },
   { what: 'an OUTBOX_LEASE_SECONDS shorter than the longest try', env: { OUTBOX_LEASE_SECONDS: '34' }, named: 'OUTBOX_LEASE_SECONDS', hidden: [] },
 ];
 

@@ -7,6 +7,7 @@ import type { NotificationEvent } from '../../../bff/notifications/notification-
 import { newMessageId } from '../../../bff/outbox/enqueue.js';
 import type { OutboxChannel } from '../../../bff/outbox/outbox-message.js';
 import { patientHash } from '../../../platform/patient-hash.js';
+import { emailHash } from '../../../bff/cli/patients-commands.js';
 import { ENGINES } from '../sites/support/sites-test-database.js';
 import { auditLines, printed, refusal, sitesCli, sitesCliProcess, type CliResult } from '../sites/support/sites-cli.js';
 import { outboxDatabase, type OutboxDatabase } from '../outbox/support/outbox-database.js';
@@ -154,8 +155,8 @@ describe.each(ENGINES)('npm run bff -- patients erase, on %s', { timeout: 60_000
   });
 
   it.each<[string, string[], RegExp]>([
-    ['no --phone', ['erase'], /^bff: --phone is required$/],
-    ['an empty phone', ['erase', '--phone', ''], /^bff: --phone is required$/],
+    ['no --phone', ['erase'], /^bff: --phone or --email is required$/],
+    ['an empty phone', ['erase', '--phone', ''], /^bff: --phone or --email is required$/],
     ['a phone of four digits', ['erase', '--phone', '+(12) 3-4'], /^bff: --phone must be a phone number \(digits, spaces, \+ \( \) - \. \/, at least 5 digits\)$/],
     ['a phone with words', ['erase', '--phone', 'call +44 7700 900123'], /^bff: --phone must be a phone number /],
     ['an option of the server\'s command', ['erase', '--phone', '+44 7700 900123', '--clinic', '1'], /^bff: Unknown option '--clinic'/],
@@ -205,6 +206,151 @@ describe('the bff process runs patients erase', { timeout: 60_000 }, () => {
     expect(printed(result)).toEqual({ booking_records: 1, outbox_messages: 1 });
     expect(auditLines(result)).toEqual([expect.objectContaining({ audit: true, action: 'patients erase', patient: patientHash(ERIN_PHONES[2]) })]);
     expect(result.stdout + result.stderr).not.toMatch(/7700|Erin/);
+  });
+});
+
+/** The address Erin gave when she booked, as she typed it twice, and what the erasure request says. */
+const ERIN_EMAIL = 'erin.erasable@mail.example';
+const ERIN_TYPED = ['erin.erasable@mail.example', ' Erin.Erasable@Mail.Example '] as const;
+/** Others, whose rows stay: an address one character from hers, and another patient's. */
+const LOOKALIKE = 'erin-erasable@mail.example';
+const NINA_EMAIL = 'nina.neighbour@mail.example';
+
+describe.each(ENGINES)('npm run bff -- patients erase --email, on %s', { timeout: 60_000 }, (engine) => {
+  let outbox: OutboxDatabase;
+  const outputs: CliResult[] = [];
+  const cli = async (...args: string[]) => {
+    const result = await sitesCli(['patients', ...args], { DATABASE_URL: outbox.testDb.url });
+    outputs.push(result);
+    return result;
+  };
+  const db = () => outbox.database.db;
+
+  beforeAll(async () => {
+    outbox = await outboxDatabase(engine);
+  });
+  afterAll(async () => {
+    const text = outputs.map((result) => result.stdout + result.stderr).join('\n');
+    expect(text.toLowerCase()).not.toContain('erin');
+    await outbox.close();
+  });
+  beforeEach(async () => {
+    for (const table of ['patient_mail', 'outbox_messages'] as const) await db().deleteFrom(table).execute();
+  });
+
+  /** One message of a booking, written as the booking path writes it (the payload names the booking, never the address). */
+  async function message(siteId: string, appointmentId: number, eventType: string, state: 'pending' | 'delivered' | 'dead', now: number): Promise<string> {
+    const id = newMessageId();
+    await db()
+      .insertInto('outbox_messages')
+      .values({
+        id,
+        site_id: siteId,
+        channel: 'email',
+        event_type: eventType,
+        payload: JSON.stringify({ type: eventType, site_id: siteId, appointment_id: appointmentId, reference: 'K7QM-4XRT' }),
+        state,
+        created_at: now,
+        next_attempt_at: eventType === 'patient.reminder' ? now + 2 * 24 * HOUR : now,
+        lease_owner: null,
+        lease_until: null,
+        finished_at: state === 'pending' ? null : now,
+        last_error: state === 'dead' ? 'smtp 550' : null,
+        due_at: eventType === 'patient.reminder' ? now + 2 * 24 * HOUR : null,
+        appointment_id: appointmentId,
+      })
+      .execute();
+    return id;
+  }
+
+  /**
+   * Erin's address kept for two bookings on two sites (typed two ways), with their confirmations (delivered, dead)
+   * and a pending reminder; the clinic's message about her booking; the lookalike's and Nina's bookings beside them.
+   */
+  async function seed(now: number) {
+    const keep = async (siteId: string, appointmentId: number, email: string) => {
+      await db()
+        .insertInto('patient_mail')
+        .values({ site_id: siteId, appointment_id: appointmentId, email, language: 'en', unsubscribe_token: `tok_${siteId}_${appointmentId}`, created_at: now, forget_at: now + WEEK })
+        .execute();
+    };
+    await keep('cbs_north', 101, ERIN_TYPED[0]);
+    await keep('default', 301, ERIN_TYPED[1].trim());
+    await keep('cbs_north', 102, LOOKALIKE);
+    await keep('cbs_south', 201, NINA_EMAIL);
+    const erin = [
+      await message('cbs_north', 101, 'patient.confirmation', 'delivered', now),
+      await message('cbs_north', 101, 'patient.reminder', 'pending', now),
+      await message('default', 301, 'patient.confirmation', 'dead', now),
+    ];
+    const others = [
+      // The clinic's own message of her booking: the clinic's record, erased by phone, never by address.
+      await message('cbs_north', 101, 'booking.created', 'delivered', now),
+      // The same appointment id on another site is another booking.
+      await message('cbs_south', 101, 'patient.reminder', 'pending', now),
+      await message('cbs_north', 102, 'patient.reminder', 'pending', now),
+      await message('cbs_south', 201, 'patient.confirmation', 'delivered', now),
+    ];
+    return { erin, others };
+  }
+
+  const keptAddresses = async () => (await db().selectFrom('patient_mail').select('email').execute()).map((row) => row.email).sort();
+  const messageIds = async () => (await db().selectFrom('outbox_messages').select('id').execute()).map((row) => row.id).sort();
+
+  it('deletes the address on every site, however it was typed, and every message to it, in any state; nothing else', async () => {
+    const { others } = await seed(Date.now());
+
+    const result = await cli('erase', '--email', ' ERIN.erasable@mail.EXAMPLE');
+
+    expect(printed(result)).toEqual({ patient_mail: 2, outbox_messages: 3 });
+    expect(await keptAddresses()).toEqual([LOOKALIKE, NINA_EMAIL]);
+    expect(await messageIds()).toEqual([...others].sort());
+  });
+
+  it('writes one audit line naming the patient only by the hash of the address', async () => {
+    await seed(Date.now());
+
+    const result = await cli('erase', '--email', ERIN_EMAIL);
+
+    expect(auditLines(result)).toEqual([
+      { audit: true, at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), action: 'patients erase', patient: emailHash(ERIN_EMAIL), patient_mail: 2, outbox_messages: 3 },
+    ]);
+    expect(emailHash(' Erin.Erasable@Mail.Example ')).toBe(emailHash(ERIN_EMAIL));
+    expect(emailHash(ERIN_EMAIL)).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('erases nothing more on a second run, and says so', async () => {
+    await seed(Date.now());
+    expect((await cli('erase', '--email', ERIN_EMAIL)).code).toBe(0);
+
+    expect(printed(await cli('erase', '--email', ERIN_EMAIL))).toEqual({ patient_mail: 0, outbox_messages: 0 });
+    expect(await keptAddresses()).toEqual([LOOKALIKE, NINA_EMAIL]);
+  });
+
+  it.runIf(engine === 'sqlite')('leaves no byte of the address, as typed either way, in the SQLite file or its WAL', async () => {
+    await seed(Date.now());
+    const holds = (text: string) => sqliteBytes(outbox.testDb.file!).includes(Buffer.from(text, 'utf8'));
+    expect(holds(ERIN_TYPED[1].trim())).toBe(true);
+
+    expect((await cli('erase', '--email', ERIN_EMAIL)).code).toBe(0);
+
+    for (const text of [ERIN_EMAIL, ERIN_TYPED[1].trim(), 'tok_cbs_north_101', 'tok_default_301']) expect(holds(text), text).toBe(false);
+    for (const text of [LOOKALIKE, NINA_EMAIL, 'tok_cbs_south_201']) expect(holds(text), text).toBe(true);
+  });
+
+  it.each<[string, string[], RegExp]>([
+    ['a phone and an address', ['erase', '--phone', '+44 7700 900123', '--email', ERIN_EMAIL], /^bff: --phone and --email cannot go together: erase one at a time$/],
+    ['an address without a domain', ['erase', '--email', 'erin.erasable'], /^bff: --email must be one e-mail address, e\.g\. patient@example\.com$/],
+    ['two addresses', ['erase', '--email', `${ERIN_EMAIL}, ${NINA_EMAIL}`], /^bff: --email must be one e-mail address/],
+    ['an empty address', ['erase', '--email', ''], /^bff: --email must be one e-mail address/],
+  ])('refuses %s with one line and exit code 2, deleting nothing', async (_case, args, message) => {
+    await seed(Date.now());
+    const [addresses, messages] = [await keptAddresses(), await messageIds()];
+
+    expect(refusal(await cli(...args))).toMatch(message);
+
+    expect(await keptAddresses()).toEqual(addresses);
+    expect(await messageIds()).toEqual(messages);
   });
 });
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadBffConfig } from '../../../bff/config.js';
 import { channelDeliverer, type NotifiedSite } from '../../../bff/notifications/channel-deliverer.js';
-import { MailSender } from '../../../bff/notifications/mail-sender.js';
+import { MailSenders } from '../../../bff/notifications/mail-sender.js';
 import { WebhookSender } from '../../../bff/notifications/webhook-sender.js';
 import { parseOutboundAllowlist } from '../../../bff/outbound/outbound-allowlist.js';
 import { OutboundPolicy } from '../../../bff/outbound/outbound-policy.js';
@@ -25,18 +25,21 @@ const RULES = { minNoticeHours: 24, moveAllowed: true };
 
 const relay = await startRelay({ noStartTls: true });
 const receiver = await startReceiver(SECRET);
-const mail = new MailSender({ url: relay.url, from: FROM });
+const mail = new MailSenders();
+afterAll(() => mail.close());
+/** The relay every site of these tests sends through, as the BFF's SMTP_URL and MAIL_FROM. */
+const mailRelay = { url: relay.url, from: FROM };
 const webhook = new WebhookSender({ outbound: new OutboundPolicy({ allowlist: parseOutboundAllowlist('127.0.0.1') }) });
 
 /** A deliverer over sites held in a map a test changes between deliveries. */
-function delivererOver(sites: Map<string, NotifiedSite>, withMail = true) {
-  return channelDeliverer({ notificationsOf: async (siteId) => sites.get(siteId), webhook, ...(withMail ? { mail } : {}) });
+function delivererOver(sites: Map<string, NotifiedSite>) {
+  return channelDeliverer({ notificationsOf: async (siteId) => sites.get(siteId), webhook, mail });
 }
 const siteEvent = (siteId: string) => eventOf('booking.created', { site_id: siteId });
 
 describe('the outbox deliverer', () => {
   it('sends an e-mail message to the site\'s address, in its language, naming the clinic', async () => {
-    const sites = new Map([['cbs_one', { email: 'desk@one.example', language: 'de', changeRules: RULES, clinicName: 'Praxis Eins' } satisfies NotifiedSite]]);
+    const sites = new Map([['cbs_one', { email: 'desk@one.example', language: 'de', changeRules: RULES, clinicName: 'Praxis Eins', mailRelay } satisfies NotifiedSite]]);
     const before = relay.received.length;
 
     expect(await delivererOver(sites).deliver(messageOf(siteEvent('cbs_one'), 'email'))).toEqual({ delivered: true });
@@ -59,13 +62,13 @@ describe('the outbox deliverer', () => {
   });
 
   it('reads the site\'s channels at each delivery: a try after a change goes where the site says now', async () => {
-    const sites = new Map<string, NotifiedSite>([['cbs_three', { email: 'old@three.example', language: 'en', changeRules: RULES }]]);
+    const sites = new Map<string, NotifiedSite>([['cbs_three', { email: 'old@three.example', language: 'en', changeRules: RULES, mailRelay }]]);
     const deliverer = delivererOver(sites);
     const message = messageOf(siteEvent('cbs_three'), 'email');
     const before = relay.received.length;
 
     await deliverer.deliver(message);
-    sites.set('cbs_three', { email: 'new@three.example', language: 'en', changeRules: RULES });
+    sites.set('cbs_three', { email: 'new@three.example', language: 'en', changeRules: RULES, mailRelay });
     await deliverer.deliver({ ...message, attempts: 2 });
 
     expect(relay.received.slice(before).map((received) => received.envelope.to)).toEqual([['old@three.example'], ['new@three.example']]);
@@ -84,10 +87,10 @@ describe('the outbox deliverer', () => {
     expect([relay.received.length, receiver.received.length]).toEqual([mails, hooks]);
   });
 
-  it('gives up at once on an e-mail when no relay is configured', async () => {
+  it('gives up at once on an e-mail of a site that has no relay (neither its own nor SMTP_URL)', async () => {
     const sites = new Map([['cbs_five', { email: 'desk@five.example', language: 'en', changeRules: RULES } satisfies NotifiedSite]]);
 
-    expect(await delivererOver(sites, false).deliver(messageOf(siteEvent('cbs_five'), 'email'))).toEqual({
+    expect(await delivererOver(sites).deliver(messageOf(siteEvent('cbs_five'), 'email'))).toEqual({
       delivered: false,
       permanent: true,
       error: 'no mail relay',
@@ -118,7 +121,10 @@ describe('the outbox deliverer', () => {
       printed(
         await sitesCli(['sites', 'set-notifications', '--site', siteId, '--email', 'desk@smile.example', '--language', 'fr', '--webhook-url', `${receiver.url}/smile`, '--webhook-secret', SECRET], env),
       );
-      const config = loadBffConfig({ UPSTREAM_URL: 'http://127.0.0.1:1/api/v1', APP_KEY: 'k', APP_SECRET_KEY: 's', BOOKING_REF_SECRET: 'r'.repeat(40) }, '/nonexistent/.env');
+      const config = loadBffConfig(
+        { UPSTREAM_URL: 'http://127.0.0.1:1/api/v1', APP_KEY: 'k', APP_SECRET_KEY: 's', BOOKING_REF_SECRET: 'r'.repeat(40), SMTP_URL: relay.url, MAIL_FROM: FROM },
+        '/nonexistent/.env',
+      );
       const deliverer = channelDeliverer({
         notificationsOf: currentSiteNotifications(config, new SiteStore(database.db, new SiteSecrets(Buffer.from(key, 'base64')))),
         mail,

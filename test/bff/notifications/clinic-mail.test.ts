@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MAIL_LANGUAGES, type MailLanguage } from '../../../bff/notifications/mail-language.js';
-import { MailSender } from '../../../bff/notifications/mail-sender.js';
+import { clinicMailOf, type MailRecipient } from '../../../bff/notifications/channel-deliverer.js';
+import { MailSenders } from '../../../bff/notifications/mail-sender.js';
+import type { OutboxMessage } from '../../../bff/outbox/outbox-message.js';
 import { NOTIFICATION_EVENT_TYPES, type NotificationEventType } from '../../../bff/notifications/notification-event.js';
 import { MAIL_WORDS } from '../../../bff/notifications/clinic-mail.js';
 import { eventOf, messageOf, REFERENCE } from './support/events.js';
@@ -14,12 +16,13 @@ import { startRelay, type ReceivedMail } from './support/smtp-relay.js';
 const relay = await startRelay({ noStartTls: true });
 const FROM = 'bookings@agency.example';
 const TO = 'reception@smile.example';
-const sender = new MailSender({ url: relay.url, from: FROM });
+const senders = new MailSenders();
+afterAll(() => senders.close());
 
-/** Sends and returns what the relay took. */
-async function sent(...args: Parameters<MailSender['send']>): Promise<ReceivedMail> {
+/** Sends the clinic's e-mail of `message` to `to` and returns what the relay took. */
+async function sent(message: OutboxMessage, to: MailRecipient): Promise<ReceivedMail> {
   const before = relay.received.length;
-  expect(await sender.send(...args)).toEqual({ delivered: true });
+  expect(await senders.send({ url: relay.url, from: FROM }, message, clinicMailOf(message, to))).toEqual({ delivered: true });
   expect(relay.received).toHaveLength(before + 1);
   return relay.received.at(-1)!;
 }

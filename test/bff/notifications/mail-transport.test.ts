@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isLoopbackHost, MAIL_TIMEOUTS, mailTransportOptions } from '../../../bff/notifications/mail-transport.js';
-import { MAIL_TRY_DEADLINE_MS, MailSender } from '../../../bff/notifications/mail-sender.js';
+import { clinicMailOf } from '../../../bff/notifications/channel-deliverer.js';
+import { MAIL_TRY_DEADLINE_MS, MailSenders } from '../../../bff/notifications/mail-sender.js';
+import type { MailTransportTestOptions } from '../../../bff/notifications/mail-transport.js';
+import type { MailRelay } from '../../../bff/notifications/notification-settings.js';
 import { freePort } from '../../support/free-port.js';
 import { eventOf, messageOf } from './support/events.js';
 import { nonLoopbackAddress, startRelay } from './support/smtp-relay.js';
@@ -10,6 +13,17 @@ const TO = 'reception@smile.example';
 /** smtp-server's built-in certificate is self-signed: only a test may say to take it. */
 const TRUST_TEST_CERTIFICATE = { tls: { rejectUnauthorized: false } };
 const message = () => messageOf(eventOf('booking.created'), 'email');
+
+/** Sends one clinic e-mail to TO through `relay`, on senders of its own (closed after). */
+async function sendThrough(relay: MailRelay, test: MailTransportTestOptions = {}) {
+  const senders = new MailSenders({ test });
+  try {
+    const sent = message();
+    return await senders.send(relay, sent, clinicMailOf(sent, { address: TO, language: 'en' }));
+  } finally {
+    senders.close();
+  }
+}
 
 describe('the relay transport options (SMTP_URL)', () => {
   it.each([
@@ -64,9 +78,8 @@ describe('the relay transport options (SMTP_URL)', () => {
 describe('sending through a real relay', () => {
   it('authenticates with the user and password in SMTP_URL, over the STARTTLS the relay offers', async () => {
     const relay = await startRelay({ auth: { user: 'clinic-bff', pass: 'p@ss word' } });
-    const sender = new MailSender({ url: `smtp://clinic-bff:p%40ss%20word@127.0.0.1:${relay.port}`, from: FROM }, TRUST_TEST_CERTIFICATE);
 
-    expect(await sender.send(message(), { address: TO, language: 'en' })).toEqual({ delivered: true });
+    expect(await sendThrough({ url: `smtp://clinic-bff:p%40ss%20word@127.0.0.1:${relay.port}`, from: FROM }, TRUST_TEST_CERTIFICATE)).toEqual({ delivered: true });
 
     expect(relay.received).toHaveLength(1);
     expect(relay.received[0]).toMatchObject({ user: 'clinic-bff', secure: true });
@@ -74,56 +87,48 @@ describe('sending through a real relay', () => {
 
   it('reports a wrong password as `smtp auth 535`, a failed try', async () => {
     const relay = await startRelay({ auth: { user: 'clinic-bff', pass: 'right' } });
-    const sender = new MailSender({ url: `smtp://clinic-bff:wrong@127.0.0.1:${relay.port}`, from: FROM }, TRUST_TEST_CERTIFICATE);
 
-    expect(await sender.send(message(), { address: TO, language: 'en' })).toEqual({ delivered: false, permanent: false, error: 'smtp auth 535' });
+    expect(await sendThrough({ url: `smtp://clinic-bff:wrong@127.0.0.1:${relay.port}`, from: FROM }, TRUST_TEST_CERTIFICATE)).toEqual({ delivered: false, permanent: false, error: 'smtp auth 535' });
     expect(relay.received).toHaveLength(0);
   });
 
   it('upgrades to TLS when a loopback relay offers STARTTLS', async () => {
     const relay = await startRelay();
-    const sender = new MailSender({ url: relay.url, from: FROM }, TRUST_TEST_CERTIFICATE);
 
-    expect(await sender.send(message(), { address: TO, language: 'en' })).toEqual({ delivered: true });
+    expect(await sendThrough({ url: relay.url, from: FROM }, TRUST_TEST_CERTIFICATE)).toEqual({ delivered: true });
     expect(relay.received[0]?.secure).toBe(true);
   });
 
   it('checks the relay\'s certificate: a self-signed one fails the try, and nothing is sent', async () => {
     const relay = await startRelay();
-    const sender = new MailSender({ url: relay.url, from: FROM });
 
     // smtp-server's built-in certificate is self-signed, and expired too: either is refused.
-    expect(await sender.send(message(), { address: TO, language: 'en' })).toEqual({ delivered: false, permanent: false, error: expect.stringMatching(/^tls (CERT_HAS_EXPIRED|DEPTH_ZERO_SELF_SIGNED_CERT)$/) });
+    expect(await sendThrough({ url: relay.url, from: FROM })).toEqual({ delivered: false, permanent: false, error: expect.stringMatching(/^tls (CERT_HAS_EXPIRED|DEPTH_ZERO_SELF_SIGNED_CERT)$/) });
     expect(relay.received).toHaveLength(0);
   });
 
   it('speaks TLS from the first byte to smtps://', async () => {
     const relay = await startRelay({ secure: true });
-    const sender = new MailSender({ url: relay.url, from: FROM }, TRUST_TEST_CERTIFICATE);
 
-    expect(await sender.send(message(), { address: TO, language: 'en' })).toEqual({ delivered: true });
+    expect(await sendThrough({ url: relay.url, from: FROM }, TRUST_TEST_CERTIFICATE)).toEqual({ delivered: true });
     expect(relay.received[0]?.secure).toBe(true);
   });
 
   it('sends in clear to a loopback relay that offers no STARTTLS (the message never leaves the machine)', async () => {
     const relay = await startRelay({ noStartTls: true });
-    const sender = new MailSender({ url: relay.url, from: FROM });
 
-    expect(await sender.send(message(), { address: TO, language: 'en' })).toEqual({ delivered: true });
+    expect(await sendThrough({ url: relay.url, from: FROM })).toEqual({ delivered: true });
     expect(relay.received[0]?.secure).toBe(false);
   });
 
   it('reports a relay\'s refusal by its reply code, a failed try', async () => {
     const relay = await startRelay({ noStartTls: true, refuseWith: 451 });
-    const sender = new MailSender({ url: relay.url, from: FROM });
 
-    expect(await sender.send(message(), { address: TO, language: 'en' })).toEqual({ delivered: false, permanent: false, error: 'smtp 451' });
+    expect(await sendThrough({ url: relay.url, from: FROM })).toEqual({ delivered: false, permanent: false, error: 'smtp 451' });
   });
 
   it('reports a relay that is not there in a few words, a failed try', async () => {
-    const sender = new MailSender({ url: `smtp://127.0.0.1:${await freePort()}`, from: FROM });
-
-    expect(await sender.send(message(), { address: TO, language: 'en' })).toEqual({ delivered: false, permanent: false, error: 'network ECONNREFUSED' });
+    expect(await sendThrough({ url: `smtp://127.0.0.1:${await freePort()}`, from: FROM })).toEqual({ delivered: false, permanent: false, error: 'network ECONNREFUSED' });
   });
 
   // STARTTLS is required of a relay on another machine. This machine's own non-loopback address stands for one.
@@ -132,18 +137,16 @@ describe('sending through a real relay', () => {
 
     it('refuses a relay that does not offer STARTTLS: `tls required`, and no message crosses in clear', async () => {
       const relay = await startRelay({ host, noStartTls: true });
-      const sender = new MailSender({ url: relay.url, from: FROM });
 
-      expect(await sender.send(message(), { address: TO, language: 'en' })).toEqual({ delivered: false, permanent: false, error: 'tls required' });
+      expect(await sendThrough({ url: relay.url, from: FROM })).toEqual({ delivered: false, permanent: false, error: 'tls required' });
       expect(relay.connections).toBe(1);
       expect(relay.received).toHaveLength(0);
     });
 
     it('sends over STARTTLS to a relay that offers it', async () => {
       const relay = await startRelay({ host });
-      const sender = new MailSender({ url: relay.url, from: FROM }, TRUST_TEST_CERTIFICATE);
 
-      expect(await sender.send(message(), { address: TO, language: 'en' })).toEqual({ delivered: true });
+      expect(await sendThrough({ url: relay.url, from: FROM }, TRUST_TEST_CERTIFICATE)).toEqual({ delivered: true });
       expect(relay.received[0]?.secure).toBe(true);
     });
   });

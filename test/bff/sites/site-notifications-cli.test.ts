@@ -93,6 +93,7 @@ describe.each(ENGINES)('sites set-notifications and set-change-rules, on %s', { 
       webhook: { url: 'https://hooks.agency.example/clinic', secret: SECRET },
       // Not set by the site: the BFF's rules; never the default clinic's text or page.
       changeRules: { minNoticeHours: 12, moveAllowed: false },
+      reminderHoursBefore: 24,
     });
   });
 
@@ -100,7 +101,7 @@ describe.each(ENGINES)('sites set-notifications and set-change-rules, on %s', { 
     const siteId = await createdSite();
 
     expect(printed<SiteView>(await cli(['sites', 'show', '--site', siteId]))).toMatchObject({ notifications: { language: 'en' }, change_rules: {} });
-    expect(await served(siteId)).toEqual({ language: 'en', changeRules: { minNoticeHours: 12, moveAllowed: false } });
+    expect(await served(siteId)).toEqual({ language: 'en', changeRules: { minNoticeHours: 12, moveAllowed: false }, reminderHoursBefore: 24 });
   });
 
   it('generates a webhook secret, prints it once, and signs with it', async () => {
@@ -174,7 +175,7 @@ describe.each(ENGINES)('sites set-notifications and set-change-rules, on %s', { 
     const result = await cli(['sites', 'set-notifications', '--site', siteId, '--no-email', '--no-webhook']);
 
     expect(printed<SiteView>(result).notifications).toEqual({ language: 'en' });
-    expect(await served(siteId)).toEqual({ language: 'en', changeRules: { minNoticeHours: 12, moveAllowed: false } });
+    expect(await served(siteId)).toEqual({ language: 'en', changeRules: { minNoticeHours: 12, moveAllowed: false }, reminderHoursBefore: 24 });
     const row = await withStore((_store, database) =>
       database.db.selectFrom('sites').select(['notify_email', 'webhook_url', 'webhook_secret_sealed']).where('site_id', '=', siteId).executeTakeFirstOrThrow(),
     );
@@ -201,6 +202,7 @@ describe.each(ENGINES)('sites set-notifications and set-change-rules, on %s', { 
       language: 'en',
       changeRules: { minNoticeHours: 48, moveAllowed: true, text: 'Cancel free of charge up to two days before.' },
       bookingPageUrl: 'https://www.smile.example/book?from=site',
+      reminderHoursBefore: 24,
     });
 
     const reset = await cli(['sites', 'set-change-rules', '--site', siteId, '--min-notice-hours', 'default', '--move', 'default', '--no-text', '--no-booking-page-url']);
@@ -208,7 +210,7 @@ describe.each(ENGINES)('sites set-notifications and set-change-rules, on %s', { 
     const view = printed<SiteView>(reset);
     expect(view.change_rules).toEqual({});
     expect(view).not.toHaveProperty('booking_page_url');
-    expect(await served(siteId)).toEqual({ language: 'en', changeRules: { minNoticeHours: 12, moveAllowed: false } });
+    expect(await served(siteId)).toEqual({ language: 'en', changeRules: { minNoticeHours: 12, moveAllowed: false }, reminderHoursBefore: 24 });
   });
 
   it('takes a move switched off and a notice of 0 hours as the site\'s own, not as unset', async () => {
@@ -268,6 +270,7 @@ describe.each(ENGINES)('sites set-notifications and set-change-rules, on %s', { 
         email: 'desk@smile.example',
         language: 'nl',
         changeRules: { minNoticeHours: 12, moveAllowed: false },
+        reminderHoursBefore: 24,
         clinicName: 'Smile Dental',
       });
       expect(await notificationsOf('default')).toEqual(bffConfig().notifications.defaultSite);

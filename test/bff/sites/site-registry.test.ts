@@ -18,6 +18,7 @@ const record = (revision: string): SiteRecord => ({
   booking_rules: { min_notice_minutes: 120, horizon_days: 365, default_duration_minutes: 30 },
   notifications: { language: 'en' },
   change_rules: {},
+  mail: { own_relay: false },
   status: 'active',
   created_at: '2026-11-25T10:00:00.000Z',
   updated_at: '2026-11-25T10:00:00.000Z',

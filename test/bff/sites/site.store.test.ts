@@ -49,6 +49,7 @@ describe.each(ENGINES)('the site store on %s', (engine) => {
       booking_rules: { min_notice_minutes: 120, horizon_days: 365, default_duration_minutes: 30 },
       notifications: { language: 'en' },
       change_rules: {},
+      mail: { own_relay: false },
       status: 'active',
       created_at: NOW.toISOString(),
       updated_at: NOW.toISOString(),

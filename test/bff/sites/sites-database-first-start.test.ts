@@ -38,7 +38,7 @@ describe('BFF instances started together on one new SQLite file', () => {
       const database = await openSitesDatabase(url);
       const migrations = await database.db.selectFrom('bff_migration' as never).select('name' as never).execute();
       await database.close();
-      expect(migrations.map((row) => (row as { name: string }).name)).toEqual(['001-sites', '002-site-version', '003-notifications']);
+      expect(migrations.map((row) => (row as { name: string }).name)).toEqual(['001-sites', '002-site-version', '003-notifications', '004-patient-mail']);
     }
   });
 });

@@ -26,6 +26,8 @@ export interface RelayOptions {
   auth?: { user: string; pass: string };
   /** Answers MAIL FROM with this reply code, taking nothing (a relay that defers or refuses). */
   refuseWith?: number;
+  /** Answers RCPT TO of these addresses with this reply code (550: no such mailbox; 451: try later). */
+  refuseRecipients?: { addresses: string[]; code: number };
 }
 
 export interface TestRelay {
@@ -66,6 +68,11 @@ export async function startRelay(options: RelayOptions = {}): Promise<TestRelay>
     },
     onMailFrom: (_address, _session, callback) => {
       if (options.refuseWith) callback(Object.assign(new Error('Try again later'), { responseCode: options.refuseWith }));
+      else callback();
+    },
+    onRcptTo: (address, _session, callback) => {
+      const refused = options.refuseRecipients;
+      if (refused?.addresses.includes(address.address)) callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: refused.code }));
       else callback();
     },
     onData: (stream, session, callback) => {
