@@ -31,7 +31,16 @@ runMain('BFF', async () => {
   const database = await openSitesDatabase(config.databaseUrl);
   const store = config.sites && new SiteStore(database.db, new SiteSecrets(config.sites.secretsKey!, config.sites.previousSecretsKey));
   // The outbox's worker: what bookings and change requests queue for the clinic goes out at once (OUTBOX_WORKER).
-  const delivery = clinicDelivery({ config, database, sites: store, logger, clock: systemClock, metrics: metrics || undefined });
+  // A reminder checks its booking's status before it goes: through the BFF's own sites, made just below.
+  const delivery = clinicDelivery({
+    config,
+    database,
+    sites: store,
+    logger,
+    clock: systemClock,
+    metrics: metrics || undefined,
+    statusOf: (siteId, appointmentId) => bff.statusOf(siteId, appointmentId),
+  });
   const bff = createBff({
     config,
     logger,

@@ -9,6 +9,10 @@ import { OutboundPolicy } from '../outbound/outbound-policy.js';
 import { currentSiteNotifications } from '../sites/site-settings.js';
 import type { SiteStore } from '../sites/site.store.js';
 import type { SitesDatabase } from '../sites/sites-database.js';
+import type { AppointmentStatusView } from '../../contract/index.js';
+import { composePatientMail } from '../patient-mail/patient-mail-compose.js';
+import { emailTransport, patientDeliverer } from '../patient-mail/patient-deliverer.js';
+import { recipientOf } from '../patient-mail/patient-recipients.js';
 import { routeByEvent } from './event-router.js';
 import { OutboxStore } from './outbox-store.js';
 import { OutboxWorker } from './outbox-worker.js';
@@ -21,6 +25,11 @@ export interface ClinicDeliveryDeps {
   logger: Logger;
   clock: Clock;
   metrics?: BffMetrics;
+  /**
+   * A booking's status upstream now (Bff.statusOf), which a reminder checks
+   * before it goes. Absent: no patient's message is delivered (they wait).
+   */
+  statusOf?: (siteId: string, appointmentId: number) => Promise<AppointmentStatusView | undefined>;
 }
 
 /**
@@ -30,7 +39,7 @@ export interface ClinicDeliveryDeps {
  * main.ts starts it, and nudges it whenever a booking or change request
  * queued messages.
  */
-export function clinicDelivery({ config, database, sites, logger, clock, metrics }: ClinicDeliveryDeps): {
+export function clinicDelivery({ config, database, sites, logger, clock, metrics, statusOf }: ClinicDeliveryDeps): {
   worker: OutboxWorker;
   /** Every relay's pool, the clinic's and the patients' mail alike: closed with the worker. */
   mailSenders: MailSenders;
@@ -38,14 +47,27 @@ export function clinicDelivery({ config, database, sites, logger, clock, metrics
 } {
   const store = new OutboxStore(database.db, database.engine);
   const mailSenders = new MailSenders({ observer: metrics, clock });
+  const notificationsOf = currentSiteNotifications(config, sites);
   const deliverer = channelDeliverer({
-    notificationsOf: currentSiteNotifications(config, sites),
+    notificationsOf,
     mail: mailSenders,
     webhook: new WebhookSender({ outbound: new OutboundPolicy({ allowlist: config.outboundAllowlist }), clock }),
   });
+  // The patients' e-mail (decision 19): only where the unsubscribe link can be made (PUBLIC_ORIGIN) and statuses read.
+  const patient =
+    config.publicOrigin !== undefined && statusOf
+      ? patientDeliverer({
+          recipientOf: (siteId, appointmentId, now) => recipientOf(database.db, siteId, appointmentId, now),
+          notificationsOf,
+          statusOf,
+          compose: composePatientMail(config.publicOrigin),
+          transport: emailTransport(mailSenders),
+          clock,
+        })
+      : undefined;
   const worker = new OutboxWorker({
     store,
-    deliverer: routeByEvent(deliverer, undefined),
+    deliverer: routeByEvent(deliverer, patient),
     clock,
     settings: config.notifications.outbox,
     leaseMs: config.notifications.outbox.leaseMs,

@@ -1,7 +1,7 @@
 import type { AppointmentStatusView } from '../../contract/index.js';
 import { instantOf } from '../availability/zoned-time.js';
 import type { NotifiedSite } from '../notifications/channel-deliverer.js';
-import type { OutgoingMail } from '../notifications/outgoing-mail.js';
+import type { MailSending, OutgoingMail } from '../notifications/outgoing-mail.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Deliverer, DeliveryResult, OutboxMessage } from '../outbox/outbox-message.js';
 import type { PatientMailEvent } from './patient-mail-event.js';
@@ -79,3 +79,17 @@ export function patientDeliverer(options: PatientDelivererOptions): Deliverer<Pa
 }
 
 const withdrawn = (reason: string): DeliveryResult => ({ delivered: false, withdrawn: true, reason });
+
+/**
+ * The e-mail transport: through the site's relay (its own, or the BFF's), the
+ * whole message passed so a bounce is counted as a patient's. A site without
+ * a relay now can never send it: dead at once.
+ */
+export function emailTransport(mail: MailSending): PatientTransport {
+  return {
+    send(site, message, outgoing) {
+      if (!site.mailRelay) return Promise.resolve({ delivered: false, permanent: true, error: 'no mail relay' });
+      return mail.send(site.mailRelay, message, outgoing);
+    },
+  };
+}
