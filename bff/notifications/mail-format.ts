@@ -23,14 +23,19 @@ export const startSide = (dir: MailDirection): 'left' | 'right' => (dir === 'rtl
 export const factsText = (facts: readonly (readonly [string, string])[], colon: string): string =>
   facts.map(([label, value]) => `${label}${colon}${value}`).join('\n');
 
-/** Label and value rows, escaped, each value in a <bdi>. */
+/**
+ * Label and value rows, escaped, each value in a <bdi>. A value without a
+ * letter (a phone number, an id) is left to right: a <bdi> takes its
+ * direction from its first letter, and without one an Arabic mail would move
+ * a phone's leading + to its end.
+ */
 export function factsHtml(facts: readonly (readonly [string, string])[], dir: MailDirection): string {
   const cellPadding = dir === 'rtl' ? '4px 0 4px 16px' : '4px 16px 4px 0';
   const rows = facts
     .map(
       ([label, value]) =>
         `<tr><th scope="row" style="text-align:${startSide(dir)};vertical-align:top;padding:${cellPadding};font-weight:bold">${escapeHtml(label)}</th>` +
-        `<td style="vertical-align:top;padding:4px 0"><bdi>${escapeHtml(value)}</bdi></td></tr>`,
+        `<td style="vertical-align:top;padding:4px 0"><bdi${/\p{L}/u.test(value) ? '' : ' dir="ltr"'}>${escapeHtml(value)}</bdi></td></tr>`,
     )
     .join('\n');
   return `<table role="presentation" cellpadding="0" cellspacing="0" style="border-collapse:collapse">

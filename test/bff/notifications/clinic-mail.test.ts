@@ -125,7 +125,7 @@ describe('the clinic e-mail, as the relay receives it', () => {
     expect(mail.text).toContain('Phone: +44 20 7946 0000');
     expect(mail.text).toContain('Sent automatically by the online booking of Smile Dental.');
     expect(mail.text).not.toContain('Message');
-    expect(mail.html).toContain('<bdi>+44 20 7946 0000</bdi>');
+    expect(mail.html).toContain('<bdi dir="ltr">+44 20 7946 0000</bdi>');
   });
 
   it('lists a move\'s wished starts in the patient\'s order, with the patient\'s message', async () => {
