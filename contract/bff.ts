@@ -381,7 +381,8 @@ export const CONTENT_RESOURCES = {
  * `data` the way it reads any of them, and the keys are the resource names,
  * not the envelopes' (`site` rather than `website.site`). The organization's
  * `message` ("Organization retrieved") is left out: it describes an answer,
- * not the clinic.
+ * not the clinic. Beside `data`, `offers`: what this BFF offers the site's
+ * patients (a confirmation e-mail), from the site's settings.
  */
 export const ContentBundleResponse = z
   .object({
@@ -394,6 +395,17 @@ export const ContentBundleResponse = z
         dentists: DentistListResponse.shape.data,
       })
       .strict(),
+    offers: z
+      .object({
+        confirmation_email: z.boolean().meta({
+          description:
+            'The site can send the patient a confirmation and a reminder by e-mail: the booking form then offers it ' +
+            '(BrowserBookingRequest.patient_email). False when the site has no mail relay or the BFF no PUBLIC_ORIGIN ' +
+            "(the e-mail's unsubscribe link needs it).",
+        }),
+      })
+      .strict()
+      .meta({ description: "What the site's BFF offers patients beyond the clinic system: the site's settings, not the clinic's content." }),
   })
   .strict()
   .meta({ id: 'ContentBundleResponse' });

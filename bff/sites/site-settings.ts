@@ -60,7 +60,7 @@ export function defaultSiteSettings(config: BffConfig): SiteSettings | undefined
     previousReferenceKeys: config.previousReferenceKeys,
     // The app key enters only as a hash, so no key names a credential (as before sites).
     redisScope: createHash('sha256').update(clinic.appKey).digest('hex').slice(0, 16),
-    notifications: config.notifications.defaultSite,
+    notifications: withMailRelay(config.notifications.defaultSite, config),
   };
 }
 
@@ -125,9 +125,26 @@ export function siteSettingsOf(site: SiteRecord, credentials: SiteCredentials, c
     previousReferenceKeys: config.previousReferenceKeys.map((key) => siteReferenceKey(key, site.site_id)),
     redisScope: `site:${site.site_id}`,
     revision,
-    notifications: siteNotificationsOf(site, credentials.webhook_secret, config.notifications.defaultSite.changeRules),
+    notifications: withMailRelay(siteNotificationsOf(site, credentials.webhook_secret, config.notifications.defaultSite.changeRules), config),
   };
 }
+
+/**
+ * A site's notifications with the relay its e-mail goes through: its own when it has one, else the
+ * BFF's (SMTP_URL, MAIL_FROM); neither, none (no e-mail for this site, and none offered to patients).
+ */
+export function withMailRelay(notifications: SiteNotifications, config: Pick<BffConfig, 'notifications'>): SiteNotifications {
+  const mailRelay = notifications.mailRelay ?? config.notifications.mailRelay;
+  return mailRelay ? { ...notifications, mailRelay } : notifications;
+}
+
+/**
+ * Whether the site can send its patients a confirmation and a reminder by e-mail (the content
+ * bundle's offers.confirmation_email): it has a mail relay, and the BFF a PUBLIC_ORIGIN, which the
+ * e-mail's unsubscribe link is on.
+ */
+export const offersPatientMail = (site: Pick<SiteSettings, 'notifications' | 'publicOrigin'>): boolean =>
+  site.notifications.mailRelay !== undefined && !!site.publicOrigin;
 
 /**
  * A database site's channels and change rules from its row
@@ -163,10 +180,11 @@ export function currentSiteNotifications(
   store?: Pick<SiteStore, 'notifying'>,
 ): (siteId: string) => Promise<NotifiedSite | undefined> {
   return async (siteId) => {
-    if (siteId === DEFAULT_SITE) return config.defaultClinic ? config.notifications.defaultSite : undefined;
+    if (siteId === DEFAULT_SITE) return config.defaultClinic ? withMailRelay(config.notifications.defaultSite, config) : undefined;
     const found = await store?.notifying(siteId);
     if (!found) return undefined;
-    return { ...siteNotificationsOf(found.site, found.webhookSecret, config.notifications.defaultSite.changeRules), clinicName: found.site.name };
+    const notifications = siteNotificationsOf(found.site, found.webhookSecret, config.notifications.defaultSite.changeRules);
+    return { ...withMailRelay(notifications, config), clinicName: found.site.name };
   };
 }
 
