@@ -3,20 +3,18 @@ import { COMPLETE, LoadTask } from '../load-task.js';
 import type { Dentist, Treatment, WebsiteSite } from '../../contract/index.js';
 import type { BookingResult } from '../../contract/bff.js';
 import { clinicLocalTime } from '../../contract/rules/clinic-time.js';
-import { candidateSlots, SLOT_STEP_MINUTES } from '../../contract/rules/slots.js';
+import { candidateSlots } from '../../contract/rules/slots.js';
 import { availability, availabilityDays, book, type Availability } from '../api.js';
 import { toBffError } from '../bff-error.js';
 import { emit } from '../events.js';
 import { localToday } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
 import type { WidgetContext } from '../widget-context.js';
-import { icsFile, icsTitle } from '../../contract/rules/appointment-ics.js';
 import type { Choices } from './choices-summary.js';
 import { STEPS, stepAfter, stepBefore, storedStep, type Step } from './booking-steps.js';
 import { bookingBody, EMPTY_DRAFT, validateDraft, type BookingDraft, type DraftField, type FieldErrors } from './booking-rules.js';
 import { draftStorage, type StoredDraft } from './draft-storage.js';
 import { failureText, failureWords } from './failure-text.js';
-import { manageLink } from '../manage/manage-entry.js';
 
 /** What the flow reads from the element that owns it: the inputs <clinic-booking> hands the form. */
 export interface BookingFlowHost extends ReactiveControllerHost, HTMLElement {
@@ -37,9 +35,15 @@ export interface Booked extends BookingResult {
   date: string;
   time: string;
   treatment?: Treatment;
-  /** A blob: URL of the .ics file, revoked when the patient books another. */
+  /** A blob: URL of the .ics file, revoked when the patient books another; empty when its builder could not be fetched. */
   ics: string;
 }
+
+/**
+ * The calendar file's builder, a part of its own (calendar-file.ts): fetched when the details step
+ * shows, so it is here by the time the booking is made. Fetched once: the browser keeps the module.
+ */
+const calendarFile = () => import('./calendar-file.js');
 
 /** The treatment and dentist choices, each made on its own step. */
 export type ChoiceField = 'treatment_id' | 'doctor_id';
@@ -191,6 +195,7 @@ export class BookingFlow implements ReactiveController {
 
   /** Shows a step and moves focus to its heading, which announces it. */
   private async go(step: Step): Promise<void> {
+    if (step === 'details') calendarFile().catch(() => {});
     this.set({ step });
     this.save();
     await this.focus('#step-heading');
@@ -314,7 +319,7 @@ export class BookingFlow implements ReactiveController {
     this.set({ sending: true });
     try {
       const result = await book(this.apiBase, body, this.attempt.key);
-      this.succeeded(result, body);
+      await this.succeeded(result, body);
     } catch (error) {
       await this.failed(error);
     } finally {
@@ -322,26 +327,14 @@ export class BookingFlow implements ReactiveController {
     }
   }
 
-  private succeeded(result: BookingResult, body: ReturnType<typeof bookingBody>): void {
+  private async succeeded(result: BookingResult, body: ReturnType<typeof bookingBody>): Promise<void> {
     draftStorage.clear(this.apiBase);
     this.attempt = undefined;
-    const { site } = this.host;
     const { appointment_date: date, appointment_time: time } = body;
-    const treatment = this.treatment;
-    const ics = icsFile({
-      title: icsTitle(treatment?.treatment_name, site?.clinic_name),
-      address: site?.contact_address ?? '',
-      date,
-      time,
-      minutes: treatment?.duration_minutes ?? SLOT_STEP_MINUTES,
-      zone: this.zone,
-      reference: result.reference,
-      description: `${this.t.manage}: ${manageLink(result.reference, result.booking_page_url)}`,
-    });
-    this.set({
-      booked: { ...result, date, time, treatment, ics: URL.createObjectURL(new Blob([ics], { type: 'text/calendar' })) },
-      copied: false,
-    });
+    const booked = { ...result, date, time, treatment: this.treatment };
+    // Without its builder (it could not be fetched), the confirmation goes without a calendar file.
+    const ics = await calendarFile().then(({ calendarFileUrl }) => calendarFileUrl(booked, this.host.site, this.zone, this.t.manage), () => '');
+    this.set({ booked: { ...booked, ics }, copied: false });
     const proceed = emit(
       this.host,
       'clinic-booking:booked',
