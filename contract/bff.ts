@@ -30,6 +30,7 @@ import {
   type RefusalReason,
 } from './rules/bff-api.js';
 import { SLOT_STATUSES, SLOT_STEP_MINUTES } from './rules/slots.js';
+import { EMAIL_ADDRESS_PATTERN, MAX_EMAIL_ADDRESS_LENGTH } from './rules/patterns.js';
 
 /**
  * The BFF's own public API (/api), the one browsers and the widget call. It
@@ -100,6 +101,7 @@ export class BookingRefused extends ApiError {
 
 /** The languages the widget speaks, and the patient's e-mails are written in. */
 export const PATIENT_LANGUAGES = ['en', 'de', 'fr', 'es', 'nl', 'ar'] as const;
+export type PatientLanguage = (typeof PATIENT_LANGUAGES)[number];
 
 /**
  * The fields of a booking that stay in the BFF: the patient's e-mail for a
@@ -118,8 +120,8 @@ export const BrowserBookingRequest = BookAppointmentRequest.extend({
   patient_email: z
     .string()
     .trim()
-    .max(254)
-    .regex(/^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/, { message: 'must be one e-mail address' })
+    .max(MAX_EMAIL_ADDRESS_LENGTH)
+    .regex(EMAIL_ADDRESS_PATTERN, { message: 'must be one e-mail address' })
     .optional()
     .meta({
       description:

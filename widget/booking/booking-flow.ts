@@ -8,6 +8,7 @@ import { availability, availabilityDays, book, type Availability } from '../api.
 import { toBffError } from '../bff-error.js';
 import { emit } from '../events.js';
 import { localToday } from '../format.js';
+import { mailLanguageOf } from '../i18n/localize.js';
 import type { Translation } from '../i18n/translation.js';
 import type { WidgetContext } from '../widget-context.js';
 import type { Choices } from './choices-summary.js';
@@ -28,6 +29,8 @@ export interface BookingFlowHost extends ReactiveControllerHost, HTMLElement {
   readonly prefillPhone?: string;
   readonly privacyUrl?: string;
   readonly successUrl?: string;
+  /** The site sends patients e-mail (the content's offers.confirmation_email): the details step offers it. */
+  readonly emailOffered?: boolean;
 }
 
 /** A booking made: the BFF's answer and what the confirmation shows. */
@@ -37,6 +40,8 @@ export interface Booked extends BookingResult {
   treatment?: Treatment;
   /** A blob: URL of the .ics file, revoked when the patient books another; empty when its builder could not be fetched. */
   ics: string;
+  /** Where the confirmation goes, when the patient asked for one. */
+  email?: string;
 }
 
 /**
@@ -228,14 +233,21 @@ export class BookingFlow implements ReactiveController {
     return { treatment: this.treatment, dentist: this.dentist, date: this.draft.appointment_date, time: this.draft.appointment_time };
   }
 
-  private rules() {
-    return { consentRequired: !!this.host.privacyUrl, t: this.t };
+  /** What the draft is checked against; emailWanted: the patient ticked the e-mail box where the site offers it. */
+  private rules(draft = this.draft) {
+    return { consentRequired: !!this.host.privacyUrl, emailWanted: !!this.host.emailOffered && draft.email_consent, t: this.t };
   }
 
-  /** A typed or ticked value: kept, and its error, if it shows one, checked again. */
+  /**
+   * A typed or ticked value: kept, and the errors shown checked again (the e-mail address's goes
+   * with the box that asks for it unticked).
+   */
   setField(field: DraftField, value: string | boolean): void {
     const draft = { ...this.draft, [field]: value };
-    this.set({ draft, errors: this.errors[field] ? { ...this.errors, [field]: validateDraft(draft, this.rules())[field] } : this.errors });
+    const found = validateDraft(draft, this.rules(draft));
+    const errors = { ...this.errors };
+    for (const shown in errors) errors[shown as DraftField] &&= found[shown as DraftField];
+    this.set({ draft, errors });
     this.save();
   }
 
@@ -309,7 +321,8 @@ export class BookingFlow implements ReactiveController {
     if (this.step !== 'review') return this.go('review');
     if (!this.draft.appointment_time) return this.go('day');
 
-    const body = bookingBody(this.draft, this.host.renderRoot.querySelector<HTMLInputElement>('#honeypot')?.value ?? '');
+    const honeypot = this.host.renderRoot.querySelector<HTMLInputElement>('#honeypot')?.value ?? '';
+    const body = bookingBody(this.draft, honeypot, this.rules().emailWanted ? mailLanguageOf(this.lang) : undefined);
     const bodyText = JSON.stringify(body);
     // The same booking retried keeps its key (the server replays the first
     // answer); a changed booking is a new one with a new key.
@@ -331,7 +344,7 @@ export class BookingFlow implements ReactiveController {
     draftStorage.clear(this.apiBase);
     this.attempt = undefined;
     const { appointment_date: date, appointment_time: time } = body;
-    const booked = { ...result, date, time, treatment: this.treatment };
+    const booked = { ...result, date, time, treatment: this.treatment, email: body.patient_email };
     // Without its builder (it could not be fetched), the confirmation goes without a calendar file.
     const ics = await calendarFile().then(({ calendarFileUrl }) => calendarFileUrl(booked, this.host.site, this.zone, this.t.manage), () => '');
     this.set({ booked: { ...booked, ics }, copied: false });

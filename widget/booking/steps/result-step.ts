@@ -25,6 +25,7 @@ export function renderResultStep(flow: BookingFlow, booked: Booked): TemplateRes
       <button class="button secondary" type="button" @click=${() => copyReference(flow, booked.reference)}>${t.copy}</button>
       <span data-copied>${flow.copied ? t.copied : ''}</span></p>
     <p class="muted">${t.keepReference}</p>
+    ${booked.email ? html`<p>${t.confirmationTo(booked.email)}</p>` : nothing}
     <p class="row">
       ${booked.ics ? html`<a class="button secondary" href=${booked.ics} download="appointment.ics">${t.addToCalendar}</a>` : nothing}
       <button class="button secondary" type="button" @click=${() => flow.bookAnother()}>${t.bookAnother}</button>
