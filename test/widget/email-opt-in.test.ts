@@ -83,6 +83,14 @@ describe('<clinic-booking> confirmation by e-mail', () => {
     expect(inForm(form, '#email_consent')).to.equal(null);
   });
 
+  it('is offered in the dialog of mode="button" too, whose widget loads the content (and its offers) for the form', async () => {
+    const { el, form } = await render(true, (api) => html`<clinic-booking api-base=${api} mode="button"></clinic-booking>`);
+    el.shadowRoot!.querySelector<HTMLButtonElement>('[part="open-button"]')!.click();
+    await walkToDetails(form);
+    expect(control(form, 'email_consent').checked).to.equal(false);
+    expect(bff.calls.filter((call) => call.path === '/content')).to.have.length(1);
+  });
+
   it('is offered as a box of its own, unticked, apart from the privacy consent, the address asked for only once it is ticked', async () => {
     const { form } = await render(true, (api) => html`<clinic-booking api-base=${api} sections="booking" privacy-url="/privacy"></clinic-booking>`);
     await walkToDetails(form);
