@@ -175,14 +175,16 @@ function minifiedTemplates(): Plugin {
  *   i18n-<lang>-<hash>.js, by a page in that language;
  * - the sentences for the BFF's refusals and other rare answers (widget/i18n/failures.ts),
  *   clinic-booking-failures-<hash>.js, with the first such answer;
- * - a booking's manage view (manageView below), clinic-booking-manage-<hash>.js,
- *   when a patient opens it, and its own language packs, clinic-booking-manage-<lang>-<hash>.js.
+ * - a booking's manage view (ownModule below), clinic-booking-manage-<hash>.js,
+ *   when a patient opens it, and its own language packs, clinic-booking-manage-<lang>-<hash>.js;
+ * - the calendar file's builder (ownModule below), clinic-booking-calendar-<hash>.js, when a patient
+ *   reaches the details step, for the booking they are about to make.
  */
 const I18N_PACK = 'i18n-[name]-[hash].js';
 const FAILURES = 'clinic-booking-failures-[hash].js';
 const MANAGE_VIEW = 'clinic-booking-manage-[hash].js';
 const MANAGE_PACK = 'clinic-booking-manage-[name]-[hash].js';
-const MANAGE_ENTRY = 'manage/manage-view.ts';
+const CALENDAR_FILE = 'clinic-booking-calendar-[hash].js';
 
 /** A chunk's file name: the failure sentences' (in either module), else a language pack's (`pack`). */
 const chunkFileName = (pack: string) => ({ facadeModuleId }: { facadeModuleId: string | null }) =>
@@ -217,20 +219,35 @@ const productionConditions = { conditions: defaultClientConditions.map((conditio
 
 const WIDGET_ROOT = fileURLToPath(new URL('./widget', import.meta.url));
 
+/** A module of its own (ownModule): its entry, its file name and its language packs', and who imports it by what name. */
+interface OwnModule {
+  name: string;
+  entry: string;
+  fileName: string;
+  packFileNames: string;
+  /** The path, under widget/, of the one file that imports it, and the specifier it imports it by. */
+  importer: string;
+  specifier: string;
+}
+
 /**
- * The manage view (widget/manage/manage-view.ts) as a module of its own, built on its own with
- * everything it uses, Lit included, the module's import() of it naming its hashed file. Built in
- * the same bundle, it would share the module's code, which the module would then have to export
- * to it: thirty-odd export names, 190 bytes of the module's brotli copy, paid on every first
- * render for a view few open. Its own copy costs only those who open it (about 13 KB brotli).
+ * A part fetched on demand as a module of its own, built on its own with everything it uses, the
+ * module's import() of it naming its hashed file. Built in the same bundle, it would share the
+ * module's code, which the module would then have to export to it (or the bundler would split the
+ * shared code into a chunk the module imports first): for the manage view, thirty-odd export names,
+ * 190 bytes of the module's brotli copy, paid on every first render for a view few open. Its own copy
+ * costs only those who open it:
+ * - the manage view (widget/manage/manage-view.ts), Lit included, about 13 KB brotli;
+ * - the calendar file of a booking made (widget/booking/calendar-file.ts), with the clinic's clock it
+ *   reads, under 1 KB: 400 bytes of the module's brotli copy that no first render needs.
  */
-function manageView(): Plugin {
+function ownModule(part: OwnModule): Plugin {
   let files: { fileName: string; code: string }[] = [];
-  let viewFile = '';
+  let partFile = '';
   return {
-    name: 'clinic-booking-manage-view',
+    name: `clinic-booking-${part.name}`,
     apply: 'build',
-    // Before Vite's own resolver, which would find the source beside manage-entry.ts.
+    // Before Vite's own resolver, which would find the source beside its importer.
     enforce: 'pre',
     async buildStart() {
       const output = await viteBuild({
@@ -239,17 +256,17 @@ function manageView(): Plugin {
         logLevel: 'warn',
         plugins: [keepRuntimeUrls(), shorterLitMessages(), minifiedTemplates()],
         resolve: productionConditions,
-        build: { ...moduleBuild(MANAGE_ENTRY, MANAGE_VIEW, MANAGE_PACK), write: false, emptyOutDir: false, reportCompressedSize: false },
+        build: { ...moduleBuild(part.entry, part.fileName, part.packFileNames), write: false, emptyOutDir: false, reportCompressedSize: false },
       });
       const outputs = (Array.isArray(output) ? output : [output]) as { output: { type: string; fileName: string; code?: string; isEntry?: boolean }[] }[];
       const chunks = outputs.flatMap((result) => result.output).filter((file) => file.type === 'chunk');
       files = chunks.map((chunk) => ({ fileName: chunk.fileName, code: withoutAnnotations(chunk.code ?? '') }));
-      viewFile = chunks.find((chunk) => chunk.isEntry)?.fileName ?? '';
-      if (!viewFile) this.error('the manage view built no module');
+      partFile = chunks.find((chunk) => chunk.isEntry)?.fileName ?? '';
+      if (!partFile) this.error(`the ${part.name} built no module`);
     },
-    // manage-entry.ts imports './manage-view.js': the built file beside the module, not a module of this bundle.
+    // The importer's import of it: the built file beside the module, not a module of this bundle.
     resolveId: (source, importer) =>
-      source === './manage-view.js' && importer?.replace(/\\/g, '/').endsWith('/manage/manage-entry.ts') ? { id: `./${viewFile}`, external: true } : undefined,
+      source === part.specifier && importer?.replace(/\\/g, '/').endsWith(`/widget/${part.importer}`) ? { id: `./${partFile}`, external: true } : undefined,
     async generateBundle(_options, bundle) {
       // A chunk both builds made (the failure sentences: the same code, so the same name) is written once.
       for (const { fileName, code } of files.filter((file) => !(file.fileName in bundle))) {
@@ -260,10 +277,29 @@ function manageView(): Plugin {
   };
 }
 
+const MANAGE: OwnModule = {
+  name: 'manage-view',
+  entry: 'manage/manage-view.ts',
+  fileName: MANAGE_VIEW,
+  packFileNames: MANAGE_PACK,
+  importer: 'manage/manage-entry.ts',
+  specifier: './manage-view.js',
+};
+
+const CALENDAR: OwnModule = {
+  name: 'calendar-file',
+  entry: 'booking/calendar-file.ts',
+  fileName: CALENDAR_FILE,
+  // It imports nothing dynamically: no packs.
+  packFileNames: CALENDAR_FILE,
+  importer: 'booking/booking-flow.ts',
+  specifier: './calendar-file.js',
+};
+
 export default defineConfig(({ command }) => ({
   root: WIDGET_ROOT,
-  // Each says when it applies: devEntry in serve mode, hashedModuleAndLoader and manageView in the build.
-  plugins: [keepRuntimeUrls(), devEntry(), manageView(), hashedModuleAndLoader(), shorterLitMessages(), minifiedTemplates()],
+  // Each says when it applies: devEntry in serve mode, hashedModuleAndLoader and the own modules in the build.
+  plugins: [keepRuntimeUrls(), devEntry(), ownModule(MANAGE), ownModule(CALENDAR), hashedModuleAndLoader(), shorterLitMessages(), minifiedTemplates()],
   build: {
     ...moduleBuild('clinic-booking.ts', 'clinic-booking-[hash].js', I18N_PACK),
     outDir: 'dist',

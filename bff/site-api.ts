@@ -9,7 +9,7 @@ import { notFoundHandler } from '../platform/error-handler.js';
 import { addOperations, type AnyOperation } from '../platform/operation.js';
 import type { BffMetrics } from './metrics/bff-metrics.js';
 import type { BffConfig } from './config.js';
-import { DEFAULT_SITE, type SiteSettings } from './sites/site-settings.js';
+import { DEFAULT_SITE, offersPatientMail, type SiteSettings } from './sites/site-settings.js';
 import { TokenManager } from './upstream/token-manager.js';
 import { UpstreamClient } from './upstream/upstream-client.js';
 import { ReadBudget } from './upstream/read-budget.js';
@@ -157,7 +157,7 @@ export function createSiteApi({
   // REDIS_URL: one set of taken slots and one dentist per patient key for every BFF instance of this site.
   const scope = redis && `${redis.keyPrefix}bff:${site.redisScope}:`;
 
-  const content = contentOperations(cache, config.cache.ttlMs, config.cache.maxStaleMs);
+  const content = contentOperations(cache, config.cache.ttlMs, config.cache.maxStaleMs, { confirmation_email: offersPatientMail(site) });
   const facts = new ClinicFacts(cache);
   const learnt = new MemoryTakenSlots({ maxSlots: config.availabilityMaxSlots, timeZone: site.timeZone, clock });
   const takenSlots: TakenSlots = redis && scope ? new SharedTakenSlots(redis, `${scope}taken:`, learnt) : learnt;

@@ -30,6 +30,7 @@ import {
   type RefusalReason,
 } from './rules/bff-api.js';
 import { SLOT_STATUSES, SLOT_STEP_MINUTES } from './rules/slots.js';
+import { EMAIL_ADDRESS_PATTERN, MAX_EMAIL_ADDRESS_LENGTH } from './rules/patterns.js';
 
 /**
  * The BFF's own public API (/api), the one browsers and the widget call. It
@@ -100,6 +101,7 @@ export class BookingRefused extends ApiError {
 
 /** The languages the widget speaks, and the patient's e-mails are written in. */
 export const PATIENT_LANGUAGES = ['en', 'de', 'fr', 'es', 'nl', 'ar'] as const;
+export type PatientLanguage = (typeof PATIENT_LANGUAGES)[number];
 
 /**
  * The fields of a booking that stay in the BFF: the patient's e-mail for a
@@ -118,8 +120,8 @@ export const BrowserBookingRequest = BookAppointmentRequest.extend({
   patient_email: z
     .string()
     .trim()
-    .max(254)
-    .regex(/^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/, { message: 'must be one e-mail address' })
+    .max(MAX_EMAIL_ADDRESS_LENGTH)
+    .regex(EMAIL_ADDRESS_PATTERN, { message: 'must be one e-mail address' })
     .optional()
     .meta({
       description:
@@ -381,7 +383,8 @@ export const CONTENT_RESOURCES = {
  * `data` the way it reads any of them, and the keys are the resource names,
  * not the envelopes' (`site` rather than `website.site`). The organization's
  * `message` ("Organization retrieved") is left out: it describes an answer,
- * not the clinic.
+ * not the clinic. Beside `data`, `offers`: what this BFF offers the site's
+ * patients (a confirmation e-mail), from the site's settings.
  */
 export const ContentBundleResponse = z
   .object({
@@ -394,6 +397,17 @@ export const ContentBundleResponse = z
         dentists: DentistListResponse.shape.data,
       })
       .strict(),
+    offers: z
+      .object({
+        confirmation_email: z.boolean().meta({
+          description:
+            'The site can send the patient a confirmation and a reminder by e-mail: the booking form then offers it ' +
+            '(BrowserBookingRequest.patient_email). False when the site has no mail relay or the BFF no PUBLIC_ORIGIN ' +
+            "(the e-mail's unsubscribe link needs it).",
+        }),
+      })
+      .strict()
+      .meta({ description: "What the site's BFF offers patients beyond the clinic system: the site's settings, not the clinic's content." }),
   })
   .strict()
   .meta({ id: 'ContentBundleResponse' });

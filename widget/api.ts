@@ -9,9 +9,11 @@ export interface ClinicContent {
   site?: WebsiteSite;
   treatments?: Treatment[];
   dentists?: Dentist[];
+  /** What the site's BFF offers its patients (a confirmation by e-mail), whatever resources were asked for. */
+  offers?: ContentBundleResponse['offers'];
 }
 
-export type Resource = keyof ClinicContent;
+export type Resource = Exclude<keyof ClinicContent, 'offers'>;
 
 /** What the form sends: the spec's booking plus the honeypot, always present (empty for people). */
 export type BookingRequest = BrowserBookingRequest & Record<typeof HONEYPOT_FIELD, string>;
@@ -79,7 +81,7 @@ function shared<T>(url: string): Promise<T> {
  */
 export async function loadContent(apiBase: string, resources: readonly Resource[]): Promise<ClinicContent> {
   if (resources.length === 0) return {};
-  const { data } = await shared<ContentBundleResponse>(`${apiBase}${CONTENT_BUNDLE_PATH}`).catch((error: BffError) => {
+  const { data, offers } = await shared<ContentBundleResponse>(`${apiBase}${CONTENT_BUNDLE_PATH}`).catch((error: BffError) => {
     const check = apiBase + ORIGIN_CHECK_PATH;
     if (!error.status && !pending.has(check)) {
       shared<OriginCheckResponse>(check).then(
@@ -89,7 +91,7 @@ export async function loadContent(apiBase: string, resources: readonly Resource[
     }
     throw error;
   });
-  return Object.fromEntries(resources.map((resource) => [resource, data[resource]])) as ClinicContent;
+  return { ...Object.fromEntries(resources.map((resource) => [resource, data[resource]])), offers } as ClinicContent;
 }
 
 /** Pauses before each re-send of a booking whose outcome is unknown; a longer Retry-After, up to 10 s, wins. */

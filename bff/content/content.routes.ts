@@ -8,7 +8,7 @@ import { chooseEncoding } from '../widget-hosting/precompressed.js';
 import { CacheHeaders, commonErrors, errorAnswer, IfNoneMatch, json, sharedAnswers, tagged } from '../http/answers.js';
 import type { CachedAnswer, ContentCache } from './content-cache.js';
 import { AnswerCodings } from './answer-codings.js';
-import { CONTENT_BUNDLE, DENTISTS, ORGANIZATION, TREATMENTS, WEBSITE, type ContentResource } from './resources.js';
+import { contentBundle, DENTISTS, ORGANIZATION, TREATMENTS, WEBSITE, type ContentOffers, type ContentResource } from './resources.js';
 
 /** What the document says of every content answer but the bundle. */
 const CONTENT_DESCRIPTION =
@@ -60,7 +60,8 @@ const GET_CONTENT = declaration({
     description:
       'The four content answers in one round trip, under one ETag: each as its own operation answers it, unwrapped ' +
       "from its envelope (getOrganization's data, getWebsite's site, the lists' data). Built from the same cached " +
-      'copies as those operations, so it costs no upstream call of its own and is never newer or older than they are.',
+      'copies as those operations, so it costs no upstream call of its own and is never newer or older than they are. ' +
+      "Beside them, `offers`: what the BFF offers this site's patients (a confirmation e-mail), from the site's settings.",
   },
   request: { headers: IfNoneMatch },
   responses: {
@@ -78,9 +79,9 @@ const GET_CONTENT = declaration({
  * cache too. Each resource's path is its own (the same upstream). A treatment
  * by id comes from the cached list, so no id, known or made up, costs an
  * upstream call. Each answers at once from a fresh cached copy, and waits for
- * the cache only otherwise.
+ * the cache only otherwise. The bundle carries the site's `offers` besides.
  */
-export function contentOperations(cache: ContentCache, ttlMs: number, maxStaleMs: number): AnyOperation[] {
+export function contentOperations(cache: ContentCache, ttlMs: number, maxStaleMs: number, offers: ContentOffers): AnyOperation[] {
   const cacheControl = [
     'public',
     `max-age=${Math.floor(ttlMs / 1000)}`,
@@ -88,6 +89,7 @@ export function contentOperations(cache: ContentCache, ttlMs: number, maxStaleMs
     `stale-if-error=${Math.floor(maxStaleMs / 1000)}`,
   ].join(', ');
   const send = answerSender(new AnswerCodings(), cacheControl);
+  const bundle = contentBundle(offers);
 
   /** GET of one resource at its own path. */
   const resourceOperation = (declared: Declaration, resource: ContentResource): AnyOperation =>
@@ -110,7 +112,7 @@ export function contentOperations(cache: ContentCache, ttlMs: number, maxStaleMs
     resourceOperation(LIST_DENTISTS, DENTISTS),
     served(GET_CONTENT, {
       handle: (_input, req, res) =>
-        whenCached(cache.freshCombined(CONTENT_BUNDLE), () => cache.getCombined(CONTENT_BUNDLE), (answer) => send(req, res, answer)),
+        whenCached(cache.freshCombined(bundle), () => cache.getCombined(bundle), (answer) => send(req, res, answer)),
     }),
   ];
 }

@@ -80,24 +80,33 @@ export const TREATMENTS = defineResource(
 );
 export const DENTISTS = defineResource(CONTENT_RESOURCES.dentists, (body) => ({ ...body, data: body.data.map(sanitizeDentist) }));
 
+/** What a site's BFF offers its patients (ContentBundleResponse's `offers`): per site, from its settings. */
+export type ContentOffers = ContentBundleResponse['offers'];
+
 /**
  * GET /api/content (ContentBundleResponse): the four resources above in one
- * answer, from their own cached entries. Their values are the ones this BFF
- * prepared, so they are what their types say.
+ * answer, from their own cached entries, and the site's offers. Their values
+ * are the ones this BFF prepared, so they are what their types say. The offers
+ * are the site's settings, fixed for its runtime (a database site's change
+ * makes a new revision, so a new runtime): they are in the answer's key, so
+ * that an answer built with other offers is never served for it.
  */
-export const CONTENT_BUNDLE: CombinedResource = {
-  key: 'combined:content',
-  parts: [ORGANIZATION, WEBSITE, TREATMENTS, DENTISTS],
-  combine(values) {
-    const [organization, website, treatments, dentists] = values as [
-      OrganizationResponse,
-      WebsiteResponse,
-      TreatmentListResponse,
-      DentistListResponse,
-    ];
-    return {
-      success: true,
-      data: { organization: organization.data, site: website.site, treatments: treatments.data, dentists: dentists.data },
-    } satisfies ContentBundleResponse;
-  },
-};
+export function contentBundle(offers: ContentOffers): CombinedResource {
+  return {
+    key: `combined:content${offers.confirmation_email ? ':mail' : ''}`,
+    parts: [ORGANIZATION, WEBSITE, TREATMENTS, DENTISTS],
+    combine(values) {
+      const [organization, website, treatments, dentists] = values as [
+        OrganizationResponse,
+        WebsiteResponse,
+        TreatmentListResponse,
+        DentistListResponse,
+      ];
+      return {
+        success: true,
+        data: { organization: organization.data, site: website.site, treatments: treatments.data, dentists: dentists.data },
+        offers,
+      } satisfies ContentBundleResponse;
+    },
+  };
+}

@@ -130,6 +130,14 @@ export function siteSettingsOf(site: SiteRecord, credentials: SiteCredentials, c
 }
 
 /**
+ * Whether the site can send its patients a confirmation and a reminder by e-mail (the content
+ * bundle's offers.confirmation_email): it has a mail relay, and the BFF a PUBLIC_ORIGIN, which the
+ * e-mail's unsubscribe link is on.
+ */
+export const offersPatientMail = (site: Pick<SiteSettings, 'notifications' | 'publicOrigin'>): boolean =>
+  site.notifications.mailRelay !== undefined && !!site.publicOrigin;
+
+/**
  * A database site's channels and change rules from its row and its opened
  * secrets (`sites set-notifications`, `sites set-change-rules`,
  * `sites set-patient-mail`): a channel it has not set is off; a rule it has

@@ -14,11 +14,11 @@ const HASHED_MODULE = /^clinic-booking-[A-Za-z0-9_-]+\.js$/;
 const LANGUAGE_PACK = /^i18n-[a-z]{2,3}-[A-Za-z0-9_-]+\.js$/;
 /**
  * The parts the module loads only when asked for (the manage view and its
- * languages, the rarer failure sentences): a missing one is 404, never the
+ * languages, the rarer failure sentences, a booking's calendar file): a missing one is 404, never the
  * redirect to the current module, which is not what the import wants (the
  * module that asked says so in its own words).
  */
-const ON_DEMAND_PART = /^clinic-booking-(?:manage|failures)(?:-[a-z]{2})?-[A-Za-z0-9_-]+\.js$/;
+const ON_DEMAND_PART = /^clinic-booking-(?:manage|failures|calendar)(?:-[a-z]{2})?-[A-Za-z0-9_-]+\.js$/;
 
 /** What the loader imports: `export * from './clinic-booking-<hash>.js';`. */
 const LOADER_IMPORT = /from\s*['"]\.\/(clinic-booking-[A-Za-z0-9_-]+\.js)['"]/;

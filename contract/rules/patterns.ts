@@ -25,6 +25,15 @@ export function normalisePhone(phone: string): string {
   return phone.trimStart().startsWith('+') ? `+${digits}` : digits;
 }
 
+/**
+ * One e-mail address, as a patient types it for a confirmation (no name, no list): something, an @,
+ * and a domain with a dot; no spaces or the characters that would make it a list or a display name.
+ * Checked by the BFF (BrowserBookingRequest.patient_email) and, while typing, by the widget.
+ */
+export const EMAIL_ADDRESS_PATTERN = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
+/** RFC 5321's longest address (a path of 256 octets, less its angle brackets). */
+export const MAX_EMAIL_ADDRESS_LENGTH = 254;
+
 /** Spec "String (Hex)": #rgb or #rrggbb. */
 export const HEX_COLOUR_PATTERN = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 

@@ -3,7 +3,22 @@ import type { TemplateResult } from 'lit';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
-import { aPatient, clickIn, control, fixtureReady, formOf, pickDay, statusOf, stepHeading, submitForm, walkToDetails } from './support/widget.js';
+import {
+  aPatient,
+  booked,
+  bookedResult,
+  clickIn,
+  control,
+  fixtureReady,
+  formOf,
+  pickDay,
+  postsTo,
+  statusOf,
+  stepHeading,
+  submitForm,
+  typeInto,
+  walkToDetails,
+} from './support/widget.js';
 
 describe('<clinic-booking>', () => {
   let bff: FakeBff;
@@ -196,6 +211,41 @@ describe('<clinic-booking>', () => {
         const el = await render((api) => html`<clinic-booking api-base=${api} lang=${pack.lang}></clinic-booking>`);
         await expect(el).to.be.accessible();
       });
+    });
+  }
+
+  // The confirmation by e-mail in each language: the box, the address's error, the confirmation's line.
+  const OPT_IN = [
+    { lang: 'en', label: 'Email', box: 'Send me a confirmation and a reminder by email', error: 'Enter an email address, e.g. name@example.com.', sent: 'We will send the confirmation to' },
+    { lang: 'de', label: 'E-Mail', box: 'Ich möchte eine Bestätigung und eine Terminerinnerung per E-Mail erhalten', error: 'Bitte eine E-Mail-Adresse angeben, z. B. name@beispiel.de.', sent: 'Wir senden die Bestätigung an' },
+    { lang: 'fr', label: 'E-mail', box: 'Recevoir une confirmation et un rappel par e-mail', error: 'Indiquez une adresse e-mail, p. ex. nom@exemple.fr.', sent: 'Nous envoyons la confirmation à' },
+    { lang: 'es', label: 'Correo electrónico', box: 'Quiero recibir una confirmación y un recordatorio por correo electrónico', error: 'Indique un correo electrónico, p. ej. nombre@ejemplo.es.', sent: 'Le enviaremos la confirmación a' },
+    { lang: 'nl', label: 'E-mail', box: 'Stuur mij een bevestiging en een herinnering per e-mail', error: 'Vul een e-mailadres in, bijv. naam@voorbeeld.nl.', sent: 'We sturen de bevestiging naar' },
+    { lang: 'ar', label: 'البريد الإلكتروني', box: 'أرغب في تلقي تأكيد وتذكير بالموعد عبر البريد الإلكتروني', error: 'أدخل عنوان بريد إلكتروني، مثل name@example.com.', sent: 'سنرسل التأكيد إلى' },
+  ];
+
+  for (const words of OPT_IN) {
+    it(`offers the confirmation by e-mail in its own words with lang="${words.lang}"`, async () => {
+      bff = installFakeBff(clinicFixtures({ emailOffered: true }), uniqueApiBase());
+      bff.on('POST /appointments/book', () => booked());
+      const form = formOf(await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} lang=${words.lang} sections="booking"></clinic-booking>`));
+      const patient = aPatient();
+      await walkToDetails(form, patient);
+      await typeInto(form, 'patient_name', patient.patient_name);
+      await typeInto(form, 'patient_phone', patient.patient_phone);
+      expect(text(form.shadowRoot!.querySelector('label[for="email_consent"]'))).to.equal(words.box);
+      await clickIn(form, '#email_consent');
+      expect(text(form.shadowRoot!.querySelector('label[for="patient_email"]'))).to.match(new RegExp(`^${words.label} \\*`));
+      await typeInto(form, 'patient_email', 'jane@example');
+      await submitForm(form);
+      expect(text(form.shadowRoot!.querySelector('#patient_email-error'))).to.equal(words.error);
+
+      await typeInto(form, 'patient_email', 'jane@example.com');
+      await submitForm(form);
+      await submitForm(form);
+
+      expect(text(await bookedResult(form))).to.contain(`${words.sent} jane@example.com.`);
+      expect((postsTo(bff.calls, '/appointments/book')[0]!.body as { language?: string }).language).to.equal(words.lang);
     });
   }
 

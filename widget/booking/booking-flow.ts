@@ -3,20 +3,19 @@ import { COMPLETE, LoadTask } from '../load-task.js';
 import type { Dentist, Treatment, WebsiteSite } from '../../contract/index.js';
 import type { BookingResult } from '../../contract/bff.js';
 import { clinicLocalTime } from '../../contract/rules/clinic-time.js';
-import { candidateSlots, SLOT_STEP_MINUTES } from '../../contract/rules/slots.js';
+import { candidateSlots } from '../../contract/rules/slots.js';
 import { availability, availabilityDays, book, type Availability } from '../api.js';
 import { toBffError } from '../bff-error.js';
 import { emit } from '../events.js';
 import { localToday } from '../format.js';
+import { mailLanguageOf } from '../i18n/localize.js';
 import type { Translation } from '../i18n/translation.js';
 import type { WidgetContext } from '../widget-context.js';
-import { icsFile, icsTitle } from '../../contract/rules/appointment-ics.js';
 import type { Choices } from './choices-summary.js';
 import { STEPS, stepAfter, stepBefore, storedStep, type Step } from './booking-steps.js';
 import { bookingBody, EMPTY_DRAFT, validateDraft, type BookingDraft, type DraftField, type FieldErrors } from './booking-rules.js';
 import { draftStorage, type StoredDraft } from './draft-storage.js';
 import { failureText, failureWords } from './failure-text.js';
-import { manageLink } from '../manage/manage-entry.js';
 
 /** What the flow reads from the element that owns it: the inputs <clinic-booking> hands the form. */
 export interface BookingFlowHost extends ReactiveControllerHost, HTMLElement {
@@ -30,6 +29,8 @@ export interface BookingFlowHost extends ReactiveControllerHost, HTMLElement {
   readonly prefillPhone?: string;
   readonly privacyUrl?: string;
   readonly successUrl?: string;
+  /** The site sends patients e-mail (the content's offers.confirmation_email): the details step offers it. */
+  readonly emailOffered?: boolean;
 }
 
 /** A booking made: the BFF's answer and what the confirmation shows. */
@@ -37,9 +38,17 @@ export interface Booked extends BookingResult {
   date: string;
   time: string;
   treatment?: Treatment;
-  /** A blob: URL of the .ics file, revoked when the patient books another. */
+  /** A blob: URL of the .ics file, revoked when the patient books another; empty when its builder could not be fetched. */
   ics: string;
+  /** Where the confirmation goes, when the patient asked for one. */
+  email?: string;
 }
+
+/**
+ * The calendar file's builder, a part of its own (calendar-file.ts): fetched when the details step
+ * shows, so it is here by the time the booking is made. Fetched once: the browser keeps the module.
+ */
+const calendarFile = () => import('./calendar-file.js');
 
 /** The treatment and dentist choices, each made on its own step. */
 export type ChoiceField = 'treatment_id' | 'doctor_id';
@@ -191,6 +200,7 @@ export class BookingFlow implements ReactiveController {
 
   /** Shows a step and moves focus to its heading, which announces it. */
   private async go(step: Step): Promise<void> {
+    if (step === 'details') calendarFile().catch(() => {});
     this.set({ step });
     this.save();
     await this.focus('#step-heading');
@@ -223,14 +233,21 @@ export class BookingFlow implements ReactiveController {
     return { treatment: this.treatment, dentist: this.dentist, date: this.draft.appointment_date, time: this.draft.appointment_time };
   }
 
-  private rules() {
-    return { consentRequired: !!this.host.privacyUrl, t: this.t };
+  /** What the draft is checked against; emailWanted: the patient ticked the e-mail box where the site offers it. */
+  private rules(draft = this.draft) {
+    return { consentRequired: !!this.host.privacyUrl, emailWanted: !!this.host.emailOffered && draft.email_consent, t: this.t };
   }
 
-  /** A typed or ticked value: kept, and its error, if it shows one, checked again. */
+  /**
+   * A typed or ticked value: kept, and the errors shown checked again (the e-mail address's goes
+   * with the box that asks for it unticked).
+   */
   setField(field: DraftField, value: string | boolean): void {
     const draft = { ...this.draft, [field]: value };
-    this.set({ draft, errors: this.errors[field] ? { ...this.errors, [field]: validateDraft(draft, this.rules())[field] } : this.errors });
+    const found = validateDraft(draft, this.rules(draft));
+    const errors = { ...this.errors };
+    for (const shown in errors) errors[shown as DraftField] &&= found[shown as DraftField];
+    this.set({ draft, errors });
     this.save();
   }
 
@@ -304,7 +321,8 @@ export class BookingFlow implements ReactiveController {
     if (this.step !== 'review') return this.go('review');
     if (!this.draft.appointment_time) return this.go('day');
 
-    const body = bookingBody(this.draft, this.host.renderRoot.querySelector<HTMLInputElement>('#honeypot')?.value ?? '');
+    const honeypot = this.host.renderRoot.querySelector<HTMLInputElement>('#honeypot')?.value ?? '';
+    const body = bookingBody(this.draft, honeypot, this.rules().emailWanted ? mailLanguageOf(this.lang) : undefined);
     const bodyText = JSON.stringify(body);
     // The same booking retried keeps its key (the server replays the first
     // answer); a changed booking is a new one with a new key.
@@ -314,7 +332,7 @@ export class BookingFlow implements ReactiveController {
     this.set({ sending: true });
     try {
       const result = await book(this.apiBase, body, this.attempt.key);
-      this.succeeded(result, body);
+      await this.succeeded(result, body);
     } catch (error) {
       await this.failed(error);
     } finally {
@@ -322,26 +340,14 @@ export class BookingFlow implements ReactiveController {
     }
   }
 
-  private succeeded(result: BookingResult, body: ReturnType<typeof bookingBody>): void {
+  private async succeeded(result: BookingResult, body: ReturnType<typeof bookingBody>): Promise<void> {
     draftStorage.clear(this.apiBase);
     this.attempt = undefined;
-    const { site } = this.host;
     const { appointment_date: date, appointment_time: time } = body;
-    const treatment = this.treatment;
-    const ics = icsFile({
-      title: icsTitle(treatment?.treatment_name, site?.clinic_name),
-      address: site?.contact_address ?? '',
-      date,
-      time,
-      minutes: treatment?.duration_minutes ?? SLOT_STEP_MINUTES,
-      zone: this.zone,
-      reference: result.reference,
-      description: `${this.t.manage}: ${manageLink(result.reference, result.booking_page_url)}`,
-    });
-    this.set({
-      booked: { ...result, date, time, treatment, ics: URL.createObjectURL(new Blob([ics], { type: 'text/calendar' })) },
-      copied: false,
-    });
+    const booked = { ...result, date, time, treatment: this.treatment, email: body.patient_email };
+    // Without its builder (it could not be fetched), the confirmation goes without a calendar file.
+    const ics = await calendarFile().then(({ calendarFileUrl }) => calendarFileUrl(booked, this.host.site, this.zone, this.t.manage), () => '');
+    this.set({ booked: { ...booked, ics }, copied: false });
     const proceed = emit(
       this.host,
       'clinic-booking:booked',

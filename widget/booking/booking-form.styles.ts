@@ -223,7 +223,9 @@ export const bookingFormStyles = css`
     background: #fef2f2;
     color: #7f1d1d;
   }
+  /* A box and its label beside it, on a row of their own: the privacy consent, the e-mail opt-in. */
   .consent {
+    grid-column: 1 / -1;
     grid-template-columns: auto 1fr;
     align-items: start;
   }

@@ -55,6 +55,7 @@ export class ClinicBookingForm extends LitElement {
     prefillPhone: { attribute: false },
     privacyUrl: { attribute: false },
     successUrl: { attribute: false },
+    emailOffered: { attribute: false },
     instance: { attribute: false },
   };
 
@@ -71,6 +72,8 @@ export class ClinicBookingForm extends LitElement {
   prefillPhone?: string;
   privacyUrl?: string;
   successUrl?: string;
+  /** The site sends patients e-mail (the content's offers): the details step offers a confirmation by e-mail. */
+  emailOffered?: boolean;
   /** The widget's number on the page: from the second on, the form's name ends with it, so landmark names stay unique. */
   instance = 1;
 

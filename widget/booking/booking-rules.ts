@@ -1,5 +1,6 @@
+import type { PatientLanguage } from '../../contract/bff.js';
 import { HONEYPOT_FIELD } from '../../contract/rules/bff-api.js';
-import { isPhoneNumber } from '../../contract/rules/patterns.js';
+import { EMAIL_ADDRESS_PATTERN, isPhoneNumber } from '../../contract/rules/patterns.js';
 import { isBlankPatientText, normalisePatientText, patientTextProblem, type PatientTextOptions } from '../../contract/rules/patient-text.js';
 import type { BookingRequest } from '../api.js';
 import type { Translation } from '../i18n/translation.js';
@@ -15,6 +16,10 @@ export interface BookingDraft {
   treatment_id: string;
   note: string;
   consent: boolean;
+  /** "Send me a confirmation and a reminder by e-mail", ticked; counts only where the site offers it. */
+  email_consent: boolean;
+  /** Where to: kept like the phone (draft-storage.ts), and sent only with the box ticked. */
+  patient_email: string;
 }
 
 export type DraftField = keyof BookingDraft;
@@ -30,10 +35,14 @@ export const EMPTY_DRAFT: BookingDraft = {
   treatment_id: '',
   note: '',
   consent: false,
+  email_consent: false,
+  patient_email: '',
 };
 
 export interface RuleContext {
   consentRequired: boolean;
+  /** The patient ticked the e-mail box where the site offers it: the address is then required. */
+  emailWanted: boolean;
   t: Translation;
 }
 
@@ -67,11 +76,18 @@ export function validateDraft(draft: BookingDraft, context: RuleContext): FieldE
   if (!errors.patient_phone && !isPhoneNumber(normalisePatientText(draft.patient_phone))) errors.patient_phone = t.errPhone;
 
   if (context.consentRequired && !draft.consent) errors.consent = t.errConsent;
+  // Its length needs no check: the input's maxlength is the BFF's bound.
+  const email = draft.patient_email.trim();
+  if (context.emailWanted && !EMAIL_ADDRESS_PATTERN.test(email)) errors.patient_email = email ? t.errEmail : t.errRequired;
   return errors;
 }
 
-/** The JSON body the BFF expects, with the honeypot the form keeps empty. */
-export function bookingBody(draft: BookingDraft, honeypot: string): BookingRequest {
+/**
+ * The JSON body the BFF expects, with the honeypot the form keeps empty. With `mailIn` (the patient
+ * ticked the e-mail box where it is offered), the fields the BFF keeps for the confirmation and
+ * reminder: the address, the consent, that language, and this page without its query or fragment.
+ */
+export function bookingBody(draft: BookingDraft, honeypot: string, mailIn?: PatientLanguage): BookingRequest {
   const optionalId = (value: string) => (value ? Number(value) : undefined);
   const optionalText = (value: string, options?: PatientTextOptions) => {
     const text = normalisePatientText(value, options);
@@ -86,6 +102,7 @@ export function bookingBody(draft: BookingDraft, honeypot: string): BookingReque
     doctor_id: optionalId(draft.doctor_id),
     treatment_id: optionalId(draft.treatment_id),
     note: optionalText(draft.note, NOTE),
+    ...(mailIn && { patient_email: draft.patient_email.trim(), email_consent: true, language: mailIn, page_url: location.origin + location.pathname }),
     [HONEYPOT_FIELD]: honeypot,
   };
 }

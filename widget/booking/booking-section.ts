@@ -50,7 +50,7 @@ export function renderBooking(content: ClinicContent, context: WidgetContext, ho
     .treatments=${content.treatments ?? []} .dentists=${content.dentists ?? []}
     .preselectTreatment=${presets.treatment} .preselectDoctor=${presets.doctor}
     .prefillName=${host.patientName} .prefillPhone=${host.patientPhone}
-    .privacyUrl=${presets.privacyLink} .successUrl=${presets.successLink} .instance=${instance}></clinic-booking-form></div>`;
+    .privacyUrl=${presets.privacyLink} .successUrl=${presets.successLink} .emailOffered=${content.offers?.confirmation_email} .instance=${instance}></clinic-booking-form></div>`;
   if (host.mode === 'button') {
     return html`<button class="button open-button" part="open-button" type="button" aria-haspopup="dialog"
         @click=${() => dialogIn(host.renderRoot)?.showModal()}>${t.openBooking}</button>

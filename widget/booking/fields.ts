@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { BookingFlow } from './booking-flow.js';
 import type { DraftField } from './booking-rules.js';
+import { MAX_EMAIL_ADDRESS_LENGTH } from '../../contract/rules/patterns.js';
 
 /*
  * The form's fields: a label that says required or optional, the control bound to the draft, and its
@@ -61,20 +62,41 @@ export function textArea(flow: BookingFlow, field: DraftField, text: string, max
   </div>`;
 }
 
-/** The consent to the clinic's privacy notice, required when the page gives one; checked as soon as it changes. */
+/** A box to tick, its label beside it, on a row of its own; checked as soon as it changes. */
+function checkbox(flow: BookingFlow, field: 'consent' | 'email_consent', text: unknown, required = false): TemplateResult {
+  return html`<div class="field consent">
+    <input id=${field} type="checkbox" .checked=${flow.draft[field]} ?required=${required}
+      aria-invalid=${flow.errors[field] ? 'true' : 'false'}
+      aria-describedby=${describedBy(flow, field)}
+      @change=${(e: Event) => {
+        flow.setField(field, (e.target as HTMLInputElement).checked);
+        flow.checkField(field);
+      }} />
+    <label for=${field}>${text}</label>
+    ${errorText(flow, field)}
+  </div>`;
+}
+
+/** The consent to the clinic's privacy notice, required when the page gives one. */
 export function consentField(flow: BookingFlow, privacyUrl: string): TemplateResult {
   const { t } = flow;
-  return html`<div class="field consent">
-    <input id="consent" type="checkbox" .checked=${flow.draft.consent} required
-      aria-invalid=${flow.errors.consent ? 'true' : 'false'}
-      aria-describedby=${describedBy(flow, 'consent')}
-      @change=${(e: Event) => {
-        flow.setField('consent', (e.target as HTMLInputElement).checked);
-        flow.checkField('consent');
-      }} />
-    <label for="consent">${t.privacyConsent}
-      <a href=${privacyUrl} target="_blank" rel="noopener">${t.privacyLink}</a>
-      <span class="required" aria-hidden="true">*</span></label>
-    ${errorText(flow, 'consent')}
-  </div>`;
+  return checkbox(
+    flow,
+    'consent',
+    html`${t.privacyConsent} <a href=${privacyUrl} target="_blank" rel="noopener">${t.privacyLink}</a>
+      <span class="required" aria-hidden="true">*</span>`,
+    true,
+  );
+}
+
+/**
+ * "Send me a confirmation and a reminder by e-mail", where the site sends e-mail: the patient's own
+ * choice, never ticked for them, apart from the consent. Ticked, the address is asked for beneath it.
+ */
+export function emailOptIn(flow: BookingFlow): TemplateResult {
+  const { t } = flow;
+  return html`${checkbox(flow, 'email_consent', t.emailOptIn)}
+    ${flow.draft.email_consent
+      ? textField(flow, 'patient_email', t.email, { required: true, type: 'email', autocomplete: 'email', maxlength: MAX_EMAIL_ADDRESS_LENGTH })
+      : nothing}`;
 }

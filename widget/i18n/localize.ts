@@ -1,3 +1,4 @@
+import type { PatientLanguage } from '../../contract/bff.js';
 import { en } from './en.js';
 import type { Translation } from './translation.js';
 
@@ -5,6 +6,8 @@ import type { Translation } from './translation.js';
  * English is built in; every other language is a small pack of its own,
  * fetched (one dynamic import, a separate file beside the widget's module)
  * only by a page that uses it, so a language costs nothing to pages that do not.
+ * They are the patient e-mail's languages exactly (the compiler says so): the
+ * widget's language is what a booking asks its confirmation in (booking-rules.ts).
  */
 const PACKS: Record<string, () => Promise<Translation>> = {
   de: () => import('./de.js').then((pack) => pack.de),
@@ -12,7 +15,7 @@ const PACKS: Record<string, () => Promise<Translation>> = {
   es: () => import('./es.js').then((pack) => pack.es),
   nl: () => import('./nl.js').then((pack) => pack.nl),
   ar: () => import('./ar.js').then((pack) => pack.ar),
-};
+} satisfies Record<Exclude<PatientLanguage, 'en'>, unknown>;
 
 /** Languages written right to left, of those the widget speaks. */
 const RIGHT_TO_LEFT = new Set(['ar']);
@@ -22,6 +25,9 @@ const loading = new Map<string, Promise<Translation>>();
 
 /** A language tag's language: 'de-AT' -> 'de'. */
 export const baseOf = (lang: string) => lang.toLowerCase().split('-')[0] ?? 'en';
+
+/** The language of a widget's (languageOf's) e-mails: its base, English or one of PACKS, so one the BFF writes in. */
+export const mailLanguageOf = (lang: string) => baseOf(lang) as PatientLanguage;
 
 /** The widget's language: its own lang, else the page's, else English; 'de-AT' falls back to 'de'. */
 export function languageOf(element: HTMLElement): string {

@@ -79,12 +79,21 @@ export interface Translation {
   /** A patient text holds control, bidi-control or broken characters (contract/rules/patient-text.ts). */
   errHiddenCharacters: string;
   errConsent: string;
+  /**
+   * The patient's own choice, apart from the privacy consent and never ticked for them: a
+   * confirmation and a reminder by e-mail (shown only where the site sends e-mail); `email` labels its field.
+   */
+  emailOptIn: string;
+  /** Not one e-mail address (the rule the BFF checks, contract/rules/patterns.ts). */
+  errEmail: string;
   errSummary: (count: number) => string;
 
   bookedTitle: string;
   bookedSummary: (date: string, time: string) => string;
   referenceLabel: string;
   keepReference: string;
+  /** The confirmation of a booking whose patient asked for e-mail: where it goes. */
+  confirmationTo: (email: string) => string;
   bookAnother: string;
   copy: string;
   copied: string;

@@ -19,13 +19,6 @@ export function openManage(from: Element, reference: string): void {
 }
 
 /**
- * The link a patient keeps to come back to a booking: the clinic's booking page (the BFF's
- * booking_page_url), else this page, with the reference in the fragment, which no browser sends to
- * a server, so no log, proxy or Referer header ever carries it.
- */
-export const manageLink = (reference: string, page?: string | null): string => `${(page || location.href).split('#')[0]}#${MANAGE_FRAGMENT}=${reference}`;
-
-/**
  * The reference of the manage link this page was opened with (#clinic-booking-manage=…), or
  * undefined. The view takes the fragment off the address bar once it shows (manage-view.ts).
  */

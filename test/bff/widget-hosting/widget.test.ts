@@ -212,10 +212,15 @@ describe('GET /widget/i18n-<lang>-<hash>.js (a language pack)', () => {
   });
 });
 
-describe('GET /widget/clinic-booking-manage-…, -failures-… (parts loaded on demand)', () => {
+describe('GET /widget/clinic-booking-manage-…, -failures-…, -calendar-… (parts loaded on demand)', () => {
   // A page open across a release asks for the part its module was built with: the current module instead would
   // be imported as the manage view, and never show it; a 404 lets the module say the view could not load.
-  it.each(['clinic-booking-manage-0ldRe1ea.js', 'clinic-booking-manage-de-0ldRe1ea.js', 'clinic-booking-failures-0ldRe1ea.js'])(
+  it.each([
+    'clinic-booking-manage-0ldRe1ea.js',
+    'clinic-booking-manage-de-0ldRe1ea.js',
+    'clinic-booking-failures-0ldRe1ea.js',
+    'clinic-booking-calendar-0ldRe1ea.js',
+  ])(
     'answers 404, not the redirect to the current module, for %s when it is not there',
     async (file) => {
       const res = await fetch(`${bff.baseUrl}/widget/${file}`, { redirect: 'manual' });

@@ -1,12 +1,17 @@
 import type { Dentist, Organization, Treatment, WebsiteSite } from '../../../contract/index.js';
 
 /** The BFF's answers for a small clinic, as the widget receives them. */
-export type ContentFixture = { success: true; data: { organization: Organization; site: WebsiteSite; treatments: Treatment[]; dentists: Dentist[] } };
+export type ContentFixture = {
+  success: true;
+  data: { organization: Organization; site: WebsiteSite; treatments: Treatment[]; dentists: Dentist[] };
+  offers: { confirmation_email: boolean };
+};
 
 /** The content bundle of these fixtures (the same objects, so changing them changes the answer). */
 export const contentOf = (fixtures: Record<string, unknown>) => (fixtures['/content'] as ContentFixture).data;
 
-export function clinicFixtures(overrides: { site?: Partial<WebsiteSite> } = {}) {
+/** `emailOffered`: the site sends patients e-mail (the bundle's offers.confirmation_email); not unless a test says so. */
+export function clinicFixtures(overrides: { site?: Partial<WebsiteSite>; emailOffered?: boolean } = {}) {
   const weekday = { open: '08:00', close: '18:00', is_closed: false };
   const organization: Organization = {
     care_id: 1, name: 'Fixture Dental', short_name: 'FD', tooth_system: 'FDI', currency: 'GBP', currency_symbol: '£',
@@ -47,7 +52,7 @@ export function clinicFixtures(overrides: { site?: Partial<WebsiteSite> } = {}) 
   ];
   return {
     // GET /content: everything the widget shows, in one answer.
-    '/content': { success: true, data: { organization, site, treatments, dentists } },
+    '/content': { success: true, data: { organization, site, treatments, dentists }, offers: { confirmation_email: overrides.emailOffered ?? false } },
     // Every slot open: the widget offers every candidate start (tests answer 'taken' ones with bff.on).
     '/availability': availabilityAnswer([]),
   } as Record<string, unknown>;

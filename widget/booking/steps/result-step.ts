@@ -1,4 +1,4 @@
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { formatDate, formatTime } from '../../format.js';
 import { referenceText, renderAppointment, statusBadge } from '../appointment-view.js';
 import type { Booked, BookingFlow } from '../booking-flow.js';
@@ -25,8 +25,9 @@ export function renderResultStep(flow: BookingFlow, booked: Booked): TemplateRes
       <button class="button secondary" type="button" @click=${() => copyReference(flow, booked.reference)}>${t.copy}</button>
       <span data-copied>${flow.copied ? t.copied : ''}</span></p>
     <p class="muted">${t.keepReference}</p>
+    ${booked.email ? html`<p>${t.confirmationTo(booked.email)}</p>` : nothing}
     <p class="row">
-      <a class="button secondary" href=${booked.ics} download="appointment.ics">${t.addToCalendar}</a>
+      ${booked.ics ? html`<a class="button secondary" href=${booked.ics} download="appointment.ics">${t.addToCalendar}</a>` : nothing}
       <button class="button secondary" type="button" @click=${() => flow.bookAnother()}>${t.bookAnother}</button>
     </p>
   </div>`;

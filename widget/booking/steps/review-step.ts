@@ -12,5 +12,6 @@ export function renderReviewStep(flow: BookingFlow): TemplateResult {
     [t.patientPhone, draft.patient_phone],
     [t.patientAddress, draft.address],
     [t.note, draft.note],
+    [t.email, flow.host.emailOffered && draft.email_consent ? draft.patient_email : ''],
   ]);
 }
