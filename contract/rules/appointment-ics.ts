@@ -55,8 +55,36 @@ export function icsFile(a: IcsAppointment, stamp: Date = new Date()): string {
     `DESCRIPTION:${icsText(a.description)}`,
     'END:VEVENT',
     'END:VCALENDAR',
-    '',
-  ].join('\r\n');
+  ]
+    .map(folded)
+    .join('\r\n')
+    .concat('\r\n');
+}
+
+const UTF8 = new TextEncoder();
+
+/**
+ * A content line folded as RFC 5545 (3.1) asks: no line longer than 75
+ * octets, each continuation starting with a space; never inside a
+ * character's UTF-8 bytes (a long Arabic or accented title, the manage link).
+ */
+export function folded(line: string): string {
+  const parts: string[] = [];
+  let part = '';
+  let octets = 0;
+  for (const char of line) {
+    const size = UTF8.encode(char).length;
+    // The first line holds 75 octets; each continuation 74 after its leading space.
+    if (octets + size > (parts.length === 0 ? 75 : 74)) {
+      parts.push(part);
+      part = '';
+      octets = 0;
+    }
+    part += char;
+    octets += size;
+  }
+  parts.push(part);
+  return parts.join('\r\n ');
 }
 
 /** The title the widget and the e-mail give the entry: the treatment and the clinic's name, those known. */
