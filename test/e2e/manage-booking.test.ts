@@ -240,7 +240,7 @@ describe('a booking managed by its link in Chromium, the clinic told by e-mail',
       page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
     await expect.poll(copied, POLL).toBe(link);
     // The calendar file names the same link, to come back by.
-    expect(bookingIcs.replace(/\r\n/g, '\n')).toContain(`DESCRIPTION:Manage booking: ${link}\n`);
+    expect(bookingIcs.replace(/\r\n /g, '').replace(/\r\n/g, '\n')).toContain(`DESCRIPTION:Manage booking: ${link}\n`);
   });
 
   it('opens the link in another browser, asks for three other times with a message, and the clinic gets them by e-mail', async () => {

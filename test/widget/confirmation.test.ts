@@ -85,7 +85,10 @@ describe('<clinic-booking>', () => {
       const link = [...result.querySelectorAll('a')].find((a) => text(a) === 'Add to calendar')!;
       expect(link.getAttribute('download')).to.equal('appointment.ics');
       expect(link.href).to.match(/^blob:/);
-      const ics = await (await fetch(link.href)).text();
+      const file = await (await fetch(link.href)).text();
+      // Lines are folded at 75 octets (RFC 5545): each continuation starts with a space.
+      for (const line of file.split('\r\n')) expect(new TextEncoder().encode(line).length).to.be.at.most(75);
+      const ics = file.replace(/\r\n /g, '');
       expect(ics).to.match(/^BEGIN:VCALENDAR\r\n/);
       expect(ics).to.contain('SUMMARY:Check-up\\, Fixture Dental');
       expect(ics).to.contain('LOCATION:1 High St\\, London');
