@@ -25,7 +25,7 @@ const SERVICE_PATHS = ['Literal', 'TemplateElement'].map((node) => ({
   message: "platform/ knows no URL of either service: take the path as an option the service passes (RequestLogPaths, the metrics' routes).",
 }));
 /** The BFF's rooms that answer requests, and its entry files: each stands above its HTTP layer and its settings. */
-const BFF_ROOMS = ['availability', 'booking', 'cli', 'content', 'demo', 'docs', 'health', 'pictures', 'sites', 'widget-hosting'];
+const BFF_ROOMS = ['availability', 'booking', 'changes', 'cli', 'content', 'demo', 'docs', 'health', 'outbox', 'patient-mail', 'pictures', 'sites', 'widget-hosting'];
 const BFF_ENTRIES = ['app.js', 'site-api.js', 'main.js'];
 const BFF_ROOMS_FROM_HTTP = {
   group: [...BFF_ROOMS.map((room) => `../${room}/**`), ...BFF_ENTRIES.map((file) => `../${file}`)],
