@@ -3,7 +3,7 @@
 //
 //   npm run bench:outbox                              # builds first, then runs this file (about 20 minutes)
 //   npm run bench:outbox -- --down-minutes 1          # a shorter outage, for a trial run (the target is 10)
-//   npm run bench:outbox -- --only latency            # one part: latency, booking or outage
+//   npm run bench:outbox -- --only latency            # one part: latency, booking, outage or reminders
 //
 // One run, all on 127.0.0.1:
 //   1. the compiled reference server with the demo clinic (a fresh SQLite file in a temp dir, seeded by the
@@ -35,7 +35,21 @@
 //      messages; then they listen again, and within 7 minutes (the retry wait is capped at
 //      OUTBOX_RETRY_MAX_DELAY_MS, 5 minutes by default) every message must have arrived exactly once and
 //      none be dead, by the outbox table and by `bff outbox list --state dead`. Progress lines every 30 s;
-//   7. the tables, PASS/FAIL per target, and the load average before and after each part (other work on a
+//   7. reminders: patients' reminders (decision 19) delivered by two compiled BFFs on one PostgreSQL database
+//      (BENCH_POSTGRES_URL, by default the local one; a fresh database, dropped at the end), with PUBLIC_ORIGIN,
+//      REMINDER_HOURS_BEFORE=24 and SMTP_URL to a receivers process of their own (the same child as above),
+//      METRICS_PORT for their counters, the outbox settings at their defaults. 10,000 appointments are put
+//      straight into the server's SQLite file, Scheduled, all starting at the same minute a day and some
+//      minutes ahead; for each, the BFFs' database gets what a booking with the patient's consent writes
+//      (the compiled ChangeStore.recordBooking with patientMessages' reminder: booking record, patient_mail
+//      row, outbox row), so all 10,000 reminders fall due in the same minute, while both instances run.
+//      Each reminder asks the server for its booking's status before it goes: 10,000 calls on one app key,
+//      which the server's API_RATE_LIMIT (600 a minute by default) would spread over 17 minutes; this
+//      benchmark's server runs with API_RATE_LIMIT=100000000 (serverEnvironment), as for every other part.
+//      Targets: every reminder taken by the SMTP server exactly once (by Message-ID) within 5 minutes of the
+//      due time, none dead; each instance's resident memory under 300 MiB (VmRSS sampled every 250 ms
+//      from before the due time to the end, and VmHWM, the kernel's peak, at the end);
+//   8. the tables, PASS/FAIL per target, and the load average before and after each part (other work on a
 //      2-CPU machine moves every number here).
 //
 // Exit code: 0 when every target passes, 1 when a target or a validity check fails, 2 when the benchmark
@@ -53,22 +67,44 @@ import { fixed, formatTable, printChecks, printResultsTable, runInterleaved, war
 import { cpuAccounting } from './support/cpu-time.mjs';
 import { listDeadWithCli, openOutboxTable } from './support/outbox-table.mjs';
 import { startOutboxReceivers } from './support/outbox-receivers.mjs';
-import { HOST, ROOT, findFreePort, makeTempDir, runAndExit, sleep, spawnNode, waitUntilReady } from './support/processes.mjs';
+import { createBenchDatabase } from './support/postgres-database.mjs';
+import { HOST, ROOT, findFreePort, makeTempDir, readMemory, runAndExit, sleep, spawnNode, waitUntilReady } from './support/processes.mjs';
+import { openPostgresOutbox, readServerClinic, samplesOf, seedScheduledAppointments, wallClockIn, writeReminders } from './support/reminders.mjs';
 
 const BFF_ENTRY = join(ROOT, 'dist/bff/main.js');
 const CLINIC_CLI_ENTRY = join(ROOT, 'dist/server/cli/main.js');
-const PARTS = ['latency', 'booking', 'outage'];
+const PARTS = ['latency', 'booking', 'outage', 'reminders'];
 
 const TARGETS = {
   p95DeliveryMs: 2000,
   notifyingShareOfSilentPercent: 95,
   outageRecoveryMs: 7 * 60_000,
+  remindersAllSentMs: 5 * 60_000,
+  instanceRssBytes: 300 * 1024 * 1024,
 };
 /** 500 bookings, each one e-mail and one webhook: 1,000 messages. */
 const LATENCY = { bookings: 500, concurrency: 10, pacedPerSecond: 10, boundMs: 180_000 };
 /** 20 turns of 1 s per phase: on a shared 2-CPU machine other work comes and goes by the second, so many short turns. */
 const BOOKING_TURNS = { durationSeconds: 20, slices: 20 };
 const OUTAGE = { defaultDownMinutes: 10, bookingsPerMinute: 20, progressEveryMs: 30_000 };
+/**
+ * 10,000 reminders due in one minute, two instances. Their appointments start REMINDERS.hoursBefore hours after
+ * the due time, which is the first whole minute at least `writeAheadMs` after the writing starts (so that every
+ * reminder is written before any falls due). Memory is sampled every `sampleEveryMs`; the run gives up
+ * `boundMs` after the due time.
+ */
+const REMINDERS = {
+  count: 10_000,
+  instances: 2,
+  hoursBefore: 24,
+  minutes: 15,
+  writeConcurrency: 16,
+  writeAheadMs: 150_000,
+  sampleEveryMs: 250,
+  progressEveryMs: 15_000,
+  boundMs: 6 * 60_000,
+  referenceSecret: 'benchmark-booking-reference-secret-0123456789',
+};
 /** How long the outbox may take to empty before a turn or a part: past it the run stops. */
 const DRAIN_BOUND_MS = 180_000;
 /**
@@ -111,12 +147,12 @@ async function runClinicCli(env, args) {
 // ---------------------------------------------------------------------------------------------------
 
 /**
- * A compiled BFF on its own SQLite database in the temp dir (it runs there, so no .env of the repository
- * is read), with `extraEnv` on top of what every benchmark BFF gets; answers its base URL and database.
+ * A compiled BFF on its own SQLite database in the temp dir unless given `databaseUrl` (it runs there, so no
+ * .env of the repository is read), with `extraEnv` on top of what every benchmark BFF gets; answers its base
+ * URL, database and process.
  */
-async function startBff({ name, upstreamUrl, keys, tempDir, extraEnv }) {
+async function startBff({ name, upstreamUrl, keys, tempDir, extraEnv, databaseUrl = `file:${join(tempDir, `${name}.db`)}` }) {
   const port = await findFreePort();
-  const databaseUrl = `file:${join(tempDir, `${name}.db`)}`;
   const env = bffEnvironment({
     upstreamUrl,
     keys,
@@ -126,7 +162,7 @@ async function startBff({ name, upstreamUrl, keys, tempDir, extraEnv }) {
   });
   const child = spawnNode(`BFF (${name})`, [BFF_ENTRY], env, { cwd: tempDir });
   await waitUntilReady(child, `http://${HOST}:${port}/readyz`);
-  return { base: `http://${HOST}:${port}`, databaseUrl, databasePath: join(tempDir, `${name}.db`), pid: child.pid };
+  return { base: `http://${HOST}:${port}`, databaseUrl, databasePath: join(tempDir, `${name}.db`), pid: child.pid, child };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -378,6 +414,153 @@ async function measureOutage({ notifying, table, received, receivers, slots, dow
   };
 }
 
+/** Stops a BFF of a part (SIGTERM, as a deployment stops it) and waits for its exit. */
+async function stopBff(bff) {
+  if (bff.child.exitCode !== null || bff.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => bff.child.once('exit', resolve));
+  bff.child.kill('SIGTERM');
+  await exited;
+}
+
+/** A BFF's counters (METRICS_PORT): its outbox tries by outcome, and its status lookups upstream by outcome. */
+async function scrapeReminderCounters(metricsUrl) {
+  const exposition = await (await fetch(metricsUrl)).text();
+  const tries = {};
+  for (const { labels, value } of samplesOf(exposition, 'bff_outbox_deliveries_total')) {
+    if (labels.channel === 'email') tries[labels.outcome] = (tries[labels.outcome] ?? 0) + value;
+  }
+  const statusLookups = {};
+  for (const { labels, value } of samplesOf(exposition, 'bff_upstream_requests_total')) {
+    if (labels.operation?.includes('/appointments/status')) statusLookups[labels.outcome] = (statusLookups[labels.outcome] ?? 0) + value;
+  }
+  return { tries, statusLookups };
+}
+
+/**
+ * REMINDERS.count reminders due in the same minute, two BFF instances on one PostgreSQL database delivering
+ * them to a local SMTP server: how soon all are sent, that each is sent once, and each instance's memory.
+ */
+async function measureReminders({ upstreamUrl, keys, tempDir, serverDbPath, server }) {
+  const postgres = await createBenchDatabase();
+  if (postgres.unavailable) throw new Error(`the reminders part needs PostgreSQL: ${postgres.unavailable}`);
+  const receivers = await startOutboxReceivers();
+  const { received } = receivers;
+  const metricsPorts = await Promise.all(Array.from({ length: REMINDERS.instances }, () => findFreePort()));
+  // Both start at once on a database neither has migrated, as two instances of one deployment do.
+  const instances = await Promise.all(
+    metricsPorts.map((metricsPort, index) =>
+      startBff({
+        name: `reminders-${index + 1}`,
+        upstreamUrl,
+        keys,
+        tempDir,
+        databaseUrl: postgres.url,
+        extraEnv: {
+          BOOKING_REF_SECRET: REMINDERS.referenceSecret,
+          SMTP_URL: receivers.bffSettings.SMTP_URL,
+          MAIL_FROM: receivers.bffSettings.MAIL_FROM,
+          PUBLIC_ORIGIN: 'https://book.bench.example',
+          REMINDER_HOURS_BEFORE: String(REMINDERS.hoursBefore),
+          METRICS_PORT: String(metricsPort),
+        },
+      }),
+    ),
+  );
+  const outbox = openPostgresOutbox(postgres.url);
+  const memory = instances.map(() => ({ maxRssBytes: 0, atDueRssBytes: NaN, peakRssBytes: NaN }));
+  const sampleMemory = async () => {
+    const read = await Promise.all(instances.map((bff) => readMemory(bff.child)));
+    read.forEach(({ rssBytes }, index) => (memory[index].maxRssBytes = Math.max(memory[index].maxRssBytes, rssBytes)));
+    return read;
+  };
+  try {
+    // The bookings: made now, their appointments a day after the due time, all at the same minute.
+    const writtenAt = Date.now();
+    const dueAt = Math.ceil((writtenAt + REMINDERS.writeAheadMs) / 60_000) * 60_000;
+    const clinic = readServerClinic(serverDbPath, keys.care_id);
+    const start = wallClockIn(dueAt + REMINDERS.hoursBefore * 3_600_000, clinic.zone);
+    process.stdout.write(`  ${REMINDERS.count} appointments upstream (Scheduled, all at ${start.time} in ${clinic.zone}, ${REMINDERS.hoursBefore} h after the due time) ... `);
+    const appointments = seedScheduledAppointments(serverDbPath, keys.care_id, { count: REMINDERS.count, minutes: REMINDERS.minutes, ...start });
+    process.stdout.write(`done; their bookings' memory in the BFFs' database, ${REMINDERS.writeConcurrency} at a time ... `);
+    const ids = await writeReminders({
+      databaseUrl: postgres.url,
+      referenceSecret: REMINDERS.referenceSecret,
+      appointments,
+      ...start,
+      minutes: REMINDERS.minutes,
+      clinic,
+      hoursBefore: REMINDERS.hoursBefore,
+      writtenAt,
+      concurrency: REMINDERS.writeConcurrency,
+    });
+    const writtenMs = Date.now() - writtenAt;
+    const beforeDue = await outbox.counts();
+    console.log(`written in ${seconds(writtenMs)}; due at ${new Date(dueAt).toISOString()}, ${seconds(dueAt - Date.now())} from now`);
+
+    // Until the due time nothing may go; memory sampled from here on.
+    while (Date.now() < dueAt) {
+      await sampleMemory();
+      await sleep(Math.min(REMINDERS.sampleEveryMs, Math.max(0, dueAt - Date.now())));
+    }
+    const takenBeforeDue = ids.filter((id) => received.has(id)).length;
+    // Where the CPU goes while they are delivered (PostgreSQL's own is not counted: not a child of this run).
+    const cpuOf = { ...Object.fromEntries(instances.map((bff, index) => [`reminders-${index + 1}`, bff.pid])), 'API server': server.pid, receivers: receivers.pid };
+    const cpu = cpuAccounting(cpuOf);
+    cpu.start('delivery');
+    (await sampleMemory()).forEach(({ rssBytes }, index) => (memory[index].atDueRssBytes = rssBytes));
+    console.log(`  due now: ${beforeDue.pending} pending; taken before the due time ${takenBeforeDue}; ` +
+      `RSS ${memory.map((m) => `${mib(m.atDueRssBytes)} MiB`).join(' / ')}; load ${load()}`);
+
+    let counts = beforeDue;
+    let nextProgress = dueAt + REMINDERS.progressEveryMs;
+    for (;;) {
+      await sampleMemory();
+      const taken = ids.filter((id) => received.has(id)).length;
+      counts = await outbox.counts();
+      const elapsedMs = Date.now() - dueAt;
+      if ((counts.pending === 0 && taken + counts.dead >= ids.length) || elapsedMs > REMINDERS.boundMs) break;
+      if (Date.now() >= nextProgress) {
+        console.log(`    ${clock(elapsedMs)}: ${counts.pending} pending, ${counts.delivered} delivered, ${counts.dead} dead; taken ${taken}; ` +
+          `RSS ${(await sampleMemory()).map(({ rssBytes }) => `${mib(rssBytes)} MiB`).join(' / ')}; load ${load()}`);
+        nextProgress += REMINDERS.progressEveryMs;
+      }
+      await sleep(REMINDERS.sampleEveryMs);
+    }
+    cpu.stop();
+    const deliveryMs = Date.now() - dueAt;
+    const peaks = await Promise.all(instances.map((bff) => readMemory(bff.child)));
+    peaks.forEach(({ peakRssBytes, rssBytes }, index) => {
+      memory[index].peakRssBytes = peakRssBytes;
+      memory[index].maxRssBytes = Math.max(memory[index].maxRssBytes, rssBytes);
+    });
+    const counters = await Promise.all(metricsPorts.map((port) => scrapeReminderCounters(`http://${HOST}:${port}/metrics`)));
+    const rows = (await outbox.reminders()).map((row) => ({ ...row, created_at: row.dueAt }));
+    const delivery = deliveryOf(rows, received);
+    console.log(`  ${delivery.once} of ${ids.length} taken once, the last ${seconds(delivery.lastTaken - dueAt)} after the due time; load ${load()}`);
+    return {
+      title: 'reminders',
+      how: `${REMINDERS.count} due in one minute, ${REMINDERS.instances} BFFs on PostgreSQL`,
+      ...delivery,
+      count: ids.length,
+      writtenMs,
+      dueAt,
+      takenBeforeDue,
+      allSentMs: delivery.lastTaken - dueAt,
+      pendingAtEnd: counts.pending,
+      addressesKept: await outbox.addresses(),
+      cpuSeconds: cpu.totals.delivery,
+      deliveryMs,
+      instances: instances.map((_, index) => ({ name: `reminders-${index + 1}`, ...memory[index], ...counters[index] })),
+    };
+  } finally {
+    await outbox.close();
+    // Before the database is dropped (at clean-up), so that neither instance sees it go.
+    await Promise.all(instances.map(stopBff));
+  }
+}
+
+const mib = (bytes) => fixed(bytes / (1024 * 1024), 0);
+
 // ---------------------------------------------------------------------------------------------------
 // Report
 // ---------------------------------------------------------------------------------------------------
@@ -402,12 +585,12 @@ function printDeliveryTable(parts) {
     fixed(part.perSecond, 1),
   ]);
   console.log(`\n${formatTable(header, rows)}`);
-  console.log('(latency: taken by the receiver minus created_at in the outbox table; msg/s: messages over the time from the first ' +
-    'queued to the last taken; outage latencies include the outage)');
+  console.log('(latency: taken by the receiver minus created_at in the outbox table, a reminder\'s minus its due time; msg/s: messages ' +
+    'over the time from the first queued (due) to the last taken; outage latencies include the outage)');
 }
 
 function evaluate(measured) {
-  const { burst, paced, bookings, outage, receivers, downMinutes } = measured;
+  const { burst, paced, bookings, outage, reminders, receivers, downMinutes } = measured;
   const checks = [];
   const deliveredOnce = (part) => ({
     label: `${part.title}: each of the ${part.messages} messages taken exactly once (by message id / Message-ID)`,
@@ -465,10 +648,36 @@ function evaluate(measured) {
       checks.push({ label: `outage: the target's outage is ${OUTAGE.defaultDownMinutes} min`, pass: false, detail: `a trial run of ${downMinutes} min` });
     }
   }
+  if (reminders) {
+    const sent = reminders.instances.map((instance) => `${instance.name} ${instance.tries.delivered ?? 0}`).join(', ');
+    checks.push(
+      {
+        label: `reminders: each of the ${REMINDERS.count} taken by the SMTP server exactly once (by Message-ID), none dead, none pending`,
+        pass: reminders.allOnce && reminders.messages === REMINDERS.count && reminders.dead === 0 && reminders.pendingAtEnd === 0,
+        detail: `${reminders.once} once, ${reminders.repeats} repeated, ${reminders.missing} missing, ${reminders.dead} dead, ${reminders.pendingAtEnd} pending; sent by ${sent}`,
+      },
+      {
+        label: `reminders: all sent within ${TARGETS.remindersAllSentMs / 60_000} min of their due time`,
+        pass: reminders.allOnce && reminders.allSentMs <= TARGETS.remindersAllSentMs,
+        detail: `the last ${seconds(reminders.allSentMs)} after it (p50 ${fixed(reminders.p50Ms / 1000, 1)} s, p95 ${fixed(reminders.p95Ms / 1000, 1)} s, ${fixed(reminders.perSecond, 0)}/s)`,
+      },
+      ...reminders.instances.map((instance) => ({
+        label: `reminders: ${instance.name}'s resident memory under ${mib(TARGETS.instanceRssBytes)} MiB (VmRSS sampled, and VmHWM)`,
+        pass: Math.max(instance.maxRssBytes, instance.peakRssBytes) < TARGETS.instanceRssBytes,
+        detail: `max VmRSS ${mib(instance.maxRssBytes)} MiB, VmHWM ${mib(instance.peakRssBytes)} MiB, ${mib(instance.atDueRssBytes)} MiB at the due time`,
+      })),
+      {
+        label: 'validity: no reminder taken before its due time, every one written before it, both instances sent some',
+        pass: reminders.takenBeforeDue === 0 && reminders.writtenMs < REMINDERS.writeAheadMs && reminders.instances.every((instance) => (instance.tries.delivered ?? 0) > 0),
+        detail: `${reminders.takenBeforeDue} taken early; written in ${seconds(reminders.writtenMs)}; sent by ${sent}`,
+      },
+    );
+  }
+  if (!receivers) return checks;
   const { tally } = receivers;
   checks.push(
     {
-      label: 'validity: over the whole run, the receivers took no message the outbox does not hold, and none twice',
+      label: 'validity: over the whole run, the clinic\'s receivers took no message the outbox does not hold, and none twice',
       pass: measured.unknown === 0 && measured.repeated === 0,
       detail: `${measured.unknown} unknown ids, ${measured.repeated} taken more than once`,
     },
@@ -487,8 +696,8 @@ function evaluate(measured) {
 }
 
 function printReport(measured, checks) {
-  const { burst, paced, bookings, outage } = measured;
-  const delivery = [burst, paced, outage].filter(Boolean);
+  const { burst, paced, bookings, outage, reminders } = measured;
+  const delivery = [burst, paced, outage, reminders].filter(Boolean);
   if (delivery.length > 0) printDeliveryTable(delivery);
   for (const part of [burst, paced].filter(Boolean)) {
     console.log(`  ${part.title}: ${part.messages} messages queued by ${part.how}: booked in ${seconds(part.bookingMs)}, ` +
@@ -497,6 +706,32 @@ function printReport(measured, checks) {
   if (outage) {
     console.log(`  outage: ${outage.messages} messages queued while down (${outage.triesAtReturn} tries failed by the return); ` +
       `the last taken ${seconds(outage.recoveryMs)} after the receivers came back; most tries of one message ${outage.maxAttempts}`);
+  }
+  if (reminders) {
+    console.log(`  reminders: ${reminders.messages} written in ${seconds(reminders.writtenMs)} (booking record, address, outbox row each), all due at ` +
+      `${new Date(reminders.dueAt).toISOString()}; the last taken ${seconds(reminders.allSentMs)} after it; most tries of one ${reminders.maxAttempts}; ` +
+      `${reminders.addressesKept} addresses kept at the end (until a week after the visit)`);
+    const header = ['instance', 'delivered', 'failed tries', 'withdrawn', 'dead', 'status lookups', 'RSS at due MiB', 'max VmRSS MiB', 'VmHWM MiB'];
+    const rows = reminders.instances.map((instance) => [
+      instance.name,
+      instance.tries.delivered ?? 0,
+      instance.tries.failed ?? 0,
+      instance.tries.withdrawn ?? 0,
+      instance.tries.dead ?? 0,
+      Object.entries(instance.statusLookups).map(([outcome, count]) => `${count} ${outcome}`).join(', ') || '0',
+      mib(instance.atDueRssBytes),
+      mib(instance.maxRssBytes),
+      mib(instance.peakRssBytes),
+    ]);
+    console.log(`\n${formatTable(header, rows)}`);
+    const cpuLine = Object.entries(reminders.cpuSeconds)
+      .map(([name, cpuSeconds]) => `${name} ${fixed(cpuSeconds, 1)} s (${fixed((100 * cpuSeconds) / (reminders.deliveryMs / 1000), 0)}% of one CPU)`)
+      .join(', ');
+    const bffCpu = reminders.instances.reduce((sum, instance) => sum + (reminders.cpuSeconds[instance.name] ?? 0), 0);
+    console.log(`  CPU from the due time to the end (${seconds(reminders.deliveryMs)}, ${cpus().length} CPUs): ${cpuLine}; ` +
+      `the BFFs' ${fixed((1000 * bffCpu) / reminders.messages, 2)} ms per reminder`);
+    console.log('(latency of a reminder: taken by the SMTP server minus its due time; tries and status lookups from each instance\'s ' +
+      `metrics; VmRSS sampled every ${REMINDERS.sampleEveryMs} ms from before the due time, VmHWM the kernel's peak since the start)`);
   }
   if (bookings) {
     printResultsTable([bookings.off, bookings.on, bookings.queued], [
@@ -537,47 +772,58 @@ async function runBenchmark() {
 
   const tempDir = await makeTempDir('clinic-bench-outbox-');
   const apiPort = await findFreePort();
-  const env = serverEnvironment(`file:${join(tempDir, 'server.db')}`, apiPort);
+  const serverDbPath = join(tempDir, 'server.db');
+  const env = serverEnvironment(`file:${serverDbPath}`, apiPort);
   const keys = await seedDemoClinic(env);
   await runClinicCli(env, ['clinic', 'set-rules', '--clinic', String(keys.care_id), '--horizon-days', String(HORIZON_DAYS)]);
   const server = await startApiServer(env);
   const upstreamUrl = `http://${HOST}:${apiPort}/api/v1`;
-  const receivers = await startOutboxReceivers();
-  const { received } = receivers;
+  const measured = { downMinutes };
 
-  const notifying = await startBff({ name: 'notifying', upstreamUrl, keys, tempDir, extraEnv: receivers.bffSettings });
-  const clinic = await readClinic(notifying.base);
-  const slots = createSlotSequence({ ...clinic, days: BOOKING_DAYS });
-  console.log(`${slots.capacity} distinct slots (dentist, day, start) in the next ${BOOKING_DAYS} days; messages queued by real bookings ` +
-    'through the BFF (POST /api/appointments/book), one e-mail and one webhook each');
-  const table = openOutboxTable(notifying.databasePath);
-  await warnIfMachineIsBusy();
-
-  const measured = { receivers, downMinutes };
-  try {
-    if (parts.includes('latency')) {
-      console.log(`\nlatency (load average ${load()})`);
-      measured.burst = await measureBurst({ notifying, table, received, slots });
-      measured.paced = await measurePaced({ notifying, table, received, slots });
+  // The clinic's messages (latency, booking, outage): one notifying BFF on SQLite, its receivers, real bookings.
+  if (parts.some((part) => part !== 'reminders')) {
+    const receivers = await startOutboxReceivers();
+    const { received } = receivers;
+    measured.receivers = receivers;
+    const notifying = await startBff({ name: 'notifying', upstreamUrl, keys, tempDir, extraEnv: receivers.bffSettings });
+    const clinic = await readClinic(notifying.base);
+    const slots = createSlotSequence({ ...clinic, days: BOOKING_DAYS });
+    console.log(`${slots.capacity} distinct slots (dentist, day, start) in the next ${BOOKING_DAYS} days; messages queued by real bookings ` +
+      'through the BFF (POST /api/appointments/book), one e-mail and one webhook each');
+    const table = openOutboxTable(notifying.databasePath);
+    await warnIfMachineIsBusy();
+    try {
+      if (parts.includes('latency')) {
+        console.log(`\nlatency (load average ${load()})`);
+        measured.burst = await measureBurst({ notifying, table, received, slots });
+        measured.paced = await measurePaced({ notifying, table, received, slots });
+      }
+      if (parts.includes('booking')) {
+        console.log(`\nbooking path with and without notifications (load average ${load()})`);
+        const silent = await startBff({ name: 'silent', upstreamUrl, keys, tempDir, extraEnv: {} });
+        const queueOnly = await startBff({ name: 'queue-only', upstreamUrl, keys, tempDir, extraEnv: { ...receivers.bffSettings, OUTBOX_WORKER: 'false' } });
+        measured.bookings = await measureBookings({ server, silent, notifying, queueOnly, receivers, table, received, slots });
+      }
+      if (parts.includes('outage')) {
+        console.log(`\noutage (load average ${load()})`);
+        measured.outage = await measureOutage({ notifying, table, received, receivers, slots, downMinutes });
+      }
+      // Over the whole run: nothing taken that the outbox does not hold, nothing taken twice.
+      const ids = new Set(table.rowsSince(0).map((row) => row.id));
+      measured.unknown = [...received.keys()].filter((id) => !ids.has(id)).length;
+      measured.repeated = [...received.values()].filter((taken) => taken.times.length > 1).length;
+    } finally {
+      table.close();
     }
-    if (parts.includes('booking')) {
-      console.log(`\nbooking path with and without notifications (load average ${load()})`);
-      const silent = await startBff({ name: 'silent', upstreamUrl, keys, tempDir, extraEnv: {} });
-      const queueOnly = await startBff({ name: 'queue-only', upstreamUrl, keys, tempDir, extraEnv: { ...receivers.bffSettings, OUTBOX_WORKER: 'false' } });
-      measured.bookings = await measureBookings({ server, silent, notifying, queueOnly, receivers, table, received, slots });
-    }
-    if (parts.includes('outage')) {
-      console.log(`\noutage (load average ${load()})`);
-      measured.outage = await measureOutage({ notifying, table, received, receivers, slots, downMinutes });
-    }
-    // Over the whole run: nothing taken that the outbox does not hold, nothing taken twice.
-    const ids = new Set(table.rowsSince(0).map((row) => row.id));
-    measured.unknown = [...received.keys()].filter((id) => !ids.has(id)).length;
-    measured.repeated = [...received.values()].filter((taken) => taken.times.length > 1).length;
-  } finally {
-    table.close();
+    console.log(`\n${slots.used} of ${slots.capacity} slots booked`);
+  } else {
+    await warnIfMachineIsBusy();
   }
-  console.log(`\nload average at the end ${load()}; ${slots.used} of ${slots.capacity} slots booked`);
+  if (parts.includes('reminders')) {
+    console.log(`\nreminders (load average ${load()})`);
+    measured.reminders = await measureReminders({ upstreamUrl, keys, tempDir, serverDbPath, server });
+  }
+  console.log(`\nload average at the end ${load()}`);
 
   const checks = evaluate(measured);
   printReport(measured, checks);
