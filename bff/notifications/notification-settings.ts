@@ -123,13 +123,14 @@ export const REMINDER_HOURS_BOUNDS = { min: 0, max: 720 } as const;
 /**
  * OUTBOX_LEASE_SECONDS' bounds. A lease must outlast any one try, or a second
  * worker takes a message over while its first try still runs and the
- * receiver gets it twice: the longest try is an e-mail's, cut at 30 s
- * (MAIL_TRY_DEADLINE_MS; a webhook's at 10 s), and 5 s more leave room to
- * read the site's channels and record the outcome. No instance can tell a
- * dead one from a slow one, so this wait is what a message left by a killed
- * instance waits before another delivers it.
+ * receiver gets it twice: the longest try is a patient's reminder, whose
+ * status lookup upstream is cut at 10 s (STATUS_CHECK_DEADLINE_MS) before
+ * its e-mail, cut at 30 s (MAIL_TRY_DEADLINE_MS; a webhook's at 10 s), and
+ * 5 s more leave room to read the site's channels and record the outcome.
+ * No instance can tell a dead one from a slow one, so this wait is what a
+ * message left by a killed instance waits before another delivers it.
  */
-export const OUTBOX_LEASE_SECONDS_BOUNDS = { min: 35, max: 3600 } as const;
+export const OUTBOX_LEASE_SECONDS_BOUNDS = { min: 45, max: 3600 } as const;
 
 /** How close to the appointment a change request is still taken, in hours (0 .. 30 days). */
 export const CHANGE_NOTICE_HOURS_BOUNDS = { min: 0, max: 720 } as const;
@@ -227,7 +228,7 @@ export const NotificationSettingsSchema = {
     .max(OUTBOX_LEASE_SECONDS_BOUNDS.max)
     .default(60)
     .describe(
-      `how long a claimed message is one instance's alone (${OUTBOX_LEASE_SECONDS_BOUNDS.min}..${OUTBOX_LEASE_SECONDS_BOUNDS.max}): what a message left by an instance that died mid-delivery waits before another delivers it. At least ${OUTBOX_LEASE_SECONDS_BOUNDS.min}, longer than any try (an e-mail's is cut at 30 s), so that no message is taken over while its try still runs`,
+      `how long a claimed message is one instance's alone (${OUTBOX_LEASE_SECONDS_BOUNDS.min}..${OUTBOX_LEASE_SECONDS_BOUNDS.max}): what a message left by an instance that died mid-delivery waits before another delivers it. At least ${OUTBOX_LEASE_SECONDS_BOUNDS.min}, longer than any try (a reminder's status lookup, cut at 10 s, then its e-mail, cut at 30 s), so that no message is taken over while its try still runs`,
     ),
   OUTBOX_RETENTION_HOURS: positiveIntSetting
     .default(72)

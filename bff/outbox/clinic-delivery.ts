@@ -27,7 +27,7 @@ export interface ClinicDeliveryDeps {
   metrics?: BffMetrics;
   /**
    * A booking's status upstream now (Bff.statusOf), which a reminder checks
-   * before it goes. Absent: no patient's message is delivered (they wait).
+   * before it goes. Absent: no patient's message is delivered here (each try fails, for another instance to take).
    */
   statusOf?: (siteId: string, appointmentId: number) => Promise<AppointmentStatusView | undefined>;
 }

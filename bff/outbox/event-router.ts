@@ -5,15 +5,16 @@ import type { Deliverer, DeliveryResult, OutboxEvent, OutboxMessage } from './ou
 /**
  * The worker's one Deliverer: a patient's message (patient.*) to the
  * patient's deliverer, every other to the clinic's channels. Without a
- * patient's deliverer (no e-mail relay), a patient's message can never go:
- * dead at once, as an e-mail without a relay is.
+ * patient's deliverer (this instance lacks PUBLIC_ORIGIN: one of a rolling
+ * deploy, say), a patient's message is a failed try, not a dead one: another
+ * instance, or this one once set, sends it.
  */
 export function routeByEvent(clinic: Deliverer<NotificationEvent>, patient: Deliverer<PatientMailEvent> | undefined): Deliverer<OutboxEvent> {
   return {
     deliver(message: OutboxMessage<OutboxEvent>): Promise<DeliveryResult> {
       const { event } = message;
       if (!isPatientMailEvent(event)) return clinic.deliver({ ...message, event });
-      if (!patient) return Promise.resolve({ delivered: false, permanent: true, error: 'no patient mail' });
+      if (!patient) return Promise.resolve({ delivered: false, permanent: false, error: 'patient mail off here (PUBLIC_ORIGIN)' });
       return patient.deliver({ ...message, event });
     },
   };

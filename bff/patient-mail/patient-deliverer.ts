@@ -17,6 +17,15 @@ export interface PatientTransport {
   send(site: NotifiedSite, message: OutboxMessage<PatientMailEvent>, mail: OutgoingMail): Promise<DeliveryResult>;
 }
 
+/**
+ * The longest a reminder's status lookup may take (a token exchange and the
+ * call): past it the try fails and is tried again. Bounded so that the
+ * lookup and the e-mail (MAIL_TRY_DEADLINE_MS) together stay inside the
+ * outbox's shortest lease (OUTBOX_LEASE_SECONDS_BOUNDS), and no other worker
+ * takes the message over while this try still runs.
+ */
+export const STATUS_CHECK_DEADLINE_MS = 10_000;
+
 export interface PatientDelivererOptions {
   /** The patient who asked for e-mail about a booking, while the BFF keeps the wish; undefined once it is gone. */
   recipientOf(siteId: string, appointmentId: number, now: number): Promise<PatientRecipient | undefined>;
@@ -60,9 +69,9 @@ export function patientDeliverer(options: PatientDelivererOptions): Deliverer<Pa
       if (event.type === 'patient.reminder') {
         let status: AppointmentStatusView | undefined;
         try {
-          status = await options.statusOf(event.site_id, event.appointment_id);
-        } catch {
-          return { delivered: false, permanent: false, error: 'status lookup failed' };
+          status = await withinDeadline(options.statusOf(event.site_id, event.appointment_id), STATUS_CHECK_DEADLINE_MS);
+        } catch (error) {
+          return { delivered: false, permanent: false, error: error instanceof StatusCheckLate ? 'status lookup timeout' : 'status lookup failed' };
         }
         if (!status) return withdrawn('booking gone');
         if (status.status !== 'Scheduled') return withdrawn(`booking ${status.status}`);
@@ -79,6 +88,22 @@ export function patientDeliverer(options: PatientDelivererOptions): Deliverer<Pa
 }
 
 const withdrawn = (reason: string): DeliveryResult => ({ delivered: false, withdrawn: true, reason });
+
+class StatusCheckLate extends Error {}
+
+/** `work`, or a StatusCheckLate rejection once `ms` have passed (the work itself is left to end on its own). */
+async function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StatusCheckLate()), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * The e-mail transport: through the site's relay (its own, or the BFF's), the

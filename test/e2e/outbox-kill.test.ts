@@ -31,7 +31,7 @@ import {
  * back), and a lease taken over while its try still runs sends the message
  * twice; so the lease outlasts the longest try, and a restarted BFF waits it
  * like any other. The test runs at the shortest lease the settings allow
- * (OUTBOX_LEASE_SECONDS=35), so it takes about 40 s.
+ * (OUTBOX_LEASE_SECONDS at its least, 45), so it takes about 50 s.
  */
 
 const LEASE_SECONDS = OUTBOX_LEASE_SECONDS_BOUNDS.min;

@@ -77,7 +77,7 @@ const cases: Case[] = [
   },
   { what: 'a DKIM_DOMAIN and DKIM_SELECTOR without a key', env: { ...GOOD_SMTP, ...GOOD_DKIM }, named: 'DKIM_PRIVATE_KEY', hidden: [] },
   { what: 'a REMINDER_HOURS_BEFORE past 30 days', env: { REMINDER_HOURS_BEFORE: '721' }, named: 'REMINDER_HOURS_BEFORE', hidden: [] },
-  { what: 'an OUTBOX_LEASE_SECONDS shorter than the longest try', env: { OUTBOX_LEASE_SECONDS: '34' }, named: 'OUTBOX_LEASE_SECONDS', hidden: [] },
+  { what: 'an OUTBOX_LEASE_SECONDS shorter than the longest try', env: { OUTBOX_LEASE_SECONDS: '44' }, named: 'OUTBOX_LEASE_SECONDS', hidden: [] },
 ];
 
 describe('the BFF process started with a bad notification or outbox setting', () => {
