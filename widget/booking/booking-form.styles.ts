@@ -240,13 +240,6 @@ export const bookingFormStyles = css`
   .consent .error {
     grid-column: 1 / -1;
   }
-  .honeypot {
-    position: absolute;
-    left: -10000px;
-    width: 1px;
-    height: 1px;
-    overflow: hidden;
-  }
   .result {
     padding: var(--_gap);
     border: 2px solid var(--_primary);
