@@ -245,11 +245,13 @@ export const bookingFormStyles = css`
   .consent .error {
     grid-column: 1 / -1;
   }
+  /* A word too long for its line breaks in it: "…to christopher.montgomery@outlook.com." ran out of the card at 320 px. */
   .result {
     padding: var(--_gap);
     border: 2px solid var(--_primary);
     border-radius: var(--_radius);
     background: var(--_surface);
+    overflow-wrap: break-word;
   }
   /* The status card opens with its list, whose margin left an empty band above "Status". */
   .result > :first-child {
