@@ -83,8 +83,12 @@ export const sharedStyles = css`
     opacity: 0.6;
     cursor: progress;
   }
-  /* A phone number reads left to right in every language, unbroken: in Arabic its groups were reordered (0958 7946 20 +44). */
-  [href^='tel:'] {
+  /*
+   * A phone number reads left to right in every language, unbroken: in Arabic its groups were reordered (0958 7946 20 +44).
+   * So does the e-mail field, as browsers make the phone's: typed right to left, "jane." showed as ".jane".
+   */
+  [href^='tel:'],
+  [type='email'] {
     direction: ltr;
     unicode-bidi: isolate;
     white-space: nowrap;

@@ -141,6 +141,16 @@ describe('<clinic-booking> confirmation by e-mail', () => {
     expect(bookings()).to.have.length(0);
   });
 
+  it('focuses a wrong address before the unticked privacy consent below it, as the form orders them', async () => {
+    const { form } = await render(true, (api) => html`<clinic-booking api-base=${api} sections="booking" privacy-url="/privacy"></clinic-booking>`);
+    await fillDetails(form, 'jane@example');
+    await submitForm(form);
+
+    expect(inForm(form, '#patient_email-error')).not.to.equal(null);
+    expect(inForm(form, '#consent-error')).not.to.equal(null);
+    expect(deepActiveElement()?.id).to.equal('patient_email');
+  });
+
   it('lets the error go with the box unticked', async () => {
     const { form } = await render(true);
     await fillDetails(form, 'jane@');

@@ -121,7 +121,7 @@ export class ClinicBookingForm extends LitElement {
         ? renderSummary(flow.choices(), { ...this.context, currency: this.currency }, step === 'dentist' ? 1 : 4)
         : nothing}
       ${view(flow)}
-      <div class="honeypot" aria-hidden="true">
+      <div class="visually-hidden" aria-hidden="true">
         <label for="honeypot">Website</label>
         <input id="honeypot" name=${HONEYPOT_FIELD} tabindex="-1" autocomplete="off" />
       </div>

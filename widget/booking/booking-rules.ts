@@ -75,10 +75,11 @@ export function validateDraft(draft: BookingDraft, context: RuleContext): FieldE
   checkText('note', false, NOTE);
   if (!errors.patient_phone && !isPhoneNumber(normalisePatientText(draft.patient_phone))) errors.patient_phone = t.errPhone;
 
-  if (context.consentRequired && !draft.consent) errors.consent = t.errConsent;
   // Its length needs no check: the input's maxlength is the BFF's bound.
   const email = draft.patient_email.trim();
   if (context.emailWanted && !EMAIL_ADDRESS_PATTERN.test(email)) errors.patient_email = email ? t.errEmail : t.errRequired;
+  // In the form's order, the consent last: a refused submit focuses the first field named here.
+  if (context.consentRequired && !draft.consent) errors.consent = t.errConsent;
   return errors;
 }
 
