@@ -1,8 +1,8 @@
 // The clinic's mailbox of `npm start`: an SMTP catcher on loopback and a page that shows what it caught, so the
-// demo shows the e-mail a clinic would receive without any mail server of the user's. The BFF sends to it as
-// to any relay (SMTP_URL=smtp://127.0.0.1:<port>); nothing is delivered anywhere. The last messages are kept
-// in memory only (they hold patients' names and phones: never written to disk, never logged) and go when the
-// demo stops. The page is only for the person at this machine: it listens on 127.0.0.1 and answers only to
+// demo shows the e-mail a clinic would receive, and the confirmation a patient who ticks the e-mail box gets,
+// without any mail server of the user's. The BFF sends to it as to any relay (SMTP_URL=smtp://127.0.0.1:<port>);
+// nothing is delivered anywhere. The last messages are kept in memory only (they hold patients' names, phones
+// and addresses: never written to disk, never logged) and go when the demo stops. The page is only for the person at this machine: it listens on 127.0.0.1 and answers only to
 // a loopback Host (a page elsewhere could otherwise read it by DNS rebinding).
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -222,12 +222,12 @@ function renderMessage(message) {
 
 function renderPage({ messages, keep, smtpPort, demoUrl, address }) {
   const demoPage = demoUrl ? `<a href="${escapeHtml(demoUrl)}">demo page</a>` : 'demo page';
-  const to = address ? ` to the clinic (<strong>${escapeHtml(address)}</strong>)` : '';
+  const clinic = address ? `the clinic (<strong>${escapeHtml(address)}</strong>)` : 'the clinic';
   const body =
     messages.length === 0
       ? `<section class="empty">
     <h2>No e-mail yet</h2>
-    <p>Book an appointment on the ${demoPage}; the clinic's e-mail appears here.</p>
+    <p>Book an appointment on the ${demoPage}; the clinic's e-mail appears here, and the patient's confirmation when the e-mail box is ticked.</p>
     <p class="none">This page shows new e-mail as it arrives.</p>
   </section>`
       : `<p class="count">${messages.length === 1 ? '1 e-mail' : `${messages.length} e-mails`}, newest first${messages.length >= keep ? ` (the last ${keep} are kept)` : ''}</p>
@@ -245,7 +245,7 @@ ${messages.map(renderMessage).join('\n')}`;
 <header class="top">
   <div class="wrap">
     <h1>Clinic's mailbox</h1>
-    <p>The e-mail the demo sends${to}, caught on this machine (SMTP at 127.0.0.1:${smtpPort}): nothing is delivered anywhere. The last ${keep} stay here, in memory, until the demo stops.</p>
+    <p>The e-mail the demo sends to ${clinic} and to patients who ask for a confirmation, caught on this machine (SMTP at 127.0.0.1:${smtpPort}): nothing is delivered anywhere. The last ${keep} stay here, in memory, until the demo stops.</p>
     <nav><a href="/">Refresh</a><a href="/messages.json">JSON</a>${demoUrl ? `<a href="${escapeHtml(demoUrl)}">Demo page</a>` : ''}</nav>
   </div>
 </header>

@@ -54,7 +54,10 @@ describe("the clinic's mailbox of npm start (scripts/support/demo-mailbox.mjs)",
     const html = await res.text();
 
     expect(res.status).toBe(200);
-    expect(textOf(html)).toContain("No e-mail yet Book an appointment on the demo page; the clinic's e-mail appears here.");
+    expect(textOf(html)).toContain(
+      "No e-mail yet Book an appointment on the demo page; the clinic's e-mail appears here, and the patient's confirmation when the e-mail box is ticked.",
+    );
+    expect(textOf(html)).toContain('The e-mail the demo sends to the clinic (reception@demo-clinic.test) and to patients who ask for a confirmation, caught on this machine');
     expect(html).toContain('<a href="http://localhost:8080/">demo page</a>');
     expect(await json(mailbox)).toEqual([]);
   });

@@ -92,7 +92,7 @@ describe('npm start (scripts/start.mjs)', () => {
     expect(demo.output()).toContain(`clinic's mailbox  http://localhost:${ports.MAILBOX_PORT}/`);
     const mailboxPage = await (await fetch(`http://127.0.0.1:${ports.MAILBOX_PORT}/`)).text();
     expect(mailboxPage).toContain("<h1>Clinic's mailbox</h1>");
-    expect(mailboxPage).toContain(`<a href="http://localhost:${ports.PORT}/">demo page</a>; the clinic's e-mail appears here.`);
+    expect(mailboxPage).toContain(`<a href="http://localhost:${ports.PORT}/">demo page</a>; the clinic's e-mail appears here, and the patient's confirmation`);
     const transport = nodemailer.createTransport({ url: `smtp://127.0.0.1:${ports.MAILBOX_SMTP_PORT}` });
     await transport.sendMail({ from: 'bookings@demo-clinic.test', to: 'reception@demo-clinic.test', subject: 'Caught', text: 'by the demo' });
     transport.close();
@@ -122,38 +122,69 @@ describe('npm start (scripts/start.mjs)', () => {
     }
   });
 
-  it("mails a booking made through the demo's BFF to the clinic's mailbox, where /messages.json shows it", async () => {
+  it("mails a booking made through the demo's BFF to the clinic's mailbox, and the confirmation the patient asked for, both on its page", async () => {
     const demo = startDemo({ ...env, ...ports });
     try {
       await waitFor(demo, 'clinic-booking demo is running');
+      const demoPage = `http://localhost:${ports.PORT}/`;
       const api = `http://127.0.0.1:${ports.PORT}/api`;
+      // The demo offers patients a confirmation by e-mail: it has a relay (the mailbox) and a PUBLIC_ORIGIN (the demo's).
+      const content = (await (await fetch(`${api}/content`)).json()) as { offers?: { confirmation_email?: boolean } };
+      expect(content.offers).toEqual({ confirmation_email: true });
       const dentists = (await (await fetch(`${api}/dentists`)).json()) as { data: { doctor_id: number; doctor_name: string }[] };
       const dentist = dentists.data[1]!;
       const patient = { patient_name: 'Mailbox Morgan', patient_phone: '+44 7700 900654' };
+      const address = 'mailbox.morgan@patient.test';
+      // What the widget of the demo page sends with the box ticked (widget/booking/booking-rules.ts).
       const booked = await fetch(`${api}/appointments/book`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...patient, appointment_date: weekdayAhead(4), appointment_time: '14:00', doctor_id: dentist.doctor_id }),
+        body: JSON.stringify({
+          ...patient,
+          appointment_date: weekdayAhead(4),
+          appointment_time: '14:00',
+          doctor_id: dentist.doctor_id,
+          patient_email: address,
+          email_consent: true,
+          language: 'en',
+          page_url: demoPage,
+        }),
       });
       expect(booked.status).toBe(200);
       const { reference } = ((await booked.json()) as { data: { reference: string } }).data;
 
-      // The BFF's outbox worker sends it through SMTP to the mailbox, which shows it once caught.
-      const mail = await eventually(
+      // The BFF's outbox worker sends both through SMTP to the mailbox, which shows them once caught.
+      const [clinicMail, patientMail] = await eventually(
         async () => {
           const { messages } = (await (await fetch(`http://127.0.0.1:${ports.MAILBOX_PORT}/messages.json`)).json()) as { messages: MailboxMessage[] };
-          const found = messages.filter((m) => m.subject?.startsWith('New booking: ') && m.subject.endsWith(`, ${reference}`));
-          expect(found).toHaveLength(1);
-          return found[0]!;
+          const clinic = messages.filter((m) => m.subject?.startsWith('New booking: ') && m.subject.endsWith(`, ${reference}`));
+          const confirmation = messages.filter((m) => m.envelope.to.includes(address));
+          expect([clinic.length, confirmation.length]).toEqual([1, 1]);
+          return [clinic[0]!, confirmation[0]!];
         },
         { timeoutMs: 30_000 },
       );
-      expect(mail.envelope).toEqual({ from: 'bookings@demo-clinic.test', to: ['reception@demo-clinic.test'] });
-      expect(mail.text).toContain('New online booking');
-      expect(mail.text).toContain(`Booking reference: ${reference}\n`);
-      expect(mail.text).toContain(`Dentist: ${dentist.doctor_name}\n`);
-      expect(mail.text).toContain(`Patient: ${patient.patient_name}\n`);
-      expect(mail.text).toContain(`Phone: ${patient.patient_phone}\n`);
+      expect(clinicMail.envelope).toEqual({ from: 'bookings@demo-clinic.test', to: ['reception@demo-clinic.test'] });
+      expect(clinicMail.text).toContain('New online booking');
+      expect(clinicMail.text).toContain(`Booking reference: ${reference}\n`);
+      expect(clinicMail.text).toContain(`Dentist: ${dentist.doctor_name}\n`);
+      expect(clinicMail.text).toContain(`Patient: ${patient.patient_name}\n`);
+      expect(clinicMail.text).toContain(`Phone: ${patient.patient_phone}\n`);
+
+      // The patient's confirmation: to the address alone, its links on the demo's own origin.
+      expect(patientMail.envelope).toEqual({ from: 'bookings@demo-clinic.test', to: [address] });
+      expect(patientMail.subject).toMatch(/^Your appointment on .+ at 14:00 is booked \(Bright Smile Dental\)$/);
+      expect(patientMail.text).toContain(`Booking reference: ${reference}\n`);
+      expect(patientMail.text).toContain(`Manage or cancel your booking: ${demoPage}#clinic-booking-manage=${reference}\n`);
+      expect(patientMail.text).toMatch(new RegExp(`\nStop reminders: http://localhost:${ports.PORT}/mail/unsubscribe/[\\w-]{43}\n$`));
+      expect(patientMail.attachments).toEqual([{ filename: 'appointment.ics', content_type: 'text/calendar', size: expect.any(Number) }]);
+      expect(patientMail.text).not.toContain(patient.patient_name);
+
+      // The page lists both, the patient's confirmation to the patient.
+      const page = await (await fetch(`http://127.0.0.1:${ports.MAILBOX_PORT}/`)).text();
+      expect(page).toContain(`<h2 id="subject-${patientMail.id}">${patientMail.subject}</h2>`);
+      expect(page).toContain(`<dt>To</dt><dd>${address}</dd>`);
+      expect(page).toContain(`<h2 id="subject-${clinicMail.id}">${clinicMail.subject}</h2>`);
     } finally {
       demo.child.kill('SIGINT');
       await demo.exited;

@@ -40,7 +40,7 @@ const patientMail = (to = PATIENT): OutgoingMail => ({
     // The sender's own header: never replaced by a mail's.
     'Auto-Submitted': 'no',
   },
-  attachments: [{ filename: 'appointment.ics', content: ICS, contentType: 'text/calendar; charset=utf-8; method=PUBLISH' }],
+  attachments: [{ filename: 'appointment.ics', content: ICS, contentType: 'text/calendar; charset=utf-8' }],
 });
 const patientMessage = () => ({ id: newMessageId(), event: { type: 'patient.confirmation' } });
 

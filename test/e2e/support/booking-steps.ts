@@ -1,16 +1,28 @@
 import type { Page } from 'playwright-core';
 import { widget } from './browser.js';
 
+/** The words of the widget's buttons these steps click by name, in the page's language (widget/i18n/). */
+export interface StepWords {
+  /** The calendar's button to the next month (`nextMonth`). */
+  nextMonth: string;
+  /** The details step's button on to the review (`next`). */
+  next: string;
+}
+
+export const ENGLISH_STEPS: StepWords = { nextMonth: 'Next month', next: 'Continue' };
+
 /**
  * Drives the widget's booking steps with the mouse, as a visitor clicks:
  * the treatment and the dentist by their buttons, the day in the calendar
  * (moving on a month with "Next month" when needed), the time by its slot.
+ * `words` are the buttons' names in the page's language (English by default).
  */
-export function bookingSteps(page: Page) {
+export function bookingSteps(page: Page, words: StepWords = ENGLISH_STEPS) {
   const { form } = widget(page);
   const choice = (name: string) => form.locator('.choices button', { hasText: name });
   const day = (date: string) => form.locator(`[role="grid"] [data-date="${date}"]`);
   const slot = (time: string) => form.locator(`.slots [data-time="${time}"]`).first();
+  const next = () => form.locator('button[type="submit"]', { hasText: words.next }).click();
   return {
     choice,
     day,
@@ -24,18 +36,28 @@ export function bookingSteps(page: Page) {
       await choice(name).click();
     },
     async pickDay(date: string): Promise<void> {
-      for (let i = 0; i < 13 && (await day(date).count()) === 0; i++) await form.locator('button[aria-label="Next month"]').click();
+      for (let i = 0; i < 13 && (await day(date).count()) === 0; i++) await form.locator(`button[aria-label="${words.nextMonth}"]`).click();
       await day(date).click();
     },
     /** After pickDay, on the same step: waits for the day's times (the availability answer) and clicks the one at `time`. */
     async pickTime(time: string): Promise<void> {
       await slot(time).click();
     },
-    async fillDetails(name: string, phone: string): Promise<void> {
+    /**
+     * Types the name and phone and, given `email`, ticks the box for a confirmation by e-mail (where the
+     * site offers it) and types the address; then goes on to the review.
+     */
+    async fillDetails(name: string, phone: string, email?: string): Promise<void> {
       await form.locator('#patient_name').fill(name);
       await form.locator('#patient_phone').fill(phone);
-      await form.locator('button[type="submit"]', { hasText: 'Continue' }).click();
+      if (email !== undefined) {
+        await form.locator('#email_consent').check();
+        await form.locator('#patient_email').fill(email);
+      }
+      await next();
     },
+    /** The details step's button on to the review. */
+    next,
     async book(): Promise<void> {
       await form.locator('[part="submit"]').click();
     },

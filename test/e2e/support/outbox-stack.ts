@@ -316,8 +316,21 @@ export interface ReceivedMail {
   messageId: string;
   subject: string;
   text: string;
+  /** The envelope's recipients (RCPT TO). */
   to: string[];
+  /** The From header's address. */
+  from: string;
+  /** The HTML part; '' when it has none. */
+  html: string;
+  /** Each header as sent, by its name in lower case: its value unfolded (RFC 5322's line breaks taken out). */
+  headers: Record<string, string>;
+  /** Each attachment: its name, its Content-Type and that header's parameters (charset, method…), its content as text. */
+  attachments: { filename: string; contentType: string; params: Record<string, string>; text: string }[];
 }
+
+/** The headers of a parsed mail, as ReceivedMail gives them. */
+const headersOf = (lines: readonly { key: string; line: string }[]): Record<string, string> =>
+  Object.fromEntries(lines.map(({ key, line }) => [key, line.slice(line.indexOf(':') + 1).replace(/\r?\n(?=[ \t])/g, '').trim()]));
 
 export interface ClinicMailbox {
   /** smtp://127.0.0.1:port */
@@ -359,6 +372,15 @@ export async function startClinicMailbox({ port = 0, mode = 'accept' as ClinicMa
               subject: mail.subject ?? '',
               text: mail.text ?? '',
               to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+              from: mail.from?.value[0]?.address ?? '',
+              html: typeof mail.html === 'string' ? mail.html : '',
+              headers: headersOf(mail.headerLines),
+              attachments: mail.attachments.map((a) => ({
+                filename: a.filename ?? '',
+                contentType: a.contentType,
+                params: (a.headers.get('content-type') as { params?: Record<string, string> } | undefined)?.params ?? {},
+                text: a.content.toString('utf8'),
+              })),
             });
             callback();
           },
