@@ -143,8 +143,11 @@ export class ContentCache {
     // Read, not kept: most sites are only ever asked for bytes (ResourceAnswer).
     const body = combined.combine(parts.map((part) => (part instanceof ResourceAnswer ? part.peekValue() : part.value)));
     const answer = { ...this.answer(200, body, Math.min(...parts.map((part) => part.fetchedAt))), builtFrom };
-    // No TTL of its own: it is checked against its parts at every request.
-    this.cache.set(this.key(combined.key), answer, { ttl: 0 });
+    // No TTL of its own: it is checked against its parts at every request. Kept only while every part is
+    // still held: a part gone meanwhile (its site dropped while getCombined waited) would leave it behind.
+    if (combined.parts.every((resource, i) => this.cache.peek(this.key(resource.path), { allowStale: true }) === parts[i])) {
+      this.cache.set(this.key(combined.key), answer, { ttl: 0 });
+    }
     return answer;
   }
 

@@ -25,6 +25,13 @@ export interface ContentStoreOptions {
  */
 export class ContentStore {
   readonly lru: LRUCache<string, CachedAnswer, FetchContext>;
+  /**
+   * Keys with a fetch in flight (a miss, or a stale copy being refreshed),
+   * each with how many: lru-cache lists none of them (keys() skips a
+   * pending fetch, and the stale copy it stands in for), so dropSite finds
+   * them here.
+   */
+  private readonly loading = new Map<string, number>();
 
   constructor({ ttlMs, maxBytes, clock = systemClock }: ContentStoreOptions) {
     // ttlResolution 0: lru-cache would otherwise reuse one reading of the clock for 1 ms, so an entry read
@@ -36,17 +43,35 @@ export class ContentStore {
       ttlResolution: 0,
       allowStale: true,
       noDeleteOnFetchRejection: true,
+      // A fetch whose key is deleted meanwhile (dropSite) still answers the requests waiting on it,
+      // and is not kept: lru-cache stores a fetch's answer only while its key still holds that fetch.
+      ignoreFetchAbort: true,
       perf: { now: () => clock.now().getTime() },
-      fetchMethod: (_key, _stale, { context }) => context.load(),
+      fetchMethod: (key, _stale, { context }) => this.loadOf(key, context),
     });
   }
 
-  /** Forgets every answer of one site (it changed, or is gone): its next request loads afresh. */
+  /**
+   * Forgets every answer of one site (it changed, or is gone): its next
+   * request loads afresh. A fetch in flight is forgotten too: it answers
+   * whoever waits on it, and what it brings is not kept.
+   */
   dropSite(siteId: string): number {
     const prefix = sitePrefix(siteId);
-    const keys = [...this.lru.keys()].filter((key) => key.startsWith(prefix));
+    const keys = [...new Set([...this.lru.keys(), ...this.loading.keys()])].filter((key) => key.startsWith(prefix));
     for (const key of keys) this.lru.delete(key);
     return keys.length;
+  }
+
+  private async loadOf(key: string, context: FetchContext): Promise<CachedAnswer> {
+    this.loading.set(key, (this.loading.get(key) ?? 0) + 1);
+    try {
+      return await context.load();
+    } finally {
+      const left = (this.loading.get(key) ?? 1) - 1;
+      if (left > 0) this.loading.set(key, left);
+      else this.loading.delete(key);
+    }
   }
 
   /** How many answers one site holds (tests, and the change log line). */
@@ -63,10 +88,10 @@ const sitePrefix = (siteId: string): string => `${siteId}\n`;
 
 /**
  * A site's key for a path, under the revision of the site its runtime was
- * built from (none for the default site). An answer an earlier runtime was
- * still fetching when the site changed lands under that runtime's revision
- * (dropSite does not see a fetch in flight: lru-cache lists no such key), so
- * the runtime built after the change never serves it.
+ * built from (none for the default site). An answer an earlier runtime asked
+ * for is under that runtime's revision, so the runtime built after a change
+ * never serves it (and one still in flight when the site was dropped is not
+ * kept at all: dropSite).
  */
 export const siteKey = (siteId: string, path: string, revision = ''): string => `${sitePrefix(siteId)}${revision}\n${path}`;
 

@@ -101,4 +101,32 @@ describe.each(ENGINES)('a site change while its content is in flight, the sites 
     expect(await nameIn(await before)).toBe('Alpha Dental');
     expect(await nameIn(await organization())).toBe('Beta Dental');
   });
+
+  /**
+   * What lands after the drop would outlive it: the held answer (a fetch
+   * dropSite could not list), and the bundle built from it (set once its
+   * parts are in). Neither is kept: the suspended site holds nothing.
+   */
+  it.each([
+    ['a resource', '/organization'],
+    ['the content bundle', '/content'],
+  ])('keeps nothing of %s fetched for a site suspended meanwhile', async (_what, path) => {
+    const proxy = await holdingProxy(upstream.api);
+    const store = new SiteStore(database.db, new SiteSecrets(randomBytes(32)));
+    const file = { name: 'Smile', upstream_url: proxy.api, app_key: alpha.appKey, app_secret_key: alpha.secret, time_zone: 'Europe/London' };
+    const siteId = await store.create(SiteFile.parse(file), new Date());
+    const bff = await startBff(upstream.api, alpha, {}, upstream.clock, undefined, undefined, store);
+    const get = () => fetch(`${bff.baseUrl}/s/${siteId}/api${path}`);
+
+    const hold = proxy.holdNextOrganization();
+    const before = get();
+    await hold.held;
+    await store.setStatus(siteId, 'suspended', new Date());
+    bff.siteRegistry!.drop(siteId); // what the change watcher does when it sees the change
+    hold.release();
+
+    expect((await before).status).toBe(200);
+    expect(bff.contentStore.countOf(siteId)).toBe(0);
+    expect((await get()).status).toBe(403);
+  });
 });
