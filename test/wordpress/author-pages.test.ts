@@ -120,6 +120,32 @@ describe.runIf(lane.runs)("the WordPress plugin: an Author's pages", () => {
     expect(html.indexOf("<style id='clinic-booking-inline-css'>")).toBeLessThan(html.indexOf('</head>'));
   });
 
+  it("offers the block in the Author's editor, its script running as WordPress ships it (no build step)", async () => {
+    const page = await freshPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await signIn(page, wp, wp.author);
+    await page.goto(`${wp.url}/wp-admin/post-new.php`);
+    type EditorGlobals = {
+      wp: {
+        blocks: { getBlockType(name: string): { title: string } | undefined; createBlock(name: string, attributes: object): unknown };
+        data: { dispatch(store: string): { insertBlocks(block: unknown): void } };
+      };
+    };
+    await page.waitForFunction(() => (globalThis as unknown as Partial<EditorGlobals>).wp?.blocks?.getBlockType('clinic-booking/booking') !== undefined);
+    const title = await page.evaluate(() => {
+      const { wp: editor } = globalThis as unknown as EditorGlobals;
+      editor.data.dispatch('core/block-editor').insertBlocks(editor.blocks.createBlock('clinic-booking/booking', { sections: 'booking status' }));
+      return editor.blocks.getBlockType('clinic-booking/booking')?.title;
+    });
+
+    expect(title).toBe('Clinic booking');
+    const placeholder = page.locator('.wp-block-clinic-booking-booking .components-placeholder');
+    await placeholder.waitFor();
+    expect((await placeholder.textContent())?.replace(/\s+/g, ' ')).toContain('Shows: Booking form, Booking status lookup. The widget itself appears on the published page.');
+    expect(errors).toEqual([]);
+  });
+
   it('books on the block page: a patient picks a time and sees a reference', async () => {
     const page = await freshPage();
     await page.goto(blockPost.link);

@@ -107,7 +107,9 @@ export async function startWordPress(port: number): Promise<RunningWordPress> {
     run(WORDPRESS.php, [join(SUPPORT, 'database.php'), 'drop', db.host, db.user, db.password, database], { timeout: 30_000 }).catch(() => undefined);
 
   try {
-    cpSync(WORDPRESS.tree, dir, { recursive: true, verbatimSymlinks: true });
+    // Debian links the libraries it ships once (underscore, PHPMailer, SimplePie…) into the tree by relative paths,
+    // which would dangle in a copy: copy what they point to instead.
+    cpSync(WORDPRESS.tree, dir, { recursive: true, dereference: true });
     // Debian's wp-config.php looks for /etc/wordpress/config-HOST.php; this copy has its own.
     writeFileSync(join(dir, 'wp-config.php'), wpConfig(database, db));
     mkdirSync(join(dir, 'wp-content', 'languages'), { recursive: true });

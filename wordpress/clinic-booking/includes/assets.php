@@ -83,10 +83,16 @@ function clinic_booking_module_attributes( $attributes ) {
  * @return string
  */
 function clinic_booking_page_css() {
+	// Heights measured on Twenty Twenty-Three with the demo clinic (six treatments); a theme may set the
+	// --clinic-booking-reserve-* properties to its own. Narrow screens stack the choices, so take more.
 	$css = '@media (scripting: enabled) {'
 		. 'clinic-booking:not(:defined) { display: flow-root; min-height: 100vh; animation: clinic-booking-reserve 0s 8s forwards; }'
 		. 'clinic-booking[sections="booking"]:not(:defined) { min-height: var(--clinic-booking-reserve-booking, 34rem); }'
-		. 'clinic-booking[sections="status"]:not(:defined) { min-height: var(--clinic-booking-reserve-status, 12rem); }'
+		. 'clinic-booking[sections="status"]:not(:defined) { min-height: var(--clinic-booking-reserve-status, 15.25rem); }'
+		. '@media (max-width: 480px) {'
+		. 'clinic-booking[sections="booking"]:not(:defined) { min-height: var(--clinic-booking-reserve-booking, 58rem); }'
+		. 'clinic-booking[sections="status"]:not(:defined) { min-height: var(--clinic-booking-reserve-status, 18.25rem); }'
+		. '}'
 		. 'clinic-booking[mode="button"]:not(:defined) { position: fixed; right: 1rem; bottom: 1rem; min-height: 0; z-index: 10; }'
 		. '}'
 		. '@keyframes clinic-booking-reserve { to { min-height: 0; } }';

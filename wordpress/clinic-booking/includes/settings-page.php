@@ -157,7 +157,7 @@ function clinic_booking_field_mode() {
 function clinic_booking_field_lang() {
 	$site = clinic_booking_site_lang();
 	printf(
-		'<input type="text" class="small-text" id="clinic_booking_lang" name="%1$s" value="%2$s" placeholder="%3$s">',
+		'<input type="text" size="10" id="clinic_booking_lang" name="%1$s" value="%2$s" placeholder="%3$s">',
 		esc_attr( clinic_booking_field_name( 'lang' ) ),
 		esc_attr( clinic_booking_settings()['lang'] ),
 		esc_attr( $site )
@@ -177,7 +177,7 @@ function clinic_booking_field_lang() {
  */
 function clinic_booking_field_theme_color() {
 	printf(
-		'<input type="text" class="small-text code" id="clinic_booking_theme_color" name="%1$s" value="%2$s" placeholder="#0f766e" pattern="#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?">',
+		'<input type="text" size="10" class="code" id="clinic_booking_theme_color" name="%1$s" value="%2$s" placeholder="#0f766e" pattern="#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?">',
 		esc_attr( clinic_booking_field_name( 'theme_color' ) ),
 		esc_attr( clinic_booking_settings()['theme_color'] )
 	);
