@@ -84,6 +84,20 @@ describe.runIf(lane.runs)('the WordPress plugin: install and settings', () => {
 
     const saved = JSON.parse(await wp.php("echo wp_json_encode( get_option( 'clinic_booking_settings' ) );")) as Record<string, string>;
     expect(saved).toMatchObject({ widget_url: `${stack.bff.baseUrl}/`, sections: 'booking', phone: '+44 20 7946 0958 ">' });
+
+    // On the site too: the fallback link dials the digits, and shows the rest as text.
+    const link = await wp.php(
+      "echo get_permalink( wp_insert_post( array( 'post_title' => 'Phone', 'post_content' => '[clinic_booking]', 'post_status' => 'publish' ) ) );",
+    );
+    const visitor = await context.newPage();
+    visitor.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await visitor.goto(link);
+    expect(await (await fetch(link)).text()).toContain('<a href="tel:+442079460958">Call to book: +44 20 7946 0958 &quot;&gt;</a>');
+    expect(await visitor.locator('.clinic-booking-fallback a').textContent()).toBe('Call to book: +44 20 7946 0958 ">');
+    await visitor.close();
     expect(dialogs).toEqual([]);
   });
 
@@ -102,6 +116,27 @@ describe.runIf(lane.runs)('the WordPress plugin: install and settings', () => {
     await form.lang.fill('');
     await Promise.all([admin.waitForURL(/settings-updated=true/), form.save.click()]);
     expect(await form.lang.inputValue()).toBe('');
+  });
+
+  it('takes a hex theme colour, refuses anything else, and gives the saved one to the widget as --clinic-booking-primary', async () => {
+    await openSettings(admin, wp);
+    const form = settingsForm(admin);
+    // The field's pattern stops this in the browser; a request that skips the browser meets the server's check.
+    await form.themeColor.evaluate((input) => input.removeAttribute('pattern'));
+    await form.themeColor.fill('red; } body { display: none');
+    await Promise.all([admin.waitForURL(/settings-updated=true/), form.save.click()]);
+    expect((await form.notices.allTextContents()).join(' ')).toContain('The theme colour must be a hex colour such as #0f766e.');
+    expect(await form.themeColor.inputValue()).toBe('');
+
+    await form.themeColor.fill('#1d4ed8');
+    await Promise.all([admin.waitForURL(/settings-updated=true/), form.save.click()]);
+    expect(await form.themeColor.inputValue()).toBe('#1d4ed8');
+    const link = await wp.php(
+      "echo get_permalink( wp_insert_post( array( 'post_title' => 'Colour', 'post_content' => '[clinic_booking]', 'post_status' => 'publish' ) ) );",
+    );
+    const html = await (await fetch(link)).text();
+    expect(html).toContain('clinic-booking { --clinic-booking-primary: #1d4ed8; }');
+    expect(html).not.toContain('display: none');
   });
 
   describe('Check connection', () => {

@@ -91,8 +91,9 @@ function clinic_booking_script_url() {
  * @return array The settings to save.
  */
 function clinic_booking_sanitize_settings( $input ) {
+	// options.php has unslashed the form's values already.
 	$before = clinic_booking_settings();
-	$input  = is_array( $input ) ? wp_unslash( $input ) : array();
+	$input  = is_array( $input ) ? $input : array();
 	$clean  = $before;
 
 	$typed = isset( $input['widget_url'] ) && is_string( $input['widget_url'] ) ? trim( $input['widget_url'] ) : '';
