@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Dialog, Page } from 'playwright-core';
 import { systemClock } from '../../platform/clock.js';
 import { DEFAULT_BOOKING_RULES } from '../../contract/rules/booking-rules.js';
 import { startBff } from '../bff/support/bff-harness.js';
@@ -67,10 +67,11 @@ describe.runIf(lane.runs)('the WordPress plugin: install and settings', () => {
     expect(await form.lang.getAttribute('placeholder')).toBe('en-GB');
 
     const dialogs: string[] = [];
-    admin.on('dialog', (dialog) => {
+    const seeDialog = (dialog: Dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
-    });
+    };
+    admin.on('dialog', seeDialog);
     await form.widgetUrl.fill(`${stack.bff.baseUrl}/widget/clinic-booking.js`);
     await form.phone.fill('+44 20 7946 0958 "><script>alert(1)</script><img src=x onerror=alert(2)>');
     await Promise.all([admin.waitForURL(/settings-updated=true/), form.save.click()]);
@@ -90,14 +91,12 @@ describe.runIf(lane.runs)('the WordPress plugin: install and settings', () => {
       "echo get_permalink( wp_insert_post( array( 'post_title' => 'Phone', 'post_content' => '[clinic_booking]', 'post_status' => 'publish' ) ) );",
     );
     const visitor = await context.newPage();
-    visitor.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
+    visitor.on('dialog', seeDialog);
     await visitor.goto(link);
     expect(await (await fetch(link)).text()).toContain('<a href="tel:+442079460958">Call to book: +44 20 7946 0958 &quot;&gt;</a>');
     expect(await visitor.locator('.clinic-booking-fallback a').textContent()).toBe('Call to book: +44 20 7946 0958 ">');
     await visitor.close();
+    admin.off('dialog', seeDialog);
     expect(dialogs).toEqual([]);
   });
 
@@ -188,5 +187,20 @@ describe.runIf(lane.runs)('the WordPress plugin: install and settings', () => {
       // WordPress answers any path with a page of its own: 200, and HTML.
       expect(text).toContain(`${wp.url}/api/origin-check answered (HTTP 200), but not as a clinic-booking BFF does`);
     });
+  });
+
+  // Last: it removes the plugin this file's other tests use.
+  it('deletes its settings when an administrator deletes the plugin in wp-admin (uninstall.php)', async () => {
+    await wp.php("update_option( 'clinic_booking_settings', array( 'phone' => '020 7946 0958' ) ); set_transient( 'clinic_booking_check_1', array( 'ok' => true ), 300 );");
+    await admin.goto(`${wp.url}/wp-admin/plugins.php`);
+    const row = admin.locator('tr[data-slug="clinic-booking"]');
+    await Promise.all([admin.waitForURL(/deactivate=true/), row.locator('.deactivate a').click()]);
+    admin.once('dialog', (dialog) => void dialog.accept());
+    await row.locator('a.delete').click();
+    await admin.locator('tr.plugin-deleted-tr', { hasText: 'Clinic booking was successfully deleted.' }).waitFor();
+
+    expect(await wp.php("echo get_option( 'clinic_booking_settings' ) === false ? 'none' : 'saved';")).toBe('none');
+    expect(await wp.php("echo get_transient( 'clinic_booking_check_1' ) === false ? 'none' : 'kept';")).toBe('none');
+    expect(await wp.php("echo is_dir( WP_PLUGIN_DIR . '/clinic-booking' ) ? 'there' : 'gone';")).toBe('gone');
   });
 });
