@@ -125,9 +125,12 @@ export async function startWordPress(port: number): Promise<RunningWordPress> {
     const installed = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as { author_id: number; author_app_password: string };
 
     // Four workers: a page and its scripts, styles and REST calls load side by side, as under a real server.
+    // The workers are forked by the first process and outlive it: they share its process group (detached: a
+    // group of its own), which close() ends whole.
     server = spawn(WORDPRESS.php, ['-S', `127.0.0.1:${port}`, '-t', dir], {
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: '4' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     const keep = (chunk: Buffer) => {
       log.push(...chunk.toString().split('\n').filter(Boolean));
@@ -146,17 +149,27 @@ export async function startWordPress(port: number): Promise<RunningWordPress> {
       php: phpIn,
       serverLog: () => log.slice(-40).join('\n'),
       async close() {
-        running.kill('SIGTERM');
-        await new Promise((resolve) => (running.exitCode !== null ? resolve(undefined) : running.once('exit', resolve)));
+        const exited = new Promise((resolve) => (running.exitCode !== null ? resolve(undefined) : running.once('exit', resolve)));
+        stopGroup(running, 'SIGTERM');
+        await exited;
         await dropDatabase();
         rmSync(root, { recursive: true, force: true });
       },
     };
   } catch (error) {
-    server?.kill('SIGKILL');
+    if (server) stopGroup(server, 'SIGKILL');
     await dropDatabase();
     rmSync(root, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/** Signals the server's whole process group: PHP's built-in server and the workers it forked. */
+function stopGroup(server: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (server.pid !== undefined) process.kill(-server.pid, signal);
+  } catch {
+    // Already gone.
   }
 }
 
