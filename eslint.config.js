@@ -100,4 +100,9 @@ export default tseslint.config(
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: { ...globals.node } },
   },
+  // The WordPress plugin's editor script: a classic script in wp-admin, on the browser's and WordPress's globals.
+  {
+    files: ['wordpress/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
+  },
 );

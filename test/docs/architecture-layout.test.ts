@@ -14,8 +14,8 @@ function sourceFolders(folder: string): string[] {
 }
 
 describe("docs/architecture.md's layout", () => {
-  it('names every folder of the five parts', () => {
-    const folders = ['server', 'bff', 'widget', 'contract', 'platform'].flatMap(sourceFolders);
+  it('names every folder of the five parts, and of the WordPress plugin', () => {
+    const folders = ['server', 'bff', 'widget', 'contract', 'platform', 'wordpress'].flatMap(sourceFolders);
     // The layout is indented by depth, so a folder appears as its own last name and a slash.
     const unnamed = folders.filter((folder) => !layout.includes(`${folder.split('/').pop()}/`));
 

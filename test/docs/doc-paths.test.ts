@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
  * and the README of any folder. A page that names a file of the repository that is not there sends the reader
  * to nothing, so each name must stand for a file or folder that exists.
  */
-const SOURCE_FOLDERS = ['server', 'bff', 'widget', 'contract', 'platform', 'test', 'bench', 'scripts', 'docs', '.ci'];
+const SOURCE_FOLDERS = ['server', 'bff', 'widget', 'contract', 'platform', 'wordpress', 'test', 'bench', 'scripts', 'docs', '.ci'];
 
 function markdownPages(): string[] {
   const pages = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'stryker.equivalent-mutants.md'];

@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
  * as its reason sends the reader nowhere: the code says why in its own words. Checked over the source, the tests, the
  * benchmarks, the scripts and CI, the configuration files at the top and the mutants register.
  */
-const FOLDERS = ['server', 'bff', 'widget', 'platform', 'contract', 'scripts', 'bench', 'test', '.ci'];
+const FOLDERS = ['server', 'bff', 'widget', 'platform', 'contract', 'wordpress', 'scripts', 'bench', 'test', '.ci'];
 const TOP_FILES = /^(?:[\w.-]+\.config\.(?:ts|js|mjs)|stryker\.equivalent-mutants\.md)$/;
 /** What a folder holds that a person writes: code, pages and scripts without an ending. */
-const WRITTEN = /(?:\.(?:ts|mts|js|mjs|cjs|md)|^[^.]+)$/;
+const WRITTEN = /(?:\.(?:ts|mts|js|mjs|cjs|md|php|txt|sh)|^[^.]+)$/;
 /** An issue's number after the word (issue, issues, Issue), with or without a `#`. */
 const ISSUE_CITATION = /\bissues? #?\d{1,3}\b/i;
 
