@@ -16,6 +16,7 @@ import type { SiteNotifications } from '../notifications/notification-settings.j
 import { changeRefusal, changeViewOf, type BookingState, type ChangeKind } from './change-rules.js';
 import type { BookingRecord, ChangeRequestTaken, ChangeStore } from './change-store.js';
 import { clinicMessages } from './clinic-messages.js';
+import { offersPatientMail } from '../sites/site-settings.js';
 import type { PatientMailEvent } from '../patient-mail/patient-mail-event.js';
 import { patientMessages, unsubscribeToken, type PatientMailWish } from '../patient-mail/patient-messages.js';
 import type { PATIENT_LANGUAGES } from '../../contract/bff.js';
@@ -187,18 +188,13 @@ export class ChangeRequests {
       appointment: { date: record.date, time: record.time, ...(await this.namesOf(doctorId, treatmentId)) },
       patient: { name: booking.patient_name, phone: booking.patient_phone },
     };
-    const patient = patientMail && this.offersPatientMail() ? await this.patientMailOf(patientMail, event, record) : undefined;
+    const patient = patientMail && offersPatientMail(this.options) ? await this.patientMailOf(patientMail, event, record) : undefined;
     const messages = [...clinicMessages(notifications, event), ...(patient ? patientMessages(patient.event, notifications.reminderHoursBefore ?? 0, now.getTime()) : [])];
     try {
       await withinWait(store.recordBooking(record, messages, now.getTime(), { replayed, patientMail: patient?.wish }));
     } catch (error) {
       this.options.logger.error({ err: databaseErrorOf(error) }, 'booking not recorded: the clinic is not told of it by this BFF');
     }
-  }
-
-  /** Whether this site sends patients e-mail: it has a relay, and the BFF knows its public origin for the unsubscribe link. */
-  offersPatientMail(): boolean {
-    return this.options.notifications.mailRelay !== undefined && this.options.publicOrigin !== undefined;
   }
 
   /**
