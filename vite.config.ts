@@ -178,13 +178,16 @@ function minifiedTemplates(): Plugin {
  * - a booking's manage view (ownModule below), clinic-booking-manage-<hash>.js,
  *   when a patient opens it, and its own language packs, clinic-booking-manage-<lang>-<hash>.js;
  * - the calendar file's builder (ownModule below), clinic-booking-calendar-<hash>.js, when a patient
- *   reaches the details step, for the booking they are about to make.
+ *   reaches the details step, for the booking they are about to make;
+ * - the structured data's builder (ownModule below), clinic-booking-seo-<hash>.js, once the content
+ *   shows, unless the widget has no-structured-data.
  */
 const I18N_PACK = 'i18n-[name]-[hash].js';
 const FAILURES = 'clinic-booking-failures-[hash].js';
 const MANAGE_VIEW = 'clinic-booking-manage-[hash].js';
 const MANAGE_PACK = 'clinic-booking-manage-[name]-[hash].js';
 const CALENDAR_FILE = 'clinic-booking-calendar-[hash].js';
+const STRUCTURED_DATA = 'clinic-booking-seo-[hash].js';
 
 /** A chunk's file name: the failure sentences' (in either module), else a language pack's (`pack`). */
 const chunkFileName = (pack: string) => ({ facadeModuleId }: { facadeModuleId: string | null }) =>
@@ -239,7 +242,9 @@ interface OwnModule {
  * costs only those who open it:
  * - the manage view (widget/manage/manage-view.ts), Lit included, about 13 KB brotli;
  * - the calendar file of a booking made (widget/booking/calendar-file.ts), with the clinic's clock it
- *   reads, under 1 KB: 400 bytes of the module's brotli copy that no first render needs.
+ *   reads, under 1 KB: 400 bytes of the module's brotli copy that no first render needs;
+ * - the clinic's schema.org JSON-LD (widget/seo/json-ld.ts), under 1 KB, fetched after the first render
+ *   (its gain: docs/performance.md, "What the first render leaves out").
  */
 function ownModule(part: OwnModule): Plugin {
   let files: { fileName: string; code: string }[] = [];
@@ -296,10 +301,20 @@ const CALENDAR: OwnModule = {
   specifier: './calendar-file.js',
 };
 
+const SEO: OwnModule = {
+  name: 'structured-data',
+  entry: 'seo/json-ld.ts',
+  fileName: STRUCTURED_DATA,
+  // It imports nothing dynamically: no packs.
+  packFileNames: STRUCTURED_DATA,
+  importer: 'seo/structured-data.ts',
+  specifier: './json-ld.js',
+};
+
 export default defineConfig(({ command }) => ({
   root: WIDGET_ROOT,
   // Each says when it applies: devEntry in serve mode, hashedModuleAndLoader and the own modules in the build.
-  plugins: [keepRuntimeUrls(), devEntry(), ownModule(MANAGE), ownModule(CALENDAR), hashedModuleAndLoader(), shorterLitMessages(), minifiedTemplates()],
+  plugins: [keepRuntimeUrls(), devEntry(), ownModule(MANAGE), ownModule(CALENDAR), ownModule(SEO), hashedModuleAndLoader(), shorterLitMessages(), minifiedTemplates()],
   build: {
     ...moduleBuild('clinic-booking.ts', 'clinic-booking-[hash].js', I18N_PACK),
     outDir: 'dist',

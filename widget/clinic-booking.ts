@@ -8,7 +8,7 @@ import { siteStyles } from './sections/site-section.styles.js';
 import { InstanceStyles } from './instance-styles.js';
 import { WidgetContextController } from './widget-context.js';
 import { LAST_STAGE, stageAfter, type Stage } from './render-stages.js';
-import { publishJsonLd } from './seo/json-ld.js';
+import { publishStructuredData } from './seo/structured-data.js';
 import { ContentLoader } from './loading/content-loader.js';
 import { renderLoadError } from './loading/load-error.js';
 import { firstRenderReady, holdMinHeight, reservedHeight } from './loading/reserved-height.js';
@@ -238,8 +238,6 @@ export class ClinicBooking extends LitElement {
 
   protected override updated(): void {
     const { status, value } = this.content;
-    // schema.org JSON-LD in the page's <head>, once per page, unless no-structured-data (seo/json-ld.ts).
-    if (status === COMPLETE) publishJsonLd(this, value);
     nameSections(this.renderRoot, this.instance);
     if (status === COMPLETE && this.stage !== LAST_STAGE) {
       this.nextStage ??= setTimeout(() => {
@@ -247,9 +245,14 @@ export class ClinicBooking extends LitElement {
         this.stage = stageAfter(this.stage, this.shownSections);
       });
     }
-    if (status === COMPLETE && this.stage === LAST_STAGE && !this.announcedReady) {
-      this.announcedReady = true;
-      emit(this, 'clinic-booking:ready', { sections: this.shownSections });
+    if (status === COMPLETE && this.stage === LAST_STAGE) {
+      // schema.org JSON-LD in the page's <head>, once per page, unless no-structured-data: its part is
+      // fetched once everything shows, off the first render's way (seo/structured-data.ts).
+      publishStructuredData(this, value);
+      if (!this.announcedReady) {
+        this.announcedReady = true;
+        emit(this, 'clinic-booking:ready', { sections: this.shownSections });
+      }
     }
   }
 

@@ -14,11 +14,12 @@ const HASHED_MODULE = /^clinic-booking-[A-Za-z0-9_-]+\.js$/;
 const LANGUAGE_PACK = /^i18n-[a-z]{2,3}-[A-Za-z0-9_-]+\.js$/;
 /**
  * The parts the module loads only when asked for (the manage view and its
- * languages, the rarer failure sentences, a booking's calendar file): a missing one is 404, never the
+ * languages, the rarer failure sentences, a booking's calendar file, the
+ * clinic's structured data): a missing one is 404, never the
  * redirect to the current module, which is not what the import wants (the
  * module that asked says so in its own words).
  */
-const ON_DEMAND_PART = /^clinic-booking-(?:manage|failures|calendar)(?:-[a-z]{2})?-[A-Za-z0-9_-]+\.js$/;
+const ON_DEMAND_PART = /^clinic-booking-(?:manage|failures|calendar|seo)(?:-[a-z]{2})?-[A-Za-z0-9_-]+\.js$/;
 
 /** What the loader imports: `export * from './clinic-booking-<hash>.js';`. */
 const LOADER_IMPORT = /from\s*['"]\.\/(clinic-booking-[A-Za-z0-9_-]+\.js)['"]/;
@@ -59,9 +60,10 @@ function asScript(res: Response): Response {
  *   loader cached from before the last release) is redirected, uncached, to
  *   the current module, so no page breaks during a release.
  * - GET /widget/i18n-<lang>-<hash>.js, a language pack the module imports, and
- *   clinic-booking-manage-…, clinic-booking-failures-…, the parts it loads on
+ *   clinic-booking-manage-…, -failures-…, -calendar-…, -seo-…, the parts it loads on
  *   demand: the same, without the redirect (the module that named a missing
- *   one falls back: English, a generic sentence, the manage view's error).
+ *   one falls back: English, a generic sentence, the manage view's error, no
+ *   "Add to calendar", no structured data).
  */
 export function widgetRoutes(widgetDir: string): Router {
   const dir = resolve(widgetDir);

@@ -44,14 +44,15 @@ const packs = () => readdirSync(WIDGET_DIR).filter((name) => PACK_NAME.test(name
 
 /**
  * What the module fetches only when needed besides the packs: a booking's manage view, a module of
- * its own with its own language packs, the sentences for the BFF's refusals, and the calendar file's
- * builder, a module of its own too (vite.config.ts).
+ * its own with its own language packs, the sentences for the BFF's refusals, the calendar file's
+ * builder and the structured data's, modules of their own too (vite.config.ts).
  */
 const MANAGE_VIEW = /^clinic-booking-manage-[\w-]{8}\.js$/;
 const MANAGE_PACK = /^clinic-booking-manage-([a-z]{2})-[\w-]+\.js$/;
 const FAILURES = /^clinic-booking-failures-[\w-]+\.js$/;
 const CALENDAR = /^clinic-booking-calendar-[\w-]+\.js$/;
-const onDemand = () => readdirSync(WIDGET_DIR).filter((name) => [MANAGE_VIEW, MANAGE_PACK, FAILURES, CALENDAR].some((part) => part.test(name)));
+const STRUCTURED_DATA = /^clinic-booking-seo-[\w-]+\.js$/;
+const onDemand = () => readdirSync(WIDGET_DIR).filter((name) => [MANAGE_VIEW, MANAGE_PACK, FAILURES, CALENDAR, STRUCTURED_DATA].some((part) => part.test(name)));
 const named = (pattern: RegExp) => readdirSync(WIDGET_DIR).filter((name) => pattern.test(name));
 
 interface Manifest {
@@ -70,10 +71,10 @@ describe('the built widget', () => {
     const sent = Math.min(loader.length, brotliCompressSync(loader).length) + readFileSync(join(WIDGET_DIR, `${moduleName}.br`)).length;
     expect(sent).toBeLessThanOrEqual(BUDGET_BROTLI_BYTES);
     // No static imports: the first render needs nothing else. The only dynamic import()s are the language
-    // packs, the manage view, the failure sentences and the calendar file, each fetched when needed.
+    // packs, the manage view, the failure sentences, the calendar file and the structured data, each fetched when needed.
     expect(module.toString()).not.toMatch(/^import\b|[;}]import\s*["'{*]/m);
     const imported = [...module.toString().matchAll(/\bimport\s*\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)/g)].map((match) => match[1]);
-    expect(imported.sort()).toEqual([...packs(), ...named(MANAGE_VIEW), ...named(FAILURES), ...named(CALENDAR)].sort());
+    expect(imported.sort()).toEqual([...packs(), ...named(MANAGE_VIEW), ...named(FAILURES), ...named(CALENDAR), ...named(STRUCTURED_DATA)].sort());
     expect(module.toString().match(/\bimport\s*\(/g)).toHaveLength(imported.length);
     // The module exports the element alone: nothing of it is shared with the files fetched later.
     expect(module.toString()).toMatch(/export\s*\{\s*\w+ as ClinicBooking\s*\};?\s*$/);
@@ -123,7 +124,21 @@ describe('the built widget', () => {
     expect(br.length).toBeLessThanOrEqual(1024);
   });
 
-    it('has one small language pack for each language but English, each with brotli and gzip copies of its code', () => {
+  it("has the clinic's structured data (JSON-LD) as a part of its own, which imports nothing and Lit is no part of", () => {
+    const [part] = named(STRUCTURED_DATA);
+    const code = readFileSync(join(WIDGET_DIR, part!)).toString();
+    expect(code).not.toMatch(/\bimport\b/);
+    expect(code).toContain('OpeningHoursSpecification');
+    expect(builtWidget().module.toString()).not.toContain('OpeningHoursSpecification');
+    const br = readFileSync(join(WIDGET_DIR, `${part}.br`));
+    expect(brotliDecompressSync(br).toString()).toBe(code);
+    expect(gunzipSync(readFileSync(join(WIDGET_DIR, `${part}.gz`))).toString()).toBe(code);
+    // The builder and the day names it lists: a kilobyte would mean something else came with them.
+    expect(br.length).toBeLessThanOrEqual(1024);
+    console.log(`structured data: ${code.length} B, ${br.length} B as brotli sends it`);
+  });
+
+  it('has one small language pack for each language but English, each with brotli and gzip copies of its code', () => {
     expect(packs().map((name) => PACK_NAME.exec(name)?.[1]).sort()).toEqual(PACK_LANGUAGES);
     for (const pack of packs()) {
       const code = readFileSync(join(WIDGET_DIR, pack));

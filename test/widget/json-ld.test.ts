@@ -1,4 +1,4 @@
-import { expect, html } from '@open-wc/testing';
+import { expect, html, waitUntil } from '@open-wc/testing';
 import { clinicJsonLd } from '../../widget/seo/json-ld.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, contentOf, uniqueApiBase } from './support/fixtures.js';
@@ -72,6 +72,8 @@ function openingHoursProblems(spec: Json): string[] {
 
 const jsonLdScripts = () => [...document.head.querySelectorAll<HTMLScriptElement>(SCRIPTS)];
 const published = () => JSON.parse(jsonLdScripts()[0]?.textContent ?? 'null') as Json;
+/** The builder is a part of its own (seo/structured-data.ts), fetched once the content shows: the script comes after it. */
+const structuredData = () => waitUntil(() => jsonLdScripts().length > 0, 'no structured data came');
 
 describe('<clinic-booking>', () => {
   let bff: FakeBff;
@@ -88,6 +90,7 @@ describe('<clinic-booking>', () => {
   describe('structured data for local SEO', () => {
     it("adds the clinic to the page's head as a schema.org Dentist that conforms to schema.org", async () => {
       await mount((api) => html`<clinic-booking api-base=${api}></clinic-booking>`);
+      await structuredData();
 
       expect(jsonLdScripts()).to.have.length(1);
       const data = published();
@@ -112,6 +115,7 @@ describe('<clinic-booking>', () => {
 
     it('lists the opening hours of each open day, the closed Sunday left out', async () => {
       await mount((api) => html`<clinic-booking api-base=${api}></clinic-booking>`);
+      await structuredData();
 
       const specs = published().openingHoursSpecification as Json[];
       expect(specs.map((spec) => spec.dayOfWeek)).to.deep.equal(DAYS.slice(0, 6).map((day) => `https://schema.org/${day}`));
@@ -120,13 +124,22 @@ describe('<clinic-booking>', () => {
     });
 
     it('adds it once per page, with two widgets', async () => {
-      await mount(
-        (api) => html`<div>
-          <clinic-booking api-base=${api} sections="site"></clinic-booking>
-          <clinic-booking api-base=${api} sections="treatments"></clinic-booking>
-        </div>`,
-      );
-      await Promise.all([...document.querySelectorAll('clinic-booking')].map((el) => el.updateComplete));
+      // Each widget publishes once it is ready: both must be, before counting the scripts.
+      let ready = 0;
+      const count = () => (ready += 1);
+      document.addEventListener('clinic-booking:ready', count);
+      try {
+        await mount(
+          (api) => html`<div>
+            <clinic-booking api-base=${api} sections="site"></clinic-booking>
+            <clinic-booking api-base=${api} sections="treatments"></clinic-booking>
+          </div>`,
+        );
+        await waitUntil(() => ready === 2, 'both widgets were never ready');
+      } finally {
+        document.removeEventListener('clinic-booking:ready', count);
+      }
+      await structuredData();
 
       expect(jsonLdScripts()).to.have.length(1);
       expect(document.querySelectorAll('script[type="application/ld+json"]')).to.have.length(1);

@@ -7,7 +7,8 @@ import { DAY_NAMES } from '../../contract/rules/days.js';
  * not read for it. A `Dentist` (a MedicalBusiness and a LocalBusiness) with
  * its PostalAddress, OpeningHoursSpecification per open day, telephone, url,
  * image and a priceRange from the treatments' fees. Only plain fields are
- * used, never the HTML ones.
+ * used, never the HTML ones. A part of its own, fetched once the content
+ * shows (structured-data.ts, vite.config.ts): no first render needs it.
  */
 
 /** The content it is made from: what the widget has loaded (any part may be missing). */
@@ -49,8 +50,6 @@ export interface DentistJsonLd {
   sameAs?: string[];
 }
 
-/** The attribute that keeps a widget from adding structured data (a page that has its own). */
-export const NO_STRUCTURED_DATA = 'no-structured-data';
 const SCRIPT_SELECTOR = 'script[type="application/ld+json"][data-clinic-booking]';
 
 /** Drops the properties that are empty: an empty string is no better than none to a search engine. */
@@ -115,10 +114,10 @@ export function clinicJsonLd({ organization, site, treatments }: StructuredDataS
  * `<script type="application/ld+json" data-clinic-booking>` per page, however
  * many widgets it has (the last content loaded wins; the same clinic gives the
  * same text, and it is only rewritten when it changes). Nothing when the
- * widget has the `no-structured-data` attribute or its content has no organization.
+ * content has no organization; the `no-structured-data` attribute is asked
+ * before (structured-data.ts).
  */
-export function publishJsonLd(host: Element, content: StructuredDataSource | undefined): void {
-  if (!content || host.hasAttribute(NO_STRUCTURED_DATA)) return;
+export function publishJsonLd(content: StructuredDataSource): void {
   const data = clinicJsonLd(content);
   if (!data) return;
   // `<` escaped, so no value can close the script element if the page is ever serialised.

@@ -13,6 +13,9 @@ const HASHED = 'clinic-booking-Ab3_x-9Z.js';
 const LOADER = `export * from './${HASHED}';\n`;
 const PACK = 'i18n-fr-Xy7_q.js';
 const PACK_CODE = `export const fr = { loading: 'Chargement…' };\n${'// the French strings\n'.repeat(100)}`;
+/** A part the module fetches on demand (the clinic's structured data), beside it in the same folder. */
+const PART = 'clinic-booking-seo-Pq4_z9Xw.js';
+const PART_CODE = `export function publishJsonLd() {}\n${'// the JSON-LD builder\n'.repeat(100)}`;
 const MODULE = `customElements.define('clinic-booking', class extends HTMLElement {});\n${'// the widget\n'.repeat(200)}`;
 
 /**
@@ -28,6 +31,9 @@ function widgetFolder(): string {
   writeFileSync(join(dir, PACK), PACK_CODE);
   writeFileSync(join(dir, `${PACK}.br`), brotliCompressSync(PACK_CODE));
   writeFileSync(join(dir, `${PACK}.gz`), gzipSync(PACK_CODE));
+  writeFileSync(join(dir, PART), PART_CODE);
+  writeFileSync(join(dir, `${PART}.br`), brotliCompressSync(PART_CODE));
+  writeFileSync(join(dir, `${PART}.gz`), gzipSync(PART_CODE));
   return dir;
 }
 
@@ -212,7 +218,19 @@ describe('GET /widget/i18n-<lang>-<hash>.js (a language pack)', () => {
   });
 });
 
-describe('GET /widget/clinic-booking-manage-…, -failures-…, -calendar-… (parts loaded on demand)', () => {
+describe('GET /widget/clinic-booking-manage-…, -failures-…, -calendar-…, -seo-… (parts loaded on demand)', () => {
+  it('answers a part that is there as it answers the module: precompressed, cached for a year, loadable from any site', async () => {
+    const res = await rawGet(`${bff.baseUrl}/widget/${PART}`, { 'accept-encoding': 'gzip, deflate, br, zstd', origin: 'https://any-clinic.example' });
+
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers.vary).toMatch(/\bAccept-Encoding\b/i);
+    expect(res.headers['content-type']).toBe('text/javascript');
+    expect(res.headers['cache-control']).toBe('max-age=31536000, immutable');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(brotliDecompressSync(res.body).toString()).toBe(PART_CODE);
+  });
+
   // A page open across a release asks for the part its module was built with: the current module instead would
   // be imported as the manage view, and never show it; a 404 lets the module say the view could not load.
   it.each([
@@ -220,6 +238,7 @@ describe('GET /widget/clinic-booking-manage-…, -failures-…, -calendar-… (p
     'clinic-booking-manage-de-0ldRe1ea.js',
     'clinic-booking-failures-0ldRe1ea.js',
     'clinic-booking-calendar-0ldRe1ea.js',
+    'clinic-booking-seo-0ldRe1ea.js',
   ])(
     'answers 404, not the redirect to the current module, for %s when it is not there',
     async (file) => {
