@@ -23,7 +23,8 @@
 // request 2xx, at least one), or its scores say nothing about the widget.
 //
 // Targets: performance >= 95 (mobile and desktop); accessibility, best practices and SEO 100;
-// CLS <= 0.02; TBT <= 100 ms on mobile; widget JavaScript <= 25 KB transferred.
+// CLS <= 0.02; TBT <= 100 ms on mobile; widget JavaScript of the first render (loader + module) <= 25 KiB
+// transferred; parts fetched after it (the structured data) are shown beside it, not counted.
 //
 // Exit code: 0 when every target passes, 1 when a target or a validity check fails, 2 when the
 // benchmark itself could not run. Every child, browser and server is stopped and the temp dir removed
@@ -144,7 +145,8 @@ function targetChecks(run) {
       ...auditItems(lhr, 'mainthread-work-breakdown', 5).map((line) => `main thread: ${line}`),
     ]);
   }
-  add(`widget JavaScript <= ${TARGETS.widgetKiB} KiB transferred`, s.widgetTransferBytes <= TARGETS.widgetKiB * 1024, kib(s.widgetTransferBytes),
+  add(`first render's widget JavaScript <= ${TARGETS.widgetKiB} KiB transferred`, s.widgetTransferBytes <= TARGETS.widgetKiB * 1024,
+    `${kib(s.widgetTransferBytes)} (+ ${kib(s.laterPartsTransferBytes)} of parts after it)`,
     s.widgetScripts.map((script) => `${script.url}: ${script.transferSize} bytes transferred, ${script.resourceSize} decoded`));
   return checks;
 }
@@ -157,11 +159,11 @@ function formatTable(header, rows) {
 }
 
 function printTable(runs) {
-  const header = ['page', 'preset', 'perf', 'a11y', 'best pr.', 'SEO', 'LCP', 'CLS', 'TBT', 'TBT of each run', 'widget JS'];
+  const header = ['page', 'preset', 'perf', 'a11y', 'best pr.', 'SEO', 'LCP', 'CLS', 'TBT', 'TBT of each run', 'widget JS', 'parts after'];
   const rows = runs.map(({ page, preset, summary: s, tbtRange }) => [
     page, preset, orNa(s.performance), orNa(s.accessibility), orNa(s.bestPractices), orNa(s.seo),
     Number.isFinite(s.lcpMs) ? `${(s.lcpMs / 1000).toFixed(1)} s` : 'n/a', orNa(s.cls?.toFixed(3)), ms(s.tbtMs),
-    tbtRange.map((value) => Math.round(value)).join(' / '), kib(s.widgetTransferBytes),
+    tbtRange.map((value) => Math.round(value)).join(' / '), kib(s.widgetTransferBytes), kib(s.laterPartsTransferBytes),
   ]);
   console.log(`\n${formatTable(header, rows)}`);
   console.log(`(Lighthouse 12, the median of ${RUNS_PER_PAGE} runs per row (Lighthouse's computeMedianRun); LCP, CLS and TBT`);

@@ -63,6 +63,14 @@ const score = (lhr, category) => {
 /** The network requests Lighthouse saw (its network-requests audit). */
 export const networkRequests = (lhr) => lhr.audits['network-requests']?.details?.items ?? [];
 
+const sumTransfer = (requests) => requests.reduce((sum, request) => sum + (request.transferSize ?? 0), 0);
+
+/**
+ * The loader (clinic-booking.js) and the module (clinic-booking-<8-character hash>.js); a part's name has a word
+ * before its hash (clinic-booking-seo-<hash>.js), vite.config.ts's chunk names.
+ */
+const isFirstRender = (url) => /\/clinic-booking(-[\w-]{8})?\.js$/.test(new URL(url).pathname);
+
 /** What the report's table shows for one run; `isWidgetScript(url)` picks the widget's JavaScript. */
 export function summarise(lhr, isWidgetScript) {
   const widgetScripts = networkRequests(lhr).filter((request) => request.resourceType === 'Script' && isWidgetScript(request.url));
@@ -75,7 +83,10 @@ export function summarise(lhr, isWidgetScript) {
     cls: lhr.audits['cumulative-layout-shift']?.numericValue,
     tbtMs: lhr.audits['total-blocking-time']?.numericValue,
     widgetScripts: widgetScripts.map((request) => ({ url: request.url, transferSize: request.transferSize, resourceSize: request.resourceSize, statusCode: request.statusCode })),
-    widgetTransferBytes: widgetScripts.reduce((sum, request) => sum + (request.transferSize ?? 0), 0),
+    // The first render: the loader and the module it imports. Parts fetched later (the structured data once the
+    // content shows, the calendar file, a language pack) are listed in widgetScripts and summed apart.
+    widgetTransferBytes: sumTransfer(widgetScripts.filter((request) => isFirstRender(request.url))),
+    laterPartsTransferBytes: sumTransfer(widgetScripts.filter((request) => !isFirstRender(request.url))),
   };
 }
 
