@@ -13,7 +13,10 @@
  * availability is the stack's own. The states are scripts/support/manage-scenes.ts's,
  * which scripts/screenshots-other-browsers.ts takes in Firefox and WebKit.
  *
- * SCREENSHOTS=manage (or booking) takes only those.
+ * And README's pictures (docs/img/widget-*.png, README_PICTURES below), drawn
+ * small so that README stays light; they are committed, so a run changes them.
+ *
+ * SCREENSHOTS=booking, manage or readme takes only those (booking includes readme).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,8 +42,23 @@ const OUT = join(REPO_ROOT, 'screenshots');
 const WIDTHS = [320, 390, 768, 1280];
 const LANGS = ['en', 'de', 'ar'];
 const MANAGE_WIDTHS = [390, 1280];
-/** Which pictures to take: both kinds unless SCREENSHOTS names one. */
+/** Which pictures to take: every kind unless SCREENSHOTS names one; README's pictures are booking states too. */
 const ONLY = process.env.SCREENSHOTS;
+const takes = (kind: 'booking' | 'manage' | 'readme') => !ONLY || ONLY === kind || (kind === 'readme' && ONLY === 'booking');
+
+/**
+ * README's pictures: a state of the booking form (`time`: the chosen day's times; `treatment`: the first
+ * step) at a window `width` wide, from the widget's top (or from `from`'s, less a margin) `height` CSS px
+ * down, drawn at `scale` (a device pixel ratio below 1, so the browser renders them small rather than
+ * a picture being shrunk). README's alt texts describe them: keep both in step
+ * (test/docs/readme-pictures.test.ts).
+ */
+const README_PICTURES = [
+  { file: 'widget-calendar-1280.png', lang: 'en', width: 1280, state: 'time', height: 780, scale: 1 / 2 },
+  { file: 'widget-times-390.png', lang: 'en', width: 390, state: 'time', from: '.calendar', height: 840, scale: 2 / 3 },
+  { file: 'widget-arabic-390.png', lang: 'ar', width: 390, state: 'treatment', height: 840, scale: 2 / 3 },
+] as const;
+const README_IMG = join(REPO_ROOT, 'docs', 'img');
 
 async function shoot(target: Page | Locator, file: string): Promise<void> {
   await (target as Locator).page?.().waitForTimeout(150);
@@ -63,12 +81,8 @@ async function bookingStates(browser: Browser, stack: E2eStack, lang: string, wi
   await shoot(el, name(2, 'dentist'));
   await form.locator('.choices button', { hasText: 'Dr Amara Okafor' }).click();
   await shoot(el, name(3, 'day'));
-  const date = freshDay();
-  for (let i = 0; i < 13 && (await form.locator(`[data-date="${date}"]`).count()) === 0; i++) await form.locator('.month > button:last-of-type').click();
-  await form.locator(`[data-date="${date}"]`).click();
   // Each run books one time: the first still free.
-  const free = form.locator('.slots [data-time]:not([disabled])').first();
-  await free.waitFor();
+  const free = await pickDay(form, freshDay());
   await shoot(el, name(4, 'time'));
   await free.click();
   await form.locator('#patient_name').waitFor();
@@ -98,6 +112,51 @@ async function bookingStates(browser: Browser, stack: E2eStack, lang: string, wi
   await status.locator('button[type="submit"]').click();
   await shoot(el.locator('[part="status"]'), name(10, 'status-error'));
   await context.close();
+}
+
+/** On the day step, goes to `date`'s month and picks it; resolves with its first free time, once shown. */
+async function pickDay(form: Locator, date: string): Promise<Locator> {
+  for (let i = 0; i < 13 && (await form.locator(`[data-date="${date}"]`).count()) === 0; i++) await form.locator('.month > button:last-of-type').click();
+  await form.locator(`[data-date="${date}"]`).click();
+  const free = form.locator('.slots [data-time]:not([disabled])').first();
+  await free.waitFor();
+  return free;
+}
+
+/** README's pictures (README_PICTURES), each in a context of its own at its scale; the times on a day of their own. */
+async function readmePictures(browser: Browser, stack: E2eStack): Promise<void> {
+  for (const picture of README_PICTURES) {
+    const { lang, width, scale } = picture;
+    const context = await newContext(browser, {
+      viewport: { width, height: 1200 },
+      deviceScaleFactor: scale,
+      locale: lang === 'en' ? 'en-GB' : lang,
+    });
+    const page = await context.newPage();
+    await page.goto(`${stack.site.origin}/${lang}/booking.html`);
+    const el = page.locator('clinic-booking');
+    const form = el.locator('form[part="booking-form"]');
+    await form.waitFor();
+    if (picture.state === 'time') {
+      await form.locator('.choices button', { hasText: 'Dental check-up' }).click();
+      await form.locator('.choices button', { hasText: 'Dr Amara Okafor' }).click();
+      await pickDay(form, freshDay());
+    }
+    // Each step scrolls the form into view: back to the top, so that the boxes are in the page's coordinates.
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.waitForTimeout(150);
+    const box = await el.boundingBox();
+    const top = 'from' in picture ? await form.locator(picture.from).boundingBox() : box;
+    if (!box || !top) throw new Error(`${picture.file}: nothing to draw`);
+    const y = 'from' in picture ? top.y - 12 : top.y;
+    await page.screenshot({
+      path: join(README_IMG, picture.file),
+      clip: { x: box.x, y, width: box.width, height: picture.height },
+      fullPage: true,
+      animations: 'disabled',
+    });
+    await context.close();
+  }
 }
 
 async function dialogState(browser: Browser, stack: E2eStack, lang: string, width: number): Promise<void> {
@@ -145,7 +204,7 @@ async function main(): Promise<void> {
   if (!existsSync(WIDGET_BUNDLE)) throw new Error('no built widget: run npm run build first');
   // This run's own pictures go; the other browsers' (screenshots/firefox, screenshots/webkit) stay.
   mkdirSync(OUT, { recursive: true });
-  for (const file of readdirSync(OUT)) if (file.endsWith('.png')) rmSync(join(OUT, file));
+  if (takes('booking') || takes('manage')) for (const file of readdirSync(OUT)) if (file.endsWith('.png')) rmSync(join(OUT, file));
   const stack = await startE2eStack();
   const browser = await launchBrowser();
   try {
@@ -153,17 +212,23 @@ async function main(): Promise<void> {
       stack.site.pages.set(`/${lang}/booking.html`, pageHtml(stack.bff.baseUrl, lang, 'sections="booking status"'));
       stack.site.pages.set(`/${lang}/button.html`, pageHtml(stack.bff.baseUrl, lang, 'mode="button"'));
       stack.site.pages.set(`/${lang}/manage.html`, pageHtml(stack.bff.baseUrl, lang, 'sections="booking"'));
-      for (const width of ONLY === 'manage' ? [] : WIDTHS) {
+      for (const width of takes('booking') ? WIDTHS : []) {
         await bookingStates(browser, stack, lang, width);
         await dialogState(browser, stack, lang, width);
         process.stdout.write(`${lang} ${width} px\n`);
       }
     }
-    const booking = await manageBooking(stack);
-    for (const lang of LANGS) {
-      for (const width of ONLY === 'booking' ? [] : MANAGE_WIDTHS) {
-        for (const scene of manageScenes(lang, freshDay)) await manageState(browser, stack, booking, lang, width, scene);
-        process.stdout.write(`manage view: ${lang} ${width} px\n`);
+    if (takes('readme')) {
+      await readmePictures(browser, stack);
+      process.stdout.write(`README's pictures in ${README_IMG}\n`);
+    }
+    if (takes('manage')) {
+      const booking = await manageBooking(stack);
+      for (const lang of LANGS) {
+        for (const width of MANAGE_WIDTHS) {
+          for (const scene of manageScenes(lang, freshDay)) await manageState(browser, stack, booking, lang, width, scene);
+          process.stdout.write(`manage view: ${lang} ${width} px\n`);
+        }
       }
     }
   } finally {

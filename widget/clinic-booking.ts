@@ -41,7 +41,8 @@ export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.j
  *   never the patient's name or phone.
  * @event clinic-booking:error - Loading, booking, a status lookup or a change request (cancel, move) failed.
  *   Detail: `{ kind, status, code }`, kind `load`, `booking`, `status` or `change`.
- *   With `analytics="datalayer"`, each event is also pushed to `window.dataLayer`.
+ *   With `analytics="datalayer"`, each event is also pushed to `window.dataLayer`, without the booking's
+ *   date, time, treatment or dentist unless `analytics-details` is set, and never its reference.
  *
  * @csspart site-header - Logo and clinic name.
  * @csspart hero - The hero banner.
@@ -107,6 +108,7 @@ export class ClinicBooking extends LitElement {
     successUrl: { attribute: 'success-url' },
     privacyUrl: { attribute: 'privacy-url' },
     analytics: {},
+    analyticsDetails: { attribute: 'analytics-details', type: Boolean },
     lastReference: { state: true },
     stage: { state: true },
     manage: { state: true },
@@ -134,11 +136,16 @@ export class ClinicBooking extends LitElement {
   /** The clinic's privacy notice (an http(s) or relative URL); when set, the form asks for consent with a link to it. */
   privacyUrl = '';
   /**
-   * `datalayer` pushes each widget event to `window.dataLayer` (`clinic_booking_ready`, `_booked`,
-   * `_error`) with the events' details, never a patient's name, phone or booking reference.
-   * Default: none.
+   * `datalayer` pushes each widget event to `window.dataLayer`: `clinic_booking_ready` (sections),
+   * `clinic_booking_booked` (that a booking happened, nothing of it) and `clinic_booking_error` (kind,
+   * status, code); never a patient's name, phone or booking reference. Default: none.
    */
   analytics: '' | 'datalayer' = '';
+  /**
+   * Adds the booking's date, time, treatment_id and doctor_id to `clinic_booking_booked` in the dataLayer.
+   * Off by default: for a US clinic they may be health information (docs/embedding.md, Analytics).
+   */
+  analyticsDetails = false;
 
   /** The page's presets for the form (treatment, doctor, success-url, privacy-url), checked (booking-section.ts). */
   private readonly presets: BookingPresets = {};
@@ -150,7 +157,7 @@ export class ClinicBooking extends LitElement {
    */
   private manage?: string;
   private readonly toAnalytics = (event: Event) => {
-    if (this.analytics === 'datalayer') pushToDataLayer(event);
+    if (this.analytics === 'datalayer') pushToDataLayer(event, this.analyticsDetails);
   };
 
   private announcedReady = false;

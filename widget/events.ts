@@ -3,6 +3,7 @@
 /** The sections the widget can show. */
 export type Section = 'site' | 'treatments' | 'dentists' | 'booking' | 'status';
 
+/** Pushed whole to the dataLayer with `analytics="datalayer"` (analytics.ts): it names no one and no care. */
 export interface ReadyDetail {
   /** The sections that rendered. */
   sections: Section[];
@@ -11,6 +12,8 @@ export interface ReadyDetail {
 /**
  * Never the patient's name or phone: analytics on the host page may record
  * it. Nor the clinic system's own appointment id: the reference stands for it.
+ * The page's own scripts get all of it; the dataLayer none of it, unless
+ * `analytics-details` (date, time, treatment_id, doctor_id; never the reference).
  */
 export interface BookedDetail {
   reference: string;
@@ -20,6 +23,7 @@ export interface BookedDetail {
   doctor_id: number | null;
 }
 
+/** Pushed whole to the dataLayer with `analytics="datalayer"` (analytics.ts): it names no one and no care. */
 export interface ErrorDetail {
   /** What failed: loading content, a booking, a status lookup (the manage view's too), or a change request (cancel or move). */
   kind: 'load' | 'booking' | 'status' | 'change';
