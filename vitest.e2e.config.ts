@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** End-to-end tests: the built stack (server + BFF + widget) driven by playwright-core in Chromium, and WebDriver in WebKit. */
+/** End-to-end tests: the built stack (server + BFF + widget) driven by playwright-core in Chromium, puppeteer-core in Firefox and WebDriver in WebKit. */
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.test.ts', 'test/wordpress/**/*.test.ts'],
