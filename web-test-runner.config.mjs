@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
+import { forcedColorsPlugin } from './scripts/wtr/forced-colors-plugin.mjs';
 
 /** Writes test-results/wtr.json with pass/fail counts for `npm test`'s summary line. */
 function countingReporter() {
@@ -37,7 +38,7 @@ export default {
   browserStartTimeout: 60_000,
   testsFinishTimeout: 300_000,
   testFramework: { config: { timeout: 10_000 } },
-  plugins: [esbuildPlugin({ ts: true, tsconfig: 'widget/tsconfig.json', target: 'es2022' })],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: 'widget/tsconfig.json', target: 'es2022' }), forcedColorsPlugin()],
   browsers: [
     chromeLauncher({
       launchOptions: {

@@ -11,7 +11,9 @@ import { css } from 'lit';
  * - .open-button: inside the safe areas (notches, home indicator), and never wider than the viewport;
  *   at the bottom left in a right-to-left language.
  * - dialog: one size from the viewport on every step (the form scrolls inside it, so it never jumps),
- *   and the form's own card border is dropped there: the dialog is the card.
+ *   and the form's own card border is dropped there: the dialog is the card. Its outline is transparent,
+ *   except in forced colours (a Windows contrast theme), which draw it: there the backdrop's shade is
+ *   gone, and the dialog stood over the page with no edge.
  */
 export const rootStyles = css`
   .skeleton {
@@ -68,6 +70,7 @@ export const rootStyles = css`
     max-height: calc(100dvh - 1rem);
     padding: var(--_gap);
     border: none;
+    outline: 1px solid transparent;
     border-radius: var(--_radius);
   }
   dialog clinic-booking-form {

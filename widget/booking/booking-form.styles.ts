@@ -275,4 +275,20 @@ export const bookingFormStyles = css`
   .reference span {
     white-space: nowrap;
   }
+  /*
+   * Forced colours (a Windows contrast theme) drop the theme's fill of a chosen treatment, dentist, day or
+   * time, which left a chosen day only underlined. Chosen ones take the system's selection colours, as a
+   * chosen item of a list does there, kept from the Canvas backplate the browser puts behind text
+   * (forced-color-adjust), which hid HighlightText; their focus ring is then CanvasText, not the theme's.
+   */
+  @media (forced-colors: active) {
+    .button[aria-pressed='true'],
+    [aria-selected='true'] .day.day {
+      forced-color-adjust: none;
+      background: Highlight;
+      color: HighlightText;
+      border-color: Highlight;
+      outline-color: CanvasText;
+    }
+  }
 `;
