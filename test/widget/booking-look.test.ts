@@ -254,6 +254,36 @@ describe('<clinic-booking>', () => {
     });
   });
 
+  describe('the details', () => {
+    for (const width of [1280, 390, 320]) {
+      it(`gives every field one width in one column at ${width} px, the e-mail and the consent too, no wider than 32rem`, async () => {
+        bff?.restore();
+        bff = installFakeBff(clinicFixtures({ emailOffered: true }), uniqueApiBase());
+        const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="booking" privacy-url="https://example.org/privacy"
+          style="display:block;width:${width}px"></clinic-booking>`);
+        const form = formOf(el);
+        await clickIn(form, '[data-value="1"]');
+        await clickIn(form, '[data-value=""]');
+        await pickDay(form, nextDate('Tuesday'));
+        await pickTime(form, '10:00');
+        await clickIn(form, '#email_consent');
+        const fields = $$(form, '.fields > .field');
+        expect(fields.map((field) => field.querySelector('input, textarea')!.id)).to.deep.equal([
+          'patient_name', 'patient_phone', 'address', 'note', 'email_consent', 'patient_email', 'consent',
+        ]);
+        const boxes = fields.map((field) => field.getBoundingClientRect());
+        expect(new Set(boxes.map((box) => `${box.left} ${box.width}`)).size, 'one left edge, one width').to.equal(1);
+        for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.top, 'each under the one before').to.be.at.least(boxes[i - 1]!.bottom);
+        const controls = ['patient_name', 'patient_phone', 'address', 'note', 'patient_email'].map((id) => $(form, `#${id}`).getBoundingClientRect().width);
+        expect(new Set(controls).size, 'every text field as wide as the others').to.equal(1);
+        const card = $(form, 'form');
+        const inner = card.clientWidth - parseFloat(getComputedStyle(card).paddingLeft) - parseFloat(getComputedStyle(card).paddingRight);
+        expect(boxes[0]!.width, "the card's width, up to 32rem").to.be.closeTo(Math.min(32 * 16, inner), 0.5);
+        await expect(el).to.be.accessible();
+      });
+    }
+  });
+
   describe('with the BFF\'s day counts (GET /availability/days)', () => {
     it('asks for the shown month, treatment and dentist, and mutes a day with no open start as "No free time"', async () => {
       bff = freshBff();

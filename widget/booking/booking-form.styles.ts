@@ -9,18 +9,20 @@ export const bookingFormStyles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
   }
-  .grid {
+  /*
+   * The details: one field under another, every one as wide as the others, at most 32rem (about
+   * 60 characters of the note a line). Side by side, name and phone stood half as wide as the
+   * address and note beneath them, two widths for fields alike; wider, a name field is mostly empty.
+   */
+  .fields {
     display: grid;
     gap: var(--_gap);
-    grid-template-columns: repeat(auto-fit, minmax(min(100%, 14rem), 1fr));
+    max-inline-size: 32rem;
   }
   .field {
     display: grid;
     gap: 0.25rem;
     align-content: start;
-  }
-  .wide {
-    grid-column: 1 / -1;
   }
   label {
     font-weight: 600;
@@ -225,19 +227,19 @@ export const bookingFormStyles = css`
   }
   /*
    * A box and its label beside it, on a row of their own: the privacy consent, the e-mail opt-in.
-   * The box without the browser's margins (2 to 5 px a side) lines up with the fields above it; the
-   * wider gap keeps its focus ring (5 px outside it) off the label.
+   * The box without the browser's margins (2 to 5 px a side) lines up with the fields above it, 24 px
+   * square (WCAG's least target size) as the label's first line is tall; the wider gap keeps its focus
+   * ring (5 px outside it) off the label.
    */
   .consent {
-    grid-column: 1 / -1;
     grid-template-columns: auto 1fr;
     align-items: start;
     column-gap: 0.75rem;
   }
   .consent input {
-    width: 1.25rem;
-    min-height: 1.25rem;
-    margin: 0.2rem 0 0;
+    width: 1.5rem;
+    min-height: 1.5rem;
+    margin: 0;
   }
   .consent label {
     font-weight: 400;
