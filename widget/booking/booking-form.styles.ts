@@ -137,20 +137,6 @@ export const bookingFormStyles = css`
     font-size: 0.875rem;
     color: var(--_muted);
   }
-  .summary {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0.25rem 1.5rem;
-    margin: 0;
-    padding: 0.5rem 0.75rem;
-    border-radius: var(--_radius);
-    background: color-mix(in srgb, var(--_primary) 6%, var(--_surface));
-  }
-  .summary dt {
-    font-size: 0.875rem;
-    font-weight: 400;
-    color: var(--_muted);
-  }
   .badge {
     padding: 0.125rem 0.625rem;
     border-radius: 1rem;
@@ -193,24 +179,47 @@ export const bookingFormStyles = css`
     width: 100%;
     padding: 0;
   }
+  /*
+   * Every list of an appointment's details (the summary from the second step to the review, the
+   * confirmation, the status and manage cards) one block: a label beside its value, the labels' column
+   * as wide on every step (not as wide as its longest label, which grew as rows came), rows only added.
+   * 10rem holds every language's labels on one line or two (overflow-wrap breaks a longer word).
+   */
   dl {
     display: grid;
-    grid-template-columns: max-content 1fr;
-    gap: 0.25rem 1rem;
-  }
-  dt {
-    font-weight: 600;
-  }
-  dd {
-    margin: 0;
+    grid-template-columns: 10rem 1fr;
+    gap: 0.5rem 1rem;
+    align-items: baseline;
+    /* No margin above: a status card opens with it, and a margin there left an empty band above "Status". */
+    margin: 0 0 1em;
+    padding: 0.75rem 1rem;
+    border-radius: var(--_radius);
+    background: color-mix(in srgb, var(--_primary) 6%, var(--_surface));
     overflow-wrap: anywhere;
   }
+  dt {
+    font-size: 0.875rem;
+    color: var(--_muted);
+  }
+  /*
+   * A value in another script (a Latin name in Arabic) stays on the widget's side, beside its label:
+   * the line takes the widget's direction, the value inside it (a bdi, detailList) its own, so "42
+   * Harley Crescent" keeps its order. As a paragraph of its own direction it stood across the list.
+   */
+  dd {
+    margin: 0;
+    unicode-bidi: isolate;
+  }
+  /*
+   * In a narrow container each label stands above its value, the value on the whole width: one
+   * column, the value drawn up to its label (the rows' gap parts one pair from the next).
+   */
   @container (max-width: 30rem) {
     dl {
-      display: block;
+      grid-template-columns: 1fr;
     }
     dd {
-      margin-block-end: 0.5rem;
+      margin-top: -0.5rem;
     }
   }
   .error {
@@ -254,10 +263,6 @@ export const bookingFormStyles = css`
     border-radius: var(--_radius);
     background: var(--_surface);
     overflow-wrap: break-word;
-  }
-  /* The status card opens with its list, whose margin left an empty band above "Status". */
-  .result > :first-child {
-    margin-block-start: 0;
   }
   .reference {
     font-family: ui-monospace, monospace;
