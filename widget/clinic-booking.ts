@@ -63,7 +63,7 @@ export type { BookedDetail, ErrorDetail, ReadyDetail, Section } from './events.j
  * @csspart dentist - One dentist card.
  * @csspart booking - The booking section.
  * @csspart booking-form - The booking form.
- * @csspart booking-summary - The choices made so far, from the second step on.
+ * @csspart booking-summary - The choices made so far, from the second step on; on the review, with the patient's details.
  * @csspart submit - The form's submit button.
  * @csspart booking-error - The message when a booking fails.
  * @csspart booking-result - The confirmation with the booking reference.

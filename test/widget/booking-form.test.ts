@@ -228,7 +228,9 @@ describe('<clinic-booking>', () => {
     it('shows the summary and the reference, and moves focus to the result', async () => {
       const { form, patient, result } = await bookOnce();
       expect(text(result)).to.contain('Your appointment is booked');
-      expect(text(result)).to.contain(`We expect you on ${fullDate(patient.appointment_date)} at ${clock('10:00')} (clinic time).`);
+      const rows = [...result.querySelectorAll('dt')].map((dt) => [text(dt), text(dt.nextElementSibling)]);
+      expect(rows).to.deep.include(['Date', fullDate(patient.appointment_date)]);
+      expect(rows).to.deep.include(['Time', `${clock('10:00')} (clinic time)`]);
       expect(text(result.querySelector('[data-reference]'))).to.equal(REFERENCE);
       expect(markup(form.shadowRoot!.querySelector('form'))).to.equal(null);
       await settled(form);

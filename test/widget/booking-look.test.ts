@@ -206,18 +206,18 @@ describe('<clinic-booking>', () => {
       await waitUntil(() => focused() === '08:30', 'ArrowRight');
       await sendKeys({ press: 'Enter' });
       await waitUntil(() => stepOf(form) === 'details', 'Enter chooses');
-      expect(form.shadowRoot!.querySelector('.summary')!.textContent).to.contain('8:30 AM');
+      expect(form.shadowRoot!.querySelector('[part="booking-summary"]')!.textContent).to.contain('8:30 AM');
     });
   });
 
   describe('the summary', () => {
     const summary = (form: ClinicBookingForm) =>
-      $$(form, '.summary > div').map((row) => [row.querySelector('dt')!.textContent!.trim(), row.querySelector('dd')!.textContent!.replace(/\s+/g, ' ').trim()]);
+      $$(form, '[part="booking-summary"] dt').map((dt) => [dt.textContent!.trim(), dt.nextElementSibling!.textContent!.replace(/\s+/g, ' ').trim()]);
 
     it('shows the choices so far from the second step on: the treatment with its length and fee, the dentist, the day and the time', async () => {
       freshBff();
       const { el, form } = await render(800);
-      expect($(form, '.summary'), 'none on the first step').to.equal(null);
+      expect($(form, '[part="booking-summary"]'), 'none on the first step').to.equal(null);
       await clickIn(form, '[data-value="2"]');
       expect(summary(form)).to.deep.equal([['Treatment', 'Whitening (90 min · £350.50)']]);
       await clickIn(form, '[data-value="1"]');
@@ -252,6 +252,93 @@ describe('<clinic-booking>', () => {
       await waitUntil(() => stepOf(form) === 'review', 'no review');
       expect(rows().slice(0, 4)).to.deep.equal(onDetails);
     });
+
+    /**
+     * The summary's look on a step: the block's place and colours, and each row's label and value
+     * with where they stand. From one step to the next the rows already there stay where they were.
+     */
+    function measure(form: ClinicBookingForm) {
+      const list = $(form, '[part="booking-summary"]');
+      const style = getComputedStyle(list);
+      const box = list.getBoundingClientRect();
+      const block = { left: box.left, width: box.width, background: style.backgroundColor, padding: style.padding, display: style.display };
+      const rows = $$(form, '[part="booking-summary"] dt').map((dt) => {
+        const dd = dt.nextElementSibling!;
+        const [label, value] = [dt.getBoundingClientRect(), dd.getBoundingClientRect()];
+        return {
+          label: dt.textContent!.trim(),
+          at: [label.left - box.left, label.width, value.left - box.left, value.width, Math.round(value.top - label.top)],
+          look: [getComputedStyle(dt).fontSize, getComputedStyle(dt).color, getComputedStyle(dd).fontSize],
+        };
+      });
+      return { block, rows };
+    }
+
+    for (const width of [1280, 390]) {
+      it(`keeps one layout from the second step to the review at ${width} px: the same block, its rows in place, only more of them`, async () => {
+        freshBff();
+        const { el, form } = await render(width, 'de');
+        await clickIn(form, '[data-value="2"]');
+        const steps = [measure(form)];
+        await clickIn(form, '[data-value="1"]');
+        await pickDay(form, nextDate('Tuesday'));
+        await pickTime(form, '10:00');
+        steps.push(measure(form));
+        for (const [id, value] of [['patient_name', 'Jane Patient'], ['patient_phone', '+44 20 7946 0958'], ['note', 'Nervous']]) {
+          const input = $<HTMLInputElement>(form, `#${id}`);
+          input.value = value!;
+          input.dispatchEvent(new Event('input'));
+        }
+        $(form, 'form').closest('form')!.requestSubmit();
+        await waitUntil(() => stepOf(form) === 'review', 'no review');
+        steps.push(measure(form));
+        expect(steps.map((step) => step.rows.map((row) => row.label))).to.deep.equal([
+          ['Behandlung'],
+          ['Behandlung', 'Zahnarzt/Zahnärztin', 'Datum', 'Uhrzeit'],
+          ['Behandlung', 'Zahnarzt/Zahnärztin', 'Datum', 'Uhrzeit', 'Vollständiger Name', 'Telefonnummer', 'Nachricht an die Praxis'],
+        ]);
+        for (const [n, step] of steps.entries()) {
+          expect(step.block, `the block on step ${n + 2}`).to.deep.equal(steps[0]!.block);
+          // Each row as on the step before; the labels' column as wide whatever the labels.
+          expect(step.rows.slice(0, steps[Math.max(n - 1, 0)]!.rows.length), `the rows on step ${n + 2}`).to.deep.equal(steps[Math.max(n - 1, 0)]!.rows);
+          expect(new Set(step.rows.map((row) => JSON.stringify([row.at[0], row.at[1], row.at[2], row.look]))).size, 'one column, one look').to.equal(1);
+        }
+        const [label, , value] = steps[0]!.rows[0]!.at as number[];
+        if (width === 1280) expect(value!, 'the value beside its label').to.be.greaterThan(label! + 100);
+        else expect(value!, 'the value under its label in a narrow container').to.equal(label);
+        await expect(el).to.be.accessible();
+      });
+    }
+  });
+
+  describe('the details', () => {
+    for (const width of [1280, 390, 320]) {
+      it(`gives every field one width in one column at ${width} px, the e-mail and the consent too, no wider than 32rem`, async () => {
+        bff?.restore();
+        bff = installFakeBff(clinicFixtures({ emailOffered: true }), uniqueApiBase());
+        const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="booking" privacy-url="https://example.org/privacy"
+          style="display:block;width:${width}px"></clinic-booking>`);
+        const form = formOf(el);
+        await clickIn(form, '[data-value="1"]');
+        await clickIn(form, '[data-value=""]');
+        await pickDay(form, nextDate('Tuesday'));
+        await pickTime(form, '10:00');
+        await clickIn(form, '#email_consent');
+        const fields = $$(form, '.fields > .field');
+        expect(fields.map((field) => field.querySelector('input, textarea')!.id)).to.deep.equal([
+          'patient_name', 'patient_phone', 'address', 'note', 'email_consent', 'patient_email', 'consent',
+        ]);
+        const boxes = fields.map((field) => field.getBoundingClientRect());
+        expect(new Set(boxes.map((box) => `${box.left} ${box.width}`)).size, 'one left edge, one width').to.equal(1);
+        for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.top, 'each under the one before').to.be.at.least(boxes[i - 1]!.bottom);
+        const controls = ['patient_name', 'patient_phone', 'address', 'note', 'patient_email'].map((id) => $(form, `#${id}`).getBoundingClientRect().width);
+        expect(new Set(controls).size, 'every text field as wide as the others').to.equal(1);
+        const card = $(form, 'form');
+        const inner = card.clientWidth - parseFloat(getComputedStyle(card).paddingLeft) - parseFloat(getComputedStyle(card).paddingRight);
+        expect(boxes[0]!.width, "the card's width, up to 32rem").to.be.closeTo(Math.min(32 * 16, inner), 0.5);
+        await expect(el).to.be.accessible();
+      });
+    }
   });
 
   describe('with the BFF\'s day counts (GET /availability/days)', () => {

@@ -7,6 +7,27 @@ import { aPatient, bookedResult, buttonNamed, fillForm, fixtureReady, formOf, RE
 
 const text = (node: Element | null | undefined) => node?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 
+/** The box of an element's words (its text nodes, not the pictures beside them). */
+function range(el: Element): DOMRect {
+  const words = document.createRange();
+  words.setStartAfter(el.querySelector('svg')!);
+  words.setEndAfter(el.lastChild!);
+  return words.getBoundingClientRect();
+}
+
+/** WCAG's contrast ratio of two computed colours (rgb(…)). */
+function contrast(a: string, b: string): number {
+  const luminance = (colour: string) => {
+    const [r, g, b_] = colour.match(/\d+(\.\d+)?/g)!.slice(0, 3).map((c) => {
+      const v = Number(c) / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b_;
+  };
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (light + 0.05) / (dark + 0.05);
+}
+
 /** The confirmation: what a patient keeps after booking. */
 describe('<clinic-booking>', () => {
   let bff: FakeBff;
@@ -37,11 +58,34 @@ describe('<clinic-booking>', () => {
       expect(rows).to.deep.include(['Dentist', 'Dr Raj Patel']);
     });
 
-    it("spells out the date and the time in the widget's language, in clinic time", async () => {
+    it("spells out the date and the time once, in the widget's language, in clinic time", async () => {
       const { result } = await bookAnyDentist();
       const date = new Intl.DateTimeFormat('en', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${aPatient().appointment_date}T00:00:00Z`));
       const time = new Intl.DateTimeFormat('en', { timeStyle: 'short', timeZone: 'UTC' }).format(new Date('2000-01-01T14:30:00Z'));
-      expect(text(result)).to.contain(`We expect you on ${date} at ${time} (clinic time).`);
+      const rows = [...result.querySelectorAll('dt')].map((dt) => [text(dt), text(dt.nextElementSibling)]);
+      expect(rows).to.deep.include(['Date', date]);
+      expect(rows).to.deep.include(['Time', `${time} (clinic time)`]);
+      // Once: neither the day's name nor the time said again elsewhere on the card.
+      expect(text(result).split(date)).to.have.length(2);
+      expect(text(result).split(time)).to.have.length(2);
+    });
+
+    it('opens with a check mark above the title, a picture only, in the theme colour, and focuses the title', async () => {
+      const { form, result } = await bookAnyDentist();
+      const heading = result.querySelector('#result-heading')!;
+      const mark = result.querySelector('svg')!;
+      expect(mark.getAttribute('aria-hidden')).to.equal('true');
+      expect(text(heading)).to.equal('Your appointment is booked');
+      await waitUntil(() => form.shadowRoot!.activeElement === heading, 'the title never had focus');
+      const box = mark.getBoundingClientRect();
+      expect([box.width, box.height]).to.deep.equal([48, 48]);
+      expect(box.bottom, 'above the words').to.be.at.most(range(heading).top);
+      // The disc in the theme's link colour (the fixture's #0f766e), apart from the card and the tick on it (3:1 at least).
+      const disc = getComputedStyle(mark).backgroundColor;
+      expect(disc).to.equal('rgb(15, 118, 110)');
+      expect(contrast(disc, getComputedStyle(result).backgroundColor)).to.be.at.least(3);
+      expect(contrast(disc, getComputedStyle(mark.querySelector('path')!).stroke)).to.be.at.least(3);
+      expect(result.querySelectorAll('.badge'), 'no status badge besides the mark').to.have.length(0);
     });
 
     it("gives the clinic's address, and how to change or cancel: call its phone", async () => {

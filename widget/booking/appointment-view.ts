@@ -36,6 +36,10 @@ export const statusBadge = (status: string, words: string): TemplateResult =>
 export const referenceText = (reference: string): TemplateResult =>
   html`<bdi class="reference" data-reference>${(reference.match(/[^-]{1,6}-?|-/g) ?? []).map((group) => html`<span>${group}</span><wbr />`)}</bdi>`;
 
-/** Label and value pairs as a description list, leaving out the empty ones. */
-export const detailList = (rows: Detail[]): TemplateResult =>
-  html`<dl>${rows.map(([label, value]) => (value ? html`<dt>${label}</dt><dd>${value}</dd>` : nothing))}</dl>`;
+/**
+ * Label and value pairs as a description list, leaving out the empty ones; `part` names it to the page.
+ * Each value is isolated in its own direction (bdi) on the widget's side of the list (the dd's style):
+ * in Arabic a Latin name stood across the list from its label, at the far end of a wide value column.
+ */
+export const detailList = (rows: Detail[], part?: string): TemplateResult =>
+  html`<dl part=${part ?? nothing}>${rows.map(([label, value]) => (value ? html`<dt>${label}</dt><dd><bdi>${value}</bdi></dd>` : nothing))}</dl>`;

@@ -9,18 +9,20 @@ export const bookingFormStyles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
   }
-  .grid {
+  /*
+   * The details: one field under another, every one as wide as the others, at most 32rem (about
+   * 60 characters of the note a line). Side by side, name and phone stood half as wide as the
+   * address and note beneath them, two widths for fields alike; wider, a name field is mostly empty.
+   */
+  .fields {
     display: grid;
     gap: var(--_gap);
-    grid-template-columns: repeat(auto-fit, minmax(min(100%, 14rem), 1fr));
+    max-inline-size: 32rem;
   }
   .field {
     display: grid;
     gap: 0.25rem;
     align-content: start;
-  }
-  .wide {
-    grid-column: 1 / -1;
   }
   label {
     font-weight: 600;
@@ -135,20 +137,6 @@ export const bookingFormStyles = css`
     font-size: 0.875rem;
     color: var(--_muted);
   }
-  .summary {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 0.25rem 1.5rem;
-    margin: 0;
-    padding: 0.5rem 0.75rem;
-    border-radius: var(--_radius);
-    background: color-mix(in srgb, var(--_primary) 6%, var(--_surface));
-  }
-  .summary dt {
-    font-size: 0.875rem;
-    font-weight: 400;
-    color: var(--_muted);
-  }
   .badge {
     padding: 0.125rem 0.625rem;
     border-radius: 1rem;
@@ -191,24 +179,47 @@ export const bookingFormStyles = css`
     width: 100%;
     padding: 0;
   }
+  /*
+   * Every list of an appointment's details (the summary from the second step to the review, the
+   * confirmation, the status and manage cards) one block: a label beside its value, the labels' column
+   * as wide on every step (not as wide as its longest label, which grew as rows came), rows only added.
+   * 10rem holds every language's labels on one line or two (overflow-wrap breaks a longer word).
+   */
   dl {
     display: grid;
-    grid-template-columns: max-content 1fr;
-    gap: 0.25rem 1rem;
-  }
-  dt {
-    font-weight: 600;
-  }
-  dd {
-    margin: 0;
+    grid-template-columns: 10rem 1fr;
+    gap: 0.5rem 1rem;
+    align-items: baseline;
+    /* No margin above: a status card opens with it, and a margin there left an empty band above "Status". */
+    margin: 0 0 1em;
+    padding: 0.75rem 1rem;
+    border-radius: var(--_radius);
+    background: color-mix(in srgb, var(--_primary) 6%, var(--_surface));
     overflow-wrap: anywhere;
   }
+  dt {
+    font-size: 0.875rem;
+    color: var(--_muted);
+  }
+  /*
+   * A value in another script (a Latin name in Arabic) stays on the widget's side, beside its label:
+   * the line takes the widget's direction, the value inside it (a bdi, detailList) its own, so "42
+   * Harley Crescent" keeps its order. As a paragraph of its own direction it stood across the list.
+   */
+  dd {
+    margin: 0;
+    unicode-bidi: isolate;
+  }
+  /*
+   * In a narrow container each label stands above its value, the value on the whole width: one
+   * column, the value drawn up to its label (the rows' gap parts one pair from the next).
+   */
   @container (max-width: 30rem) {
     dl {
-      display: block;
+      grid-template-columns: 1fr;
     }
     dd {
-      margin-block-end: 0.5rem;
+      margin-top: -0.5rem;
     }
   }
   .error {
@@ -225,19 +236,19 @@ export const bookingFormStyles = css`
   }
   /*
    * A box and its label beside it, on a row of their own: the privacy consent, the e-mail opt-in.
-   * The box without the browser's margins (2 to 5 px a side) lines up with the fields above it; the
-   * wider gap keeps its focus ring (5 px outside it) off the label.
+   * The box without the browser's margins (2 to 5 px a side) lines up with the fields above it, 24 px
+   * square (WCAG's least target size) as the label's first line is tall; the wider gap keeps its focus
+   * ring (5 px outside it) off the label.
    */
   .consent {
-    grid-column: 1 / -1;
     grid-template-columns: auto 1fr;
     align-items: start;
     column-gap: 0.75rem;
   }
   .consent input {
-    width: 1.25rem;
-    min-height: 1.25rem;
-    margin: 0.2rem 0 0;
+    width: 1.5rem;
+    min-height: 1.5rem;
+    margin: 0;
   }
   .consent label {
     font-weight: 400;
@@ -253,9 +264,19 @@ export const bookingFormStyles = css`
     background: var(--_surface);
     overflow-wrap: break-word;
   }
-  /* The status card opens with its list, whose margin left an empty band above "Status". */
-  .result > :first-child {
-    margin-block-start: 0;
+  /*
+   * The confirmation's check: a disc in the theme's link colour (4.5:1 against white, theme.ts), so
+   * the white tick on it and the disc on the card both stand out; above the title, left as the card reads.
+   */
+  .mark {
+    display: block;
+    width: 3rem;
+    margin-bottom: 0.5rem;
+    border-radius: 50%;
+    background: var(--_link);
+    fill: none;
+    stroke: #fff;
+    stroke-width: 3;
   }
   .reference {
     font-family: ui-monospace, monospace;

@@ -12,7 +12,7 @@ import { renderDetailsStep } from './steps/details-step.js';
 import { renderResultStep } from './steps/result-step.js';
 import { renderReviewStep } from './steps/review-step.js';
 import { renderNearest } from './steps/time-step.js';
-import { renderSummary } from './choices-summary.js';
+import { choiceDetails, renderSummary } from './choices-summary.js';
 import { telLink } from './appointment-view.js';
 import { renderTreatmentStep } from './steps/treatment-step.js';
 
@@ -118,7 +118,7 @@ export class ClinicBookingForm extends LitElement {
         : nothing}
       <h3 id="step-heading" tabindex="-1"><span class="muted">${t.step(STEPS.indexOf(step) + 1, STEPS.length)}</span> ${t[heading]}</h3>
       ${step === 'dentist' || step === 'day' || step === 'details'
-        ? renderSummary(flow.choices(), { ...this.context, currency: this.currency }, step === 'dentist' ? 1 : 4)
+        ? renderSummary(choiceDetails(flow.choices(), { ...this.context, currency: this.currency }).slice(0, step === 'dentist' ? 1 : 4))
         : nothing}
       ${view(flow)}
       <div class="visually-hidden" aria-hidden="true">

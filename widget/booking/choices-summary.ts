@@ -1,8 +1,8 @@
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit';
 import type { Dentist, Treatment } from '../../contract/index.js';
 import { formatDate, formatFee, formatTime } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
-import type { Detail } from './appointment-view.js';
+import { detailList, type Detail } from './appointment-view.js';
 
 /** What the patient has chosen so far; a date or time not yet chosen is empty. */
 export interface Choices {
@@ -38,11 +38,8 @@ export function choiceDetails(c: Choices, context: SummaryContext): Detail[] {
 }
 
 /**
- * The choices so far, under the heading of the steps after the first: one compact card, each choice a
- * label over its value; `rows` leaves out those whose step is still to come (the dentist, on its own step).
+ * The choices so far, under the heading of the steps after the first, and on the review with the
+ * patient's details after them: one list, the same block on every step, only longer (an empty value
+ * is left out).
  */
-export function renderSummary(c: Choices, context: SummaryContext, rows = 4): TemplateResult {
-  return html`<dl class="summary" part="booking-summary">
-    ${choiceDetails(c, context).slice(0, rows).map(([label, value]) => (value ? html`<div><dt>${label}</dt><dd>${value}</dd></div>` : nothing))}
-  </dl>`;
-}
+export const renderSummary = (details: Detail[]): TemplateResult => detailList(details, 'booking-summary');

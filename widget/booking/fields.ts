@@ -33,10 +33,10 @@ export function textField(
   flow: BookingFlow,
   field: DraftField,
   text: string,
-  options: { required?: boolean; type?: string; autocomplete?: string; maxlength?: number; wide?: boolean },
+  options: { required?: boolean; type?: string; autocomplete?: string; maxlength?: number },
 ): TemplateResult {
   const { required = false, type = 'text' } = options;
-  return html`<div class="field ${options.wide ? 'wide' : ''}">
+  return html`<div class="field">
     ${label(flow, field, text, required)}
     <input id=${field} name=${field} type=${type} .value=${String(flow.draft[field])}
       ?required=${required}
@@ -51,7 +51,7 @@ export function textField(
 
 /** Several lines of optional text: the note for the clinic. */
 export function textArea(flow: BookingFlow, field: DraftField, text: string, maxlength: number): TemplateResult {
-  return html`<div class="field wide">
+  return html`<div class="field">
     <label for=${field}>${text} <span class="muted">(${flow.t.optional})</span></label>
     <textarea id=${field} name=${field} maxlength=${maxlength} rows="3" .value=${String(flow.draft[field])}
       aria-invalid=${flow.errors[field] ? 'true' : 'false'}

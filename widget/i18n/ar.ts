@@ -75,7 +75,7 @@ export const ar: Translation = {
   errSummary: (n) => (n === 1 ? 'يُرجى تصحيح حقل واحد.' : `يُرجى تصحيح ${count(n)} حقول.`),
 
   bookedTitle: 'تم حجز موعدك',
-  bookedSummary: (date, time) => `ننتظرك يوم ${date} الساعة ${time} (بتوقيت العيادة).`,
+  clinicTime: (time) => `${time} (بتوقيت العيادة)`,
   referenceLabel: 'رقم الحجز',
   keepReference: 'احتفظ بهذا الرقم للتحقق من حجزك لاحقًا.',
   confirmationTo: (email) => `سنرسل التأكيد إلى ${email}.`,

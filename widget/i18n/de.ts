@@ -75,7 +75,7 @@ export const de: Translation = {
   errSummary: (count) => (count === 1 ? 'Bitte 1 Feld korrigieren.' : `Bitte ${count} Felder korrigieren.`),
 
   bookedTitle: 'Ihr Termin ist gebucht',
-  bookedSummary: (date, time) => `Wir erwarten Sie am ${date} um ${time} Uhr (Ortszeit der Praxis).`,
+  clinicTime: (time) => `${time} Uhr (Ortszeit der Praxis)`,
   referenceLabel: 'Buchungsnummer',
   keepReference: 'Bewahren Sie diese Nummer auf, um Ihre Buchung später zu prüfen.',
   confirmationTo: (email) => `Wir senden die Bestätigung an ${email}.`,

@@ -75,7 +75,7 @@ export const en: Translation = {
   errSummary: (count) => (count === 1 ? 'Please correct 1 field.' : `Please correct ${count} fields.`),
 
   bookedTitle: 'Your appointment is booked',
-  bookedSummary: (date, time) => `We expect you on ${date} at ${time} (clinic time).`,
+  clinicTime: (time) => `${time} (clinic time)`,
   referenceLabel: 'Booking reference',
   keepReference: 'Keep this reference to check your booking later.',
   confirmationTo: (email) => `We will send the confirmation to ${email}.`,

@@ -72,7 +72,7 @@ export const es: Translation = {
   errSummary: (count) => (count === 1 ? 'Corrija 1 campo.' : `Corrija ${count} campos.`),
 
   bookedTitle: 'Su cita está reservada',
-  bookedSummary: (date, time) => `Le esperamos el ${date} a las ${time} (hora de la clínica).`,
+  clinicTime: (time) => `${time} (hora de la clínica)`,
   referenceLabel: 'Referencia de la reserva',
   keepReference: 'Guarde esta referencia para consultar su reserva más tarde.',
   confirmationTo: (email) => `Le enviaremos la confirmación a ${email}.`,

@@ -72,7 +72,7 @@ export const fr: Translation = {
   errSummary: (count) => (count === 1 ? 'Veuillez corriger 1 champ.' : `Veuillez corriger ${count} champs.`),
 
   bookedTitle: 'Votre rendez-vous est réservé',
-  bookedSummary: (date, time) => `Nous vous attendons le ${date} à ${time} (heure du cabinet).`,
+  clinicTime: (time) => `${time} (heure du cabinet)`,
   referenceLabel: 'Référence de réservation',
   keepReference: 'Conservez cette référence pour vérifier votre réservation plus tard.',
   confirmationTo: (email) => `Nous envoyons la confirmation à ${email}.`,

@@ -72,7 +72,7 @@ export const nl: Translation = {
   errSummary: (count) => (count === 1 ? 'Verbeter 1 veld.' : `Verbeter ${count} velden.`),
 
   bookedTitle: 'Uw afspraak is geboekt',
-  bookedSummary: (date, time) => `We verwachten u op ${date} om ${time} (tijd van de praktijk).`,
+  clinicTime: (time) => `${time} (tijd van de praktijk)`,
   referenceLabel: 'Boekingsnummer',
   keepReference: 'Bewaar dit nummer om uw boeking later te controleren.',
   confirmationTo: (email) => `We sturen de bevestiging naar ${email}.`,

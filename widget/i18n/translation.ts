@@ -89,7 +89,8 @@ export interface Translation {
   errSummary: (count: number) => string;
 
   bookedTitle: string;
-  bookedSummary: (date: string, time: string) => string;
+  /** The booked time on the confirmation, said to be the clinic's (the patient may be elsewhere): "2:30 PM (clinic time)". */
+  clinicTime: (time: string) => string;
   referenceLabel: string;
   keepReference: string;
   /** The confirmation of a booking whose patient asked for e-mail: where it goes. */

@@ -338,15 +338,14 @@ export class ClinicBookingManage extends LitElement implements MovePickerHost {
     const { t, lang } = this.context;
     const status = booking.status;
     const dentist = this.content.dentists?.find((d) => d.doctor_id === booking.doctor_id);
-    // Each value isolated in its own direction (bdi), on the widget's side of the card (manage.styles.ts).
-    const own = (value: string | undefined) => value && html`<bdi>${value}</bdi>`;
+    // Each value is isolated in its own direction, on the widget's side of the card (detailList).
     const rows: Detail[] = [
       [t.statusLabel, statusBadge(status, isAppointmentStatus(status) ? t.statusValue(status) : status)],
-      [t.treatment, own(this.bookedTreatment?.treatment_name)],
-      [t.dentist, own(dentist?.doctor_name)],
-      [t.date, own(formatDate(booking.date, lang))],
-      [t.time, own(formatTime(booking.time, lang))],
-      [t.address, own(this.site?.contact_address)],
+      [t.treatment, this.bookedTreatment?.treatment_name],
+      [t.dentist, dentist?.doctor_name],
+      [t.date, formatDate(booking.date, lang)],
+      [t.time, formatTime(booking.time, lang)],
+      [t.address, this.site?.contact_address],
     ];
     return detailList(rows);
   }

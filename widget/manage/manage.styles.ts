@@ -31,14 +31,6 @@ export const manageStyles = css`
   [tabindex='-1']:focus {
     outline: none;
   }
-  /*
-   * A value in another script (a Latin name in Arabic) stays on the widget's side, beside its label:
-   * the line takes the widget's direction, the value inside it (a bdi) its own, so "42 Harley
-   * Crescent" keeps its order. As a paragraph of its own direction it stood across the card.
-   */
-  dd {
-    unicode-bidi: isolate;
-  }
   /* On a phone, a row's buttons each take the row: one thumb-wide target under another. */
   @container (max-width: 30rem) {
     .row > .button {

@@ -1,12 +1,11 @@
 import type { TemplateResult } from 'lit';
-import { detailList } from '../appointment-view.js';
 import type { BookingFlow } from '../booking-flow.js';
-import { choiceDetails } from '../choices-summary.js';
+import { choiceDetails, renderSummary } from '../choices-summary.js';
 
-/** The review step: every choice (the treatment with its length and fee) and detail, to check before booking. */
+/** The review step: the summary of the steps before it, the patient's details added, to check before booking. */
 export function renderReviewStep(flow: BookingFlow): TemplateResult {
   const { t, lang, draft } = flow;
-  return detailList([
+  return renderSummary([
     ...choiceDetails(flow.choices(), { t, lang, currency: flow.host.currency }),
     [t.patientName, draft.patient_name],
     [t.patientPhone, draft.patient_phone],
