@@ -30,6 +30,13 @@ describe('<clinic-booking>', () => {
     return id ? form.shadowRoot!.getElementById(id)?.textContent : undefined;
   };
   const focusedDate = () => deepActiveElement()?.getAttribute('data-date');
+  const arrow = (form: ClinicBookingForm, name: string) => form.shadowRoot!.querySelector<HTMLButtonElement>(`button[aria-label="${name}"]`)!;
+  /** The month shown (YYYY-MM), by its days. */
+  const monthShown = (form: ClinicBookingForm) => grid(form).querySelector('[data-date]')!.getAttribute('data-date')!.slice(0, 7);
+  /** Back to today's month: the calendar opens on the first bookable day's, which may be the next. */
+  async function toTodaysMonth(form: ClinicBookingForm): Promise<void> {
+    for (let i = 0; i < 2 && monthShown(form) !== daysFromToday(0).slice(0, 7); i++) await clickIn(form, 'button[aria-label="Previous month"]');
+  }
   const headers = (form: ClinicBookingForm) => [...grid(form).querySelectorAll('th')].map((th) => th.textContent!.trim());
 
   describe('on the day step', () => {
@@ -65,13 +72,34 @@ describe('<clinic-booking>', () => {
 
     it('disables past days with the reason "Past"', async () => {
       const { form } = await dayStep();
+      await toTodaysMonth(form);
       const yesterday = daysFromToday(-1);
       // Only visible when yesterday is in this month; the grid never goes before today's month.
       if (day(form, yesterday)) {
         expect(day(form, yesterday)!.getAttribute('aria-disabled')).to.equal('true');
         expect(reasonOf(form, yesterday)).to.equal('Past');
       }
-      expect(form.shadowRoot!.querySelector<HTMLButtonElement>('button[aria-label="Previous month"]')!.disabled).to.equal(true);
+    });
+
+    it('mutes the month arrow that leads nowhere, still focusable and saying why, and it moves nothing', async () => {
+      const { form } = await dayStep();
+      await toTodaysMonth(form);
+      const prev = arrow(form, 'Previous month');
+      expect(prev.disabled, 'focusable, so that its reason can be heard').to.equal(false);
+      expect(prev.getAttribute('aria-disabled')).to.equal('true');
+      expect(form.shadowRoot!.getElementById(prev.getAttribute('aria-describedby')!)!.textContent).to.equal('No earlier dates');
+      const month = monthShown(form);
+      await clickIn(form, 'button[aria-label="Previous month"]');
+      expect(monthShown(form)).to.equal(month);
+      expect(grid(form).querySelector('[tabindex="0"]')!.getAttribute('data-date')!.slice(0, 7)).to.equal(daysFromToday(0).slice(0, 7));
+      // It looks unavailable: muted, no hand pointer; still a target of at least 24 by 24 px.
+      const next = arrow(form, 'Next month');
+      expect(getComputedStyle(prev).color).not.to.equal(getComputedStyle(next).color);
+      expect(getComputedStyle(prev).borderStyle).not.to.equal(getComputedStyle(next).borderStyle);
+      expect(getComputedStyle(prev).cursor).not.to.equal('pointer');
+      expect(getComputedStyle(next).cursor).to.equal('pointer');
+      const box = prev.getBoundingClientRect();
+      expect(Math.min(box.width, box.height)).to.be.at.least(24);
     });
 
     it('disables a day with no time long enough for the treatment, with that reason', async () => {
@@ -86,10 +114,26 @@ describe('<clinic-booking>', () => {
 
     it('ends at the booking horizon: later days are disabled as too far ahead', async () => {
       const { form } = await dayStep();
-      for (let i = 0; i < 12; i++) await clickIn(form, 'button[aria-label="Next month"]');
+      for (let i = 0; i < 13 && arrow(form, 'Next month').getAttribute('aria-disabled') !== 'true'; i++) await clickIn(form, 'button[aria-label="Next month"]');
       const beyond = daysFromToday(366);
       if (day(form, beyond)) expect(reasonOf(form, beyond)).to.equal('Too far ahead');
-      expect(form.shadowRoot!.querySelector<HTMLButtonElement>('button[aria-label="Next month"]')!.disabled).to.equal(true);
+      expect(monthShown(form)).to.equal(daysFromToday(365).slice(0, 7));
+      const next = arrow(form, 'Next month');
+      expect(next.getAttribute('aria-disabled')).to.equal('true');
+      expect(form.shadowRoot!.getElementById(next.getAttribute('aria-describedby')!)!.textContent).to.equal('Bookings open up to 365 days ahead');
+      await clickIn(form, 'button[aria-label="Next month"]');
+      expect(monthShown(form)).to.equal(daysFromToday(365).slice(0, 7));
+    });
+
+    it('keeps its height from month to month: always six weeks', async () => {
+      const { form } = await dayStep();
+      const heights = new Set<number>();
+      for (let i = 0; i < 12; i++) {
+        expect(grid(form).querySelectorAll('tbody tr')).to.have.length(6);
+        heights.add(form.shadowRoot!.querySelector('.calendar')!.getBoundingClientRect().height);
+        await clickIn(form, 'button[aria-label="Next month"]');
+      }
+      expect([...heights]).to.have.length(1);
     });
 
     it('moves by day, week, week start and end, and month with the keys, keeping one tab stop', async () => {
@@ -138,6 +182,7 @@ describe('<clinic-booking>', () => {
       const { el } = await dayStep('1');
       await expect(el).to.be.accessible();
     });
+
   });
 });
 

@@ -103,6 +103,7 @@ export const bookingFormStyles = css`
     white-space: nowrap;
   }
   .choice:disabled,
+  .month [aria-disabled='true'],
   .day[aria-disabled='true'] {
     opacity: 1;
     color: #64748b;
@@ -174,6 +175,10 @@ export const bookingFormStyles = css`
   }
   td {
     padding: 2px;
+  }
+  /* The same height for a week left empty (the sixth, in most months) as for one with days. */
+  tbody tr {
+    height: calc(2.75rem + 4px);
   }
   td .button {
     width: 100%;

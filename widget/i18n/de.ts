@@ -56,6 +56,8 @@ export const de: Translation = {
   next: 'Weiter',
   prevMonth: 'Vorheriger Monat',
   nextMonth: 'Nächster Monat',
+  noEarlier: 'Keine früheren Termine',
+  noLater: (days) => `Buchbar bis ${days} Tage im Voraus`,
   dayPast: 'Vergangen',
   dayTooFar: 'Zu weit in der Zukunft',
   dayTooShort: 'Keine Zeit lang genug für diese Behandlung',

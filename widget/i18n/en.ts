@@ -56,6 +56,8 @@ export const en: Translation = {
   next: 'Continue',
   prevMonth: 'Previous month',
   nextMonth: 'Next month',
+  noEarlier: 'No earlier dates',
+  noLater: (days) => `Bookings open up to ${days} days ahead`,
   dayPast: 'Past',
   dayTooFar: 'Too far ahead',
   dayTooShort: 'No time long enough for this treatment',

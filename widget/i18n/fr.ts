@@ -56,6 +56,8 @@ export const fr: Translation = {
   next: 'Continuer',
   prevMonth: 'Mois précédent',
   nextMonth: 'Mois suivant',
+  noEarlier: 'Aucune date plus tôt',
+  noLater: (days) => `Réservable jusqu’à ${days} jours à l’avance`,
   dayPast: 'Passé',
   dayTooFar: 'Trop éloigné',
   dayTooShort: 'Aucun créneau assez long pour ce soin',

@@ -56,6 +56,8 @@ export const nl: Translation = {
   next: 'Verder',
   prevMonth: 'Vorige maand',
   nextMonth: 'Volgende maand',
+  noEarlier: 'Geen eerdere data',
+  noLater: (days) => `Boeken kan tot ${days} dagen vooruit`,
   dayPast: 'Voorbij',
   dayTooFar: 'Te ver vooruit',
   dayTooShort: 'Geen tijd lang genoeg voor deze behandeling',

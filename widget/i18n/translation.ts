@@ -59,6 +59,9 @@ export interface Translation {
   next: string;
   prevMonth: string;
   nextMonth: string;
+  /** Why a month arrow leads nowhere: before the first day, and after the booking horizon (its days). */
+  noEarlier: string;
+  noLater: (days: number) => string;
   /** Why a day cannot be chosen (besides `closed`). */
   dayPast: string;
   dayTooFar: string;
