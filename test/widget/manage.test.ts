@@ -21,7 +21,7 @@ import {
   viewButton,
   viewText,
 } from './support/manage.js';
-import { deepActiveElement, formOf, markup, nextDate, refused, stepOf } from './support/widget.js';
+import { deepActiveElement, formOf, markup, nextDate, periodOf, refused, stepOf } from './support/widget.js';
 
 const text = (node: Element | null | undefined) => node?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 const longDate = (date: string, lang = 'en') => new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
@@ -41,8 +41,13 @@ async function pickDay(view: ClinicBookingManage, date: string): Promise<void> {
   await view.updateComplete;
 }
 
-/** On the picker, once a day is chosen: clicks its time (HH:MM). */
+/** On the picker, once a day is chosen: opens the period of its time (HH:MM) with its header if another is open, and clicks the time. */
 async function pickTime(view: ClinicBookingManage, time: string): Promise<void> {
+  await waitUntil(() => inView(view, '.times[aria-busy="false"]'), 'the times never loaded');
+  if (!inView(view, `.times [data-time="${time}"]`)) {
+    (inView(view, `#period-${periodOf(time)}`) as HTMLElement).click();
+    await view.updateComplete;
+  }
   await waitUntil(() => inView(view, `.times [data-time="${time}"]`), `no time ${time} in the picker`);
   inView(view, `.times [data-time="${time}"]`)!.click();
   await view.updateComplete;

@@ -272,7 +272,8 @@ export class BookingFlow implements ReactiveController {
 
   /** A start chosen on the time step, or among the nearest offered after a 409. */
   pickTime(time: string): void {
-    this.set({ lostTime: '' });
+    // Back on the day, the times' tab stop is the chosen time.
+    this.set({ lostTime: '', timeCursor: '' });
     this.pick('appointment_time', time);
   }
 
@@ -282,10 +283,10 @@ export class BookingFlow implements ReactiveController {
     if (byKey) void this.focus('[role="grid"] [tabindex="0"]');
   }
 
-  /** The day's times: the roving tabindex moved by a key, and focus with it. */
-  moveTime(time: string): void {
+  /** The day's times: the roving tabindex moved by a key, and focus with it; or by a period's header, which keeps focus. */
+  moveTime(time: string, byKey = true): void {
     this.set({ timeCursor: time });
-    void this.focus(`.times [data-time="${time}"]`);
+    if (byKey) void this.focus(`.times [data-time="${time}"]`);
   }
 
   /** Whether this start of the chosen day is the one chosen (its button pressed). */

@@ -107,5 +107,6 @@ export const ar: Translation = {
   dayFull: 'لا يوجد وقت متاح',
   when: 'التاريخ والوقت',
   periods: ['صباحًا', 'بعد الظهر', 'مساءً'],
+  free: (n) => `المتاح: ${count(n)}`,
   close: 'إغلاق',
 };

@@ -64,6 +64,7 @@ export const de: Translation = {
   dayFull: 'Keine freie Zeit',
   when: 'Datum und Uhrzeit',
   periods: ['Vormittag', 'Nachmittag', 'Abend'],
+  free: (count) => `${count} frei`,
   taken: 'Vergeben',
   noTimes: 'An diesem Tag ist keine Zeit frei. Bitte einen anderen Tag wählen.',
   nearest: 'Nächste freie Zeiten:',

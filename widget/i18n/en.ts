@@ -64,6 +64,7 @@ export const en: Translation = {
   dayFull: 'No free time',
   when: 'Date and time',
   periods: ['Morning', 'Afternoon', 'Evening'],
+  free: (count) => `${count} free`,
   taken: 'Taken',
   noTimes: 'No free time on this day. Please choose another day.',
   nearest: 'Nearest free times:',

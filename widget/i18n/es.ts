@@ -104,5 +104,6 @@ export const es: Translation = {
   dayFull: 'Sin horas libres',
   when: 'Fecha y hora',
   periods: ['Mañana', 'Tarde', 'Noche'],
+  free: (count) => `${count} ${count === 1 ? 'libre' : 'libres'}`,
   close: 'Cerrar',
 };

@@ -104,5 +104,6 @@ export const fr: Translation = {
   dayFull: 'Aucun créneau libre',
   when: 'Date et heure',
   periods: ['Matin', 'Après-midi', 'Soir'],
+  free: (count) => `${count} ${count > 1 ? 'libres' : 'libre'}`,
   close: 'Fermer',
 };

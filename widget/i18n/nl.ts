@@ -104,5 +104,6 @@ export const nl: Translation = {
   dayFull: 'Geen vrije tijd',
   when: 'Datum en tijd',
   periods: ['Ochtend', 'Middag', 'Avond'],
+  free: (count) => `${count} vrij`,
   close: 'Sluiten',
 };

@@ -72,6 +72,8 @@ export interface Translation {
   when: string;
   /** The headings of the times before 12:00, from 12:00 and from 17:00. */
   periods: [morning: string, afternoon: string, evening: string];
+  /** Under each of them: how many of its times are free. */
+  free: (count: number) => string;
   taken: string;
   noTimes: string;
   nearest: string;

@@ -155,10 +155,10 @@ export class MovePicker implements DayPicker {
     if (byKey) void this.focus('[role="grid"] [tabindex="0"]');
   }
 
-  moveTime(time: string): void {
+  moveTime(time: string, byKey = true): void {
     this.timeCursor = time;
     this.owner.requestUpdate();
-    void this.focus(`.times [data-time="${time}"]`);
+    if (byKey) void this.focus(`.times [data-time="${time}"]`);
   }
 
   /** After the next render, moves focus to the view's element matching selector. */
