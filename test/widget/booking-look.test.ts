@@ -234,7 +234,8 @@ describe('<clinic-booking>', () => {
       await clickIn(form, '[data-value="2"]');
       expect(summary(form)).to.deep.equal([['Treatment', 'Whitening (90 min · £350.50)']]);
       await clickIn(form, '[data-value="1"]');
-      // The day being chosen shows in the calendar, not above it.
+      // The day step opens with the first bookable day chosen; the day being chosen shows in the calendar, not above it.
+      expect($(form, '[aria-selected="true"] [data-date]'), 'a day chosen').not.to.equal(null);
       const before = [
         ['Treatment', 'Whitening (90 min · £350.50)'],
         ['Dentist', 'Dr Ann Smith'],

@@ -199,6 +199,18 @@ describe('<clinic-booking>', () => {
       expect(asked.map((call) => call.query)).to.deep.include({ date: TUESDAY, doctor_id: '2', treatment_id: '1' });
     });
 
+    it('opens on the first bookable day, chosen with its times shown, and wishes for nothing until a time is chosen', async () => {
+      const { view } = await open();
+      await press(view, 'Ask for another time');
+      const day = inView(view, '[aria-selected="true"] [data-date]')!.getAttribute('data-date')!;
+      const bookable = [...view.shadowRoot!.querySelectorAll('[role="grid"] [data-date]:not([aria-disabled])')].map((button) => button.getAttribute('data-date'));
+      expect(bookable[0]).to.equal(day);
+      await waitUntil(() => inView(view, '.times[aria-busy="false"] .slots [data-time]'), 'no times');
+      expect(bff.calls.filter((call) => call.path === '/availability').map((call) => call.query.date)).to.deep.equal([day]);
+      expect(chips(view)).to.have.length(0);
+      expect(viewText(view)).to.contain('None yet: choose a day, then a time.');
+    });
+
     it('lists up to three chosen times as chips in their order, pressed in the times, and says when the list is full', async () => {
       const { view } = await open();
       await press(view, 'Ask for another time');
