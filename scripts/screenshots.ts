@@ -55,7 +55,7 @@ const takes = (kind: 'booking' | 'manage' | 'readme') => !ONLY || ONLY === kind 
  */
 const README_PICTURES = [
   { file: 'widget-calendar-1280.png', lang: 'en', width: 1280, state: 'time', height: 780, scale: 1 / 2 },
-  { file: 'widget-times-390.png', lang: 'en', width: 390, state: 'time', from: '.calendar', height: 840, scale: 2 / 3 },
+  { file: 'widget-times-390.png', lang: 'en', width: 390, state: 'time', from: '.calendar', height: 700, scale: 2 / 3 },
   { file: 'widget-arabic-390.png', lang: 'ar', width: 390, state: 'treatment', height: 840, scale: 2 / 3 },
 ] as const;
 const README_IMG = join(REPO_ROOT, 'docs', 'img');
@@ -118,7 +118,8 @@ async function bookingStates(browser: Browser, stack: E2eStack, lang: string, wi
 async function pickDay(form: Locator, date: string): Promise<Locator> {
   for (let i = 0; i < 13 && (await form.locator(`[data-date="${date}"]`).count()) === 0; i++) await form.locator('.month > button:last-of-type').click();
   await form.locator(`[data-date="${date}"]`).click();
-  const free = form.locator('.slots [data-time]:not([disabled])').first();
+  // Once the day's availability has come: while it loads, the times show inert, the taken ones not yet known.
+  const free = form.locator('.times[aria-busy="false"] .slots [data-time]:not([disabled])').first();
   await free.waitFor();
   return free;
 }

@@ -125,7 +125,8 @@ export function manageScenes(lang: string, freshDay: () => string): ManageScene[
     for (const [day, count] of [[first, 2], [second, 1]] as const) {
       for (let i = 0; i < 13 && (await ops.count(`[data-date="${day}"]`)) === 0; i++) await ops.click('.month > button:last-of-type');
       await ops.click(`[data-date="${day}"]`);
-      const free = '.times [data-time]:not([disabled])';
+      // Once the day's availability has come: while it loads, the times show inert, the taken ones not yet known.
+      const free = '.times[aria-busy="false"] [data-time]:not([disabled])';
       await ops.waitFor(free);
       for (let i = 0; i < count; i++) await ops.click(free, i * 3 + 2);
     }

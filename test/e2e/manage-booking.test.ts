@@ -5,7 +5,7 @@ import { openSitesDatabase, type SitesDatabase } from '../../bff/sites/sites-dat
 import { MANAGE_FRAGMENT, normaliseReference } from '../../contract/rules/bff-api.js';
 import { demoClinic } from '../../server/demo/demo-clinic.js';
 import { eventually } from '../support/eventually.js';
-import { bookingSteps } from './support/booking-steps.js';
+import { bookingSteps, LOADED_TIMES, periodHeader } from './support/booking-steps.js';
 import { launchBrowser, newContext, openDemo, waitForReference, widget } from './support/browser.js';
 import {
   bffDatabase,
@@ -121,7 +121,12 @@ function manageView(page: Page) {
       await view.locator(`[role="grid"] [aria-selected="true"] [data-date="${date}"]`).waitFor();
     },
     /** The button of a time of the day chosen, once the day's availability has come. */
-    slot: (time: string): Locator => view.locator(`.times [data-time="${time}"]`),
+    slot: (time: string): Locator => view.locator(`${LOADED_TIMES} [data-time="${time}"]`),
+    /** Once the day's availability has come: opens the period of `time` with its header where another is open. */
+    async showTime(time: string): Promise<void> {
+      await view.locator(LOADED_TIMES).waitFor();
+      if ((await view.locator(`${LOADED_TIMES} [data-time="${time}"]`).count()) === 0) await view.locator(periodHeader(time)).click();
+    },
     chips: async () => (await view.locator('.chip span:not(.n)').allTextContents()).map(squeeze),
   };
 }
@@ -266,6 +271,7 @@ describe('a booking managed by its link in Chromium, the clinic told by e-mail',
 
     for (const [i, start] of WISHED.entries()) {
       await manage.pickDay(start.date);
+      await manage.showTime(start.time);
       const slot = manage.slot(start.time);
       await slot.waitFor();
       expect(await slot.isDisabled(), `${start.date} ${start.time} is taken`).toBe(false);

@@ -4,7 +4,7 @@ import type { ClinicBookingForm } from '../../widget/booking/booking-form.js';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { availabilityAnswer, clinicFixtures, uniqueApiBase } from './support/fixtures.js';
-import { clickIn, deepActiveElement, fixtureReady, formOf, nextDate, pickDay, pickTime, stepOf } from './support/widget.js';
+import { clickIn, deepActiveElement, fixtureReady, formOf, nextDate, pickDay, pickTime, stepOf, timesLoaded } from './support/widget.js';
 
 /**
  * How the booking steps look: what is chosen is filled and marked, muted days
@@ -44,7 +44,7 @@ describe('<clinic-booking>', () => {
     await clickIn(form, '[data-value=""]');
     const date = nextDate('Tuesday');
     await pickDay(form, date);
-    await waitUntil(() => $(form, '.times [data-time="08:00"]'), 'no times shown');
+    await timesLoaded(form);
     return date;
   }
 
@@ -149,38 +149,51 @@ describe('<clinic-booking>', () => {
         freshBff();
         const { el, form } = await render(320, lang);
         await withTimes(form);
-        const buttons = $$<HTMLButtonElement>(form, '.times [data-time]');
-        expect(buttons.length).to.be.greaterThan(30);
-        for (const button of buttons) {
-          const range = document.createRange();
-          range.selectNodeContents(button);
-          const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
-          expect(lines.size, `${button.textContent} on one line`).to.equal(1);
-          expect(button.scrollWidth, `${button.textContent} fits its button`).to.be.at.most(button.clientWidth);
+        // One period shows at a time: each opened in turn with its header.
+        let count = 0;
+        for (const period of [0, 1, 2]) {
+          await clickIn(form, `#period-${period}`);
+          const buttons = $$<HTMLButtonElement>(form, '.times [data-time]');
+          count += buttons.length;
+          for (const button of buttons) {
+            const range = document.createRange();
+            range.selectNodeContents(button);
+            const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+            expect(lines.size, `${button.textContent} on one line`).to.equal(1);
+            expect(button.scrollWidth, `${button.textContent} fits its button`).to.be.at.most(button.clientWidth);
+          }
+          const heights = new Set(buttons.map((button) => button.getBoundingClientRect().height));
+          expect(heights.size, 'every time button as tall as the others').to.equal(1);
         }
-        const heights = new Set(buttons.map((button) => button.getBoundingClientRect().height));
-        expect(heights.size, 'every time button as tall as the others').to.equal(1);
-        if (lang === 'en') expect(buttons[0]!.textContent!.trim()).to.equal('8:00 AM');
+        expect(count).to.be.greaterThan(30);
+        await clickIn(form, '#period-0');
+        if (lang === 'en') expect($(form, '.times [data-time]').textContent!.trim()).to.equal('8:00 AM');
         await expect(el).to.be.accessible();
       });
     }
 
-    it('groups the times into morning, afternoon and evening, each under its heading', async () => {
+    it('groups the times into morning, afternoon and evening, each shown under its header', async () => {
       freshBff();
       const { form } = await render(800);
       await withTimes(form);
-      const groups = $$(form, '.times [role="group"]').map((group) => [
-        form.shadowRoot!.getElementById(group.getAttribute('aria-labelledby')!)!.textContent,
-        group.querySelector('[data-time]')!.getAttribute('data-time'),
-      ]);
+      const groups = [];
+      for (const period of [0, 1, 2]) {
+        await clickIn(form, `#period-${period}`);
+        const group = $$(form, '.times [role="group"]');
+        expect(group, 'one period shown at a time').to.have.length(1);
+        groups.push([
+          form.shadowRoot!.getElementById(group[0]!.getAttribute('aria-labelledby')!)!.textContent!.replace(/\s+/g, ' ').trim(),
+          group[0]!.querySelector('[data-time]')!.getAttribute('data-time'),
+        ]);
+      }
       expect(groups).to.deep.equal([
-        ['Morning', '08:00'],
-        ['Afternoon', '12:00'],
-        ['Evening', '17:00'],
+        ['Morning 16 free', '08:00'],
+        ['Afternoon 20 free', '12:00'],
+        ['Evening 3 free', '17:00'],
       ]);
     });
 
-    it('are one tab stop; arrows move to the next and previous free time, Home and End to the first and last', async () => {
+    it("are one tab stop; arrows move to the open period's next and previous free time, Home and End to its first and last", async () => {
       bff = freshBff();
       bff.on('GET /availability', () => ({ status: 200, body: availabilityAnswer([{ time: '08:15', status: 'taken' }]) }));
       const { form } = await render(800);
@@ -195,7 +208,7 @@ describe('<clinic-booking>', () => {
       await sendKeys({ press: 'ArrowLeft' });
       await waitUntil(() => focused() === '08:30', 'ArrowLeft');
       await sendKeys({ press: 'End' });
-      await waitUntil(() => focused() === '17:30', 'End');
+      await waitUntil(() => focused() === '11:45', "End: the morning's last");
       await sendKeys({ press: 'Home' });
       await waitUntil(() => focused() === '08:00', 'Home');
       await sendKeys({ press: 'ArrowUp' });
@@ -221,16 +234,19 @@ describe('<clinic-booking>', () => {
       await clickIn(form, '[data-value="2"]');
       expect(summary(form)).to.deep.equal([['Treatment', 'Whitening (90 min · £350.50)']]);
       await clickIn(form, '[data-value="1"]');
-      expect(summary(form)).to.deep.equal([
+      // The day step opens with the first bookable day chosen; the day being chosen shows in the calendar, not above it.
+      expect($(form, '[aria-selected="true"] [data-date]'), 'a day chosen').not.to.equal(null);
+      const before = [
         ['Treatment', 'Whitening (90 min · £350.50)'],
         ['Dentist', 'Dr Ann Smith'],
-      ]);
+      ];
+      expect(summary(form)).to.deep.equal(before);
       const date = nextDate('Tuesday');
       await pickDay(form, date);
-      const longDate = new Intl.DateTimeFormat('en', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
-      expect(summary(form).at(-1)).to.deep.equal(['Date', longDate]);
+      expect(summary(form)).to.deep.equal(before);
       await pickTime(form, '10:00');
-      expect(summary(form).at(-1)).to.deep.equal(['Time', '10:00 AM']);
+      const longDate = new Intl.DateTimeFormat('en', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
+      expect(summary(form)).to.deep.equal([...before, ['Date', longDate], ['Time', '10:00 AM']]);
       await expect(el).to.be.accessible();
     });
 

@@ -3,9 +3,9 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { WebsiteSite } from '../../contract/index.js';
 import type { ClinicBookingForm } from '../../widget/booking/booking-form.js';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
-import { installFakeBff, type FakeBff } from './support/fake-bff.js';
-import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
-import { clickIn, daysFromToday, deepActiveElement, fixtureReady, formOf, nextDate, pickDay, stepOf } from './support/widget.js';
+import { installFakeBff, type FakeAnswer, type FakeBff } from './support/fake-bff.js';
+import { availabilityAnswer, clinicFixtures, DEVICE_ZONE, uniqueApiBase } from './support/fixtures.js';
+import { buttonNamed, clickIn, daysFromToday, deepActiveElement, deferred, fixtureReady, formOf, nextDate, pickDay, stepOf, timesLoaded } from './support/widget.js';
 
 /** The calendar of the day step: the ARIA grid pattern over the booking horizon. */
 describe('<clinic-booking>', () => {
@@ -30,6 +30,13 @@ describe('<clinic-booking>', () => {
     return id ? form.shadowRoot!.getElementById(id)?.textContent : undefined;
   };
   const focusedDate = () => deepActiveElement()?.getAttribute('data-date');
+  const arrow = (form: ClinicBookingForm, name: string) => form.shadowRoot!.querySelector<HTMLButtonElement>(`button[aria-label="${name}"]`)!;
+  /** The month shown (YYYY-MM), by its days. */
+  const monthShown = (form: ClinicBookingForm) => grid(form).querySelector('[data-date]')!.getAttribute('data-date')!.slice(0, 7);
+  /** Back to today's month: the calendar opens on the first bookable day's, which may be the next. */
+  async function toTodaysMonth(form: ClinicBookingForm): Promise<void> {
+    for (let i = 0; i < 2 && monthShown(form) !== daysFromToday(0).slice(0, 7); i++) await clickIn(form, 'button[aria-label="Previous month"]');
+  }
   const headers = (form: ClinicBookingForm) => [...grid(form).querySelectorAll('th')].map((th) => th.textContent!.trim());
 
   describe('on the day step', () => {
@@ -65,13 +72,34 @@ describe('<clinic-booking>', () => {
 
     it('disables past days with the reason "Past"', async () => {
       const { form } = await dayStep();
+      await toTodaysMonth(form);
       const yesterday = daysFromToday(-1);
       // Only visible when yesterday is in this month; the grid never goes before today's month.
       if (day(form, yesterday)) {
         expect(day(form, yesterday)!.getAttribute('aria-disabled')).to.equal('true');
         expect(reasonOf(form, yesterday)).to.equal('Past');
       }
-      expect(form.shadowRoot!.querySelector<HTMLButtonElement>('button[aria-label="Previous month"]')!.disabled).to.equal(true);
+    });
+
+    it('mutes the month arrow that leads nowhere, still focusable and saying why, and it moves nothing', async () => {
+      const { form } = await dayStep();
+      await toTodaysMonth(form);
+      const prev = arrow(form, 'Previous month');
+      expect(prev.disabled, 'focusable, so that its reason can be heard').to.equal(false);
+      expect(prev.getAttribute('aria-disabled')).to.equal('true');
+      expect(form.shadowRoot!.getElementById(prev.getAttribute('aria-describedby')!)!.textContent).to.equal('No earlier dates');
+      const month = monthShown(form);
+      await clickIn(form, 'button[aria-label="Previous month"]');
+      expect(monthShown(form)).to.equal(month);
+      expect(grid(form).querySelector('[tabindex="0"]')!.getAttribute('data-date')!.slice(0, 7)).to.equal(daysFromToday(0).slice(0, 7));
+      // It looks unavailable: muted, no hand pointer; still a target of at least 24 by 24 px.
+      const next = arrow(form, 'Next month');
+      expect(getComputedStyle(prev).color).not.to.equal(getComputedStyle(next).color);
+      expect(getComputedStyle(prev).borderStyle).not.to.equal(getComputedStyle(next).borderStyle);
+      expect(getComputedStyle(prev).cursor).not.to.equal('pointer');
+      expect(getComputedStyle(next).cursor).to.equal('pointer');
+      const box = prev.getBoundingClientRect();
+      expect(Math.min(box.width, box.height)).to.be.at.least(24);
     });
 
     it('disables a day with no time long enough for the treatment, with that reason', async () => {
@@ -86,10 +114,26 @@ describe('<clinic-booking>', () => {
 
     it('ends at the booking horizon: later days are disabled as too far ahead', async () => {
       const { form } = await dayStep();
-      for (let i = 0; i < 12; i++) await clickIn(form, 'button[aria-label="Next month"]');
+      for (let i = 0; i < 13 && arrow(form, 'Next month').getAttribute('aria-disabled') !== 'true'; i++) await clickIn(form, 'button[aria-label="Next month"]');
       const beyond = daysFromToday(366);
       if (day(form, beyond)) expect(reasonOf(form, beyond)).to.equal('Too far ahead');
-      expect(form.shadowRoot!.querySelector<HTMLButtonElement>('button[aria-label="Next month"]')!.disabled).to.equal(true);
+      expect(monthShown(form)).to.equal(daysFromToday(365).slice(0, 7));
+      const next = arrow(form, 'Next month');
+      expect(next.getAttribute('aria-disabled')).to.equal('true');
+      expect(form.shadowRoot!.getElementById(next.getAttribute('aria-describedby')!)!.textContent).to.equal('Bookings open up to 365 days ahead');
+      await clickIn(form, 'button[aria-label="Next month"]');
+      expect(monthShown(form)).to.equal(daysFromToday(365).slice(0, 7));
+    });
+
+    it('keeps its height from month to month: always six weeks', async () => {
+      const { form } = await dayStep();
+      const heights = new Set<number>();
+      for (let i = 0; i < 12; i++) {
+        expect(grid(form).querySelectorAll('tbody tr')).to.have.length(6);
+        heights.add(form.shadowRoot!.querySelector('.calendar')!.getBoundingClientRect().height);
+        await clickIn(form, 'button[aria-label="Next month"]');
+      }
+      expect([...heights]).to.have.length(1);
     });
 
     it('moves by day, week, week start and end, and month with the keys, keeping one tab stop', async () => {
@@ -138,6 +182,90 @@ describe('<clinic-booking>', () => {
       const { el } = await dayStep('1');
       await expect(el).to.be.accessible();
     });
+
+  describe('on entering the day step', () => {
+    /** The day chosen: the grid's selected cell. */
+    const chosen = (form: ClinicBookingForm) => form.shadowRoot!.querySelector('[aria-selected="true"] [data-date]')?.getAttribute('data-date');
+    /** The fixture clinic's next open day after `date` (it is open every day but Sunday). */
+    const openDayAfter = (date: string) => {
+      const d = new Date(`${date}T12:00:00Z`);
+      do d.setUTCDate(d.getUTCDate() + 1);
+      while (d.getUTCDay() === 0);
+      return d.toISOString().slice(0, 10);
+    };
+    /** GET /availability/days's answer for a month: `open(date)` open starts on each of its days. */
+    const daysAnswer = (month: string, open: (date: string) => number) => {
+      const [year, number] = month.split('-').map(Number) as [number, number];
+      const days = Array.from({ length: new Date(year, number, 0).getDate() }, (_, i) => `${month}-${String(i + 1).padStart(2, '0')}`).map((date) => ({ date, open: open(date) }));
+      return { status: 200, body: { success: true, best_known: true, note: '', data: { month, doctor_id: null, treatment_id: 1, time_zone: DEVICE_ZONE, days } } };
+    };
+    async function enter(): Promise<ClinicBookingForm> {
+      const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="booking"></clinic-booking>`);
+      const form = formOf(el);
+      await clickIn(form, '[data-value="1"]');
+      await clickIn(form, '[data-value=""]');
+      return form;
+    }
+
+    it('chooses the first day that can be booked, on its month, with its times from the first render', async () => {
+      bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+      const held = deferred<FakeAnswer>();
+      bff.on('GET /availability', () => held.promise);
+      const form = await enter(); // the day step's first render
+      const date = chosen(form)!;
+      expect(date, 'a day is chosen').to.match(/^\d{4}-\d{2}-\d{2}$/);
+      // The first that can be: in the month shown, every day before it there muted; the calendar's tab stop on it.
+      const open = [...grid(form).querySelectorAll<HTMLButtonElement>('[data-date]')].filter((button) => !button.hasAttribute('aria-disabled'));
+      expect(open[0]!.dataset.date).to.equal(date);
+      expect(grid(form).querySelector('[tabindex="0"]')!.getAttribute('data-date')).to.equal(date);
+      expect(date >= daysFromToday(0)).to.equal(true);
+      // Its times are asked for and hold their place while they load: the periods' headers, the times inert.
+      expect(bff.calls.filter((call) => call.path === '/availability').map((call) => call.query.date)).to.deep.equal([date]);
+      const times = form.shadowRoot!.querySelector('.times')!;
+      expect(times.getAttribute('aria-busy')).to.equal('true');
+      expect(times.querySelectorAll('button[aria-expanded]')).to.have.length(3);
+      expect(times.querySelectorAll('.slots[inert] [data-time]').length).to.be.greaterThan(0);
+      held.resolve({ status: 200, body: availabilityAnswer([]) });
+      await timesLoaded(form);
+      expect(times.querySelectorAll('.slots:not([inert]) [data-time]:not([disabled])').length).to.be.greaterThan(0);
+    });
+
+    it("moves on to the next bookable day when the BFF's day counts come and say the chosen one is full, leaving focus where it is", async () => {
+      bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+      const counted = deferred<void>();
+      let full = '';
+      bff.on('GET /availability/days', async (call) => {
+        await counted.promise;
+        return daysAnswer(call.query.month!, (date) => (date === full ? 0 : 12));
+      });
+      const form = await enter();
+      full = chosen(form)!;
+      const back = buttonNamed(form, 'Back');
+      back.focus();
+      counted.resolve();
+      await waitUntil(() => chosen(form) !== full, 'the full day stayed chosen');
+      expect(chosen(form)).to.equal(openDayAfter(full));
+      expect(deepActiveElement() === back, 'focus stayed on "Back"').to.equal(true);
+      if (day(form, full)) expect(reasonOf(form, full)).to.equal('No free time');
+      await timesLoaded(form);
+      expect(bff.calls.filter((call) => call.path === '/availability').at(-1)!.query.date).to.equal(openDayAfter(full));
+    });
+
+    it('keeps a day the patient chose, even when the counts then say it is full', async () => {
+      bff = installFakeBff(clinicFixtures(), uniqueApiBase());
+      const counted = deferred<void>();
+      const date = nextDate('Tuesday', 3);
+      bff.on('GET /availability/days', async (call) => {
+        await counted.promise;
+        return daysAnswer(call.query.month!, (d) => (d === date ? 0 : 12));
+      });
+      const form = await enter();
+      await pickDay(form, date);
+      counted.resolve();
+      await waitUntil(() => reasonOf(form, date) === 'No free time', 'the count never came');
+      expect(chosen(form)).to.equal(date);
+    });
+  });
   });
 });
 

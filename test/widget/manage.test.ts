@@ -21,7 +21,7 @@ import {
   viewButton,
   viewText,
 } from './support/manage.js';
-import { deepActiveElement, formOf, markup, nextDate, refused, stepOf } from './support/widget.js';
+import { deepActiveElement, formOf, markup, nextDate, periodOf, refused, stepOf } from './support/widget.js';
 
 const text = (node: Element | null | undefined) => node?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 const longDate = (date: string, lang = 'en') => new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));
@@ -41,8 +41,13 @@ async function pickDay(view: ClinicBookingManage, date: string): Promise<void> {
   await view.updateComplete;
 }
 
-/** On the picker, once a day is chosen: clicks its time (HH:MM). */
+/** On the picker, once a day is chosen: opens the period of its time (HH:MM) with its header if another is open, and clicks the time. */
 async function pickTime(view: ClinicBookingManage, time: string): Promise<void> {
+  await waitUntil(() => inView(view, '.times[aria-busy="false"]'), 'the times never loaded');
+  if (!inView(view, `.times [data-time="${time}"]`)) {
+    (inView(view, `#period-${periodOf(time)}`) as HTMLElement).click();
+    await view.updateComplete;
+  }
   await waitUntil(() => inView(view, `.times [data-time="${time}"]`), `no time ${time} in the picker`);
   inView(view, `.times [data-time="${time}"]`)!.click();
   await view.updateComplete;
@@ -192,6 +197,18 @@ describe('<clinic-booking>', () => {
       await waitUntil(() => inView(view, '.times [data-time="09:00"]'), 'no times');
       const asked = bff.calls.filter((call) => call.path === '/availability' && call.query.date === TUESDAY);
       expect(asked.map((call) => call.query)).to.deep.include({ date: TUESDAY, doctor_id: '2', treatment_id: '1' });
+    });
+
+    it('opens on the first bookable day, chosen with its times shown, and wishes for nothing until a time is chosen', async () => {
+      const { view } = await open();
+      await press(view, 'Ask for another time');
+      const day = inView(view, '[aria-selected="true"] [data-date]')!.getAttribute('data-date')!;
+      const bookable = [...view.shadowRoot!.querySelectorAll('[role="grid"] [data-date]:not([aria-disabled])')].map((button) => button.getAttribute('data-date'));
+      expect(bookable[0]).to.equal(day);
+      await waitUntil(() => inView(view, '.times[aria-busy="false"] .slots [data-time]'), 'no times');
+      expect(bff.calls.filter((call) => call.path === '/availability').map((call) => call.query.date)).to.deep.equal([day]);
+      expect(chips(view)).to.have.length(0);
+      expect(viewText(view)).to.contain('None yet: choose a day, then a time.');
     });
 
     it('lists up to three chosen times as chips in their order, pressed in the times, and says when the list is full', async () => {

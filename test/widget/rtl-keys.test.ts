@@ -3,7 +3,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { ClinicBookingForm } from '../../widget/booking/booking-form.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { availabilityAnswer, clinicFixtures, uniqueApiBase } from './support/fixtures.js';
-import { clickIn, deepActiveElement, fixtureReady, formOf, nextDate, pickDay } from './support/widget.js';
+import { clickIn, deepActiveElement, fixtureReady, formOf, nextDate, pickDay, timesLoaded } from './support/widget.js';
 
 /**
  * Right to left (Arabic), the arrows follow the layout: the next day and the next time sit to the
@@ -26,7 +26,7 @@ describe('<clinic-booking> in Arabic (dir=rtl)', () => {
     await clickIn(form, '[data-value=""]');
     const start = nextDate('Tuesday', 14);
     await pickDay(form, start);
-    await waitUntil(() => form.shadowRoot!.querySelector('.times [data-time="08:00"]'), 'no times shown');
+    await timesLoaded(form);
     expect(getComputedStyle($(form, '[role="grid"]')).direction).to.equal('rtl');
     const shift = (days: number) => {
       const d = new Date(`${start}T12:00:00Z`);

@@ -19,6 +19,7 @@ import {
   settled,
   stepOf,
   submitForm,
+  timesLoaded,
 } from './support/widget.js';
 
 const BOOK = 'POST /appointments/book';
@@ -42,20 +43,32 @@ describe('<clinic-booking>', () => {
     await clickIn(form, `[data-value="${treatment}"]`);
     await clickIn(form, `[data-value="${doctor}"]`);
     await pickDay(form, date);
-    await waitUntil(() => form.shadowRoot!.querySelector('.slots'), 'no slots shown');
+    await timesLoaded(form);
   }
 
   const slots = (form: ClinicBookingForm) => [...form.shadowRoot!.querySelectorAll<HTMLButtonElement>('.slots button')];
   const times = (form: ClinicBookingForm) => slots(form).map((b) => b.dataset.time);
+  const header = (form: ClinicBookingForm, period: number) => form.shadowRoot!.querySelector<HTMLButtonElement>(`#period-${period}`)!;
+  /** Every time of the day, each period opened in turn with its header (one shows at a time). */
+  async function everyTime(form: ClinicBookingForm): Promise<(string | undefined)[]> {
+    const all = [];
+    for (const period of [0, 1, 2]) {
+      if (header(form, period).disabled) continue;
+      await clickIn(form, `#period-${period}`);
+      all.push(...times(form));
+    }
+    return all;
+  }
 
   describe('on the time step', () => {
     it("offers the day's starts on the 15-minute grid, the last one ending by closing", async () => {
       const { form } = await render();
       await timeStep(form); // Tuesday 08:00–18:00, Check-up 30 minutes
-      expect(times(form)[0]).to.equal('08:00');
-      expect(times(form)[1]).to.equal('08:15');
-      expect(times(form).at(-1)).to.equal('17:30');
-      expect(times(form)).to.have.length(39);
+      const all = await everyTime(form);
+      expect(all[0]).to.equal('08:00');
+      expect(all[1]).to.equal('08:15');
+      expect(all.at(-1)).to.equal('17:30');
+      expect(all).to.have.length(39);
       expect(form.shadowRoot!.querySelector('input[type="time"]')).to.equal(null);
     });
 
@@ -85,6 +98,7 @@ describe('<clinic-booking>', () => {
       bff.restore();
       const de = (await render('de')).form;
       await timeStep(de);
+      await clickIn(de, '#period-1');
       expect(slots(de).find((b) => b.dataset.time === '14:30')!.textContent!.trim()).to.equal('14:30');
     });
 
@@ -98,9 +112,49 @@ describe('<clinic-booking>', () => {
       await clickIn(form, '[data-value=""]');
       if (form.shadowRoot!.querySelector(`[data-date="${today}"]`)?.getAttribute('aria-disabled')) return; // after 23:30: nothing left today
       await pickDay(form, today);
-      await waitUntil(() => form.shadowRoot!.querySelector('.slots') && !form.shadowRoot!.querySelector('[role="status"]'), 'no times shown');
+      await timesLoaded(form);
       const hhmm = now.toTimeString().slice(0, 5);
-      expect(times(form).every((time) => time! > hhmm)).to.equal(true);
+      expect((await everyTime(form)).every((time) => time! > hhmm)).to.equal(true);
+    });
+
+    it('heads each period with a button that shows its count of free times and opens it, one period at a time', async () => {
+      const { el, form } = await render();
+      // 09:00 taken, and the whole evening (17:00 to 17:30).
+      const taken = ['09:00', '17:00', '17:15', '17:30'].map((time) => ({ time, status: 'taken' as const }));
+      bff.on(AVAILABILITY, () => ({ status: 200, body: availabilityAnswer(taken) }));
+      await timeStep(form);
+      const headers = [0, 1, 2].map((period) => header(form, period));
+      expect(headers.map((h) => h.textContent!.replace(/\s+/g, ' ').trim())).to.deep.equal(['Morning 15 free', 'Afternoon 20 free', 'Evening 0 free']);
+      const expanded = () => headers.map((h) => h.getAttribute('aria-expanded'));
+      // The first with a free time is open; a period with none stays closed, shown and disabled.
+      expect(expanded()).to.deep.equal(['true', 'false', 'false']);
+      expect(headers[2]!.disabled).to.equal(true);
+      const list = () => form.shadowRoot!.getElementById(headers[0]!.getAttribute('aria-controls')!)!;
+      expect(list().getAttribute('role')).to.equal('group');
+      expect(form.shadowRoot!.getElementById(list().getAttribute('aria-labelledby')!)).to.equal(headers[0]);
+      expect(times(form)).to.have.length(16); // the morning's, 09:00 among them, disabled
+      headers[1]!.focus();
+      await clickIn(form, '#period-1');
+      expect(expanded()).to.deep.equal(['false', 'true', 'false']);
+      expect(form.shadowRoot!.getElementById(list().getAttribute('aria-labelledby')!)).to.equal(headers[1]);
+      expect([times(form)[0], times(form).at(-1)]).to.deep.equal(['12:00', '16:45']);
+      expect(deepActiveElement() === headers[1], 'focus stays on the header').to.equal(true);
+      // The times' tab stop is in the open period: its first free time.
+      expect(slots(form).filter((b) => b.tabIndex === 0).map((b) => b.dataset.time)).to.deep.equal(['12:00']);
+      await expect(el).to.be.accessible();
+    });
+
+    it('opens the period of the chosen time when the patient comes back to the day', async () => {
+      const { form } = await render();
+      await timeStep(form);
+      await clickIn(form, '#period-1');
+      await clickIn(form, '.slots [data-time="14:30"]');
+      expect(stepOf(form)).to.equal('details');
+      await clickIn(form, 'form > .row > button[type="button"]'); // Back
+      await timesLoaded(form);
+      expect(header(form, 1).getAttribute('aria-expanded')).to.equal('true');
+      expect(slots(form).find((b) => b.dataset.time === '14:30')!.getAttribute('aria-pressed')).to.equal('true');
+      expect(slots(form).filter((b) => b.tabIndex === 0).map((b) => b.dataset.time), 'the tab stop on it').to.deep.equal(['14:30']);
     });
 
     it('picks a time with a click and goes on to the details', async () => {

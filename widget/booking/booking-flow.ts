@@ -15,6 +15,7 @@ import type { Choices } from './choices-summary.js';
 import { STEPS, stepAfter, stepBefore, storedStep, type Step } from './booking-steps.js';
 import { bookingBody, EMPTY_DRAFT, validateDraft, type BookingDraft, type DraftField, type FieldErrors } from './booking-rules.js';
 import { draftStorage, type StoredDraft } from './draft-storage.js';
+import { autoDay } from './steps/day-step.js';
 import { failureText, failureWords } from './failure-text.js';
 
 /** What the flow reads from the element that owns it: the inputs <clinic-booking> hands the form. */
@@ -97,6 +98,8 @@ export class BookingFlow implements ReactiveController {
   /** Slots this form was refused (409) since they were last fetched: `date doctor time`. */
   private lost: string[] = [];
   private attempt?: StoredDraft['attempt'];
+  /** The day chosen for the patient on the day step (autoDay), until they choose a day or a time themselves. */
+  private auto = '';
 
   /**
    * The chosen day's slots as the BFF knows them, fetched on the day step;
@@ -133,6 +136,19 @@ export class BookingFlow implements ReactiveController {
         return [this.apiBase, month, this.draft.doctor_id, this.draft.treatment_id] as const;
       },
     });
+  }
+
+  /**
+   * On the day step, before the tasks look at their arguments: with no day chosen, the first that can
+   * be booked is chosen, and one so chosen that turns out full gives way to the next. The calendar's
+   * cursor follows it unless the patient has moved the cursor; focus stays where it is.
+   */
+  hostUpdate(): void {
+    const day = this.step === 'day' && autoDay(this, this.auto);
+    if (!day) return;
+    const { appointment_date: chosen } = this.draft;
+    this.auto = day;
+    this.set({ cursor: chosen && this.cursor !== chosen ? this.cursor : day, timeCursor: '', draft: { ...this.draft, appointment_date: day, appointment_time: '' } });
   }
 
   /** Open starts per day of the shown month as the BFF counted them, or undefined when it could not say. */
@@ -262,6 +278,7 @@ export class BookingFlow implements ReactiveController {
    */
   pick(field: DraftField, value: string): void {
     if (field === 'appointment_date') {
+      this.auto = '';
       // The calendar opens on the day chosen; a new day needs a new time.
       this.set({ cursor: value, timeCursor: '', draft: value === this.draft.appointment_date ? this.draft : { ...this.draft, appointment_time: '' } });
     }
@@ -272,7 +289,9 @@ export class BookingFlow implements ReactiveController {
 
   /** A start chosen on the time step, or among the nearest offered after a 409. */
   pickTime(time: string): void {
-    this.set({ lostTime: '' });
+    this.auto = '';
+    // Back on the day, the times' tab stop is the chosen time.
+    this.set({ lostTime: '', timeCursor: '' });
     this.pick('appointment_time', time);
   }
 
@@ -282,10 +301,10 @@ export class BookingFlow implements ReactiveController {
     if (byKey) void this.focus('[role="grid"] [tabindex="0"]');
   }
 
-  /** The day's times: the roving tabindex moved by a key, and focus with it. */
-  moveTime(time: string): void {
+  /** The day's times: the roving tabindex moved by a key, and focus with it; or by a period's header, which keeps focus. */
+  moveTime(time: string, byKey = true): void {
     this.set({ timeCursor: time });
-    void this.focus(`.times [data-time="${time}"]`);
+    if (byKey) void this.focus(`.times [data-time="${time}"]`);
   }
 
   /** Whether this start of the chosen day is the one chosen (its button pressed). */

@@ -79,7 +79,7 @@ export const bookingFormStyles = css`
   }
   .button[aria-pressed='true'],
   [aria-selected='true'] .day.day {
-    background: var(--_primary);
+    background-color: var(--_primary);
     color: var(--_on-primary);
   }
   /* Longhands: WebKit drops a text-decoration shorthand that names a thickness, and the underline with it. */
@@ -93,16 +93,25 @@ export const bookingFormStyles = css`
   [aria-pressed='true'] .muted {
     color: inherit;
   }
+  /*
+   * As many columns as "10:15 AM" fits in, in DejaVu Sans (the widest usual font): four from a container
+   * of 358 px (a 390 px phone's page) and beside the calendar at 768, so that a phone shows the day step,
+   * a period's times included, in a screen or so.
+   */
   .slots {
-    grid-template-columns: repeat(auto-fill, minmax(6rem, 1fr));
+    grid-template-columns: repeat(auto-fill, minmax(4.6rem, 1fr));
+    gap: 0.25rem;
   }
   .slots .choice {
-    justify-content: center;
-    padding-inline: 0.25rem;
+    place-content: center;
+    padding: 0;
+    font-size: 0.8125rem;
     font-weight: 600;
     white-space: nowrap;
   }
   .choice:disabled,
+  .periods [disabled],
+  .month [aria-disabled='true'],
   .day[aria-disabled='true'] {
     opacity: 1;
     color: #64748b;
@@ -111,31 +120,62 @@ export const bookingFormStyles = css`
     font-weight: 400;
     cursor: not-allowed;
   }
+  /*
+   * The gap between days is their clear border, inside the 44 px target, so the weeks stand no further
+   * apart (the fills below set only the colour, which keeps this clip).
+   */
   .day.day {
     border-color: transparent;
+    background-clip: padding-box;
   }
-  .day.open {
+  /* A bookable day; the open period of the times, marked also by a thicker edge, which forced colours keep. */
+  .day.open,
+  .periods [aria-expanded='true'] {
     font-weight: 700;
-    background: color-mix(in srgb, var(--_primary) 12%, var(--_surface));
+    background-color: color-mix(in srgb, var(--_primary) 12%, var(--_surface));
   }
+  /* Stacked, the times closer under the calendar, whose sixth week is often empty. */
   .when {
     display: grid;
-    gap: var(--_gap);
+    gap: 0.5rem var(--_gap);
     align-items: start;
   }
   @container (min-width: 45rem) {
     .when {
-      grid-template-columns: minmax(0, 3fr) minmax(0, 2fr);
-    }
-    .times {
-      max-block-size: 26rem;
-      overflow-y: auto;
+      grid-template-columns: minmax(0, 1fr) minmax(0, 1fr);
     }
   }
-  .period {
-    margin: 0.75rem 0 0.25rem;
-    font-size: 0.875rem;
-    color: var(--_muted);
+  /*
+   * The periods' headers side by side (on two lines where "Nachmittag" and the others do not fit on one),
+   * the open one's times under them; each its name over its count of free times.
+   */
+  .periods {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem;
+    margin-block-end: 0.5rem;
+  }
+  /*
+   * As wide as each other where they fit; the text at the start, so that a count that changes (while a
+   * day's times load, or another day's) moves nothing; the open one's thicker edge in its padding's place.
+   */
+  .periods .button {
+    flex: 1;
+    flex-direction: column;
+    align-items: start;
+    gap: 0;
+    padding: 0 0.5rem 2px;
+    line-height: 1.2;
+  }
+  .periods [aria-expanded='true'] {
+    border-block-end-width: 4px;
+    padding-block-end: 0;
+  }
+  .periods small {
+    font-weight: 400;
+  }
+  [inert] {
+    opacity: 0.6;
   }
   .badge {
     padding: 0.125rem 0.625rem;
@@ -173,7 +213,11 @@ export const bookingFormStyles = css`
     color: var(--_muted);
   }
   td {
-    padding: 2px;
+    padding: 0;
+  }
+  /* The same height for a week left empty (the sixth, in most months) as for one with days. */
+  tbody tr {
+    height: 2.75rem;
   }
   td .button {
     width: 100%;

@@ -118,7 +118,8 @@ export class ClinicBookingForm extends LitElement {
         : nothing}
       <h3 id="step-heading" tabindex="-1"><span class="muted">${t.step(STEPS.indexOf(step) + 1, STEPS.length)}</span> ${t[heading]}</h3>
       ${step === 'dentist' || step === 'day' || step === 'details'
-        ? renderSummary(choiceDetails(flow.choices(), { ...this.context, currency: this.currency }).slice(0, step === 'dentist' ? 1 : 4))
+        ? // The choices of the steps before: on the day step, the day being chosen shows in the calendar, not here.
+          renderSummary(choiceDetails(flow.choices(), { ...this.context, currency: this.currency }).slice(0, step === 'details' ? 4 : STEPS.indexOf(step)))
         : nothing}
       ${view(flow)}
       <div class="visually-hidden" aria-hidden="true">

@@ -1,5 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { addDays } from '../../contract/rules/clinic-time.js';
+import { LIMITS } from '../../contract/rules/limits.js';
 import { formatDate, utcOf } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
 
@@ -75,9 +76,9 @@ export function renderCalendar(o: CalendarOptions): TemplateResult {
   const column = (date: string) => (utcOf(date).getUTCDay() - start + 7) % 7;
   const monthStart = `${cursor.slice(0, 8)}01`;
   const monthEnd = addDays(addMonths(monthStart, 1), -1);
-  const cells: string[] = Array<string>(column(monthStart)).fill('');
-  for (let day = monthStart; day <= monthEnd; day = addDays(day, 1)) cells.push(day);
-  const weeks = Array.from({ length: Math.ceil(cells.length / 7) }, (_, i) => cells.slice(i * 7, i * 7 + 7));
+  // Always six weeks (days of other months left empty), so that moving between months never changes the calendar's height.
+  const cells = Array.from({ length: 42 }, (_, i) => addDays(monthStart, i - column(monthStart))).map((day) => (day.startsWith(cursor.slice(0, 8)) ? day : ''));
+  const weeks = Array.from({ length: 6 }, (_, i) => cells.slice(i * 7, i * 7 + 7));
   // 2023-01-01 was a Sunday.
   const weekdays = Array.from({ length: 7 }, (_, i) => addDays('2023-01-01', start + i));
   // Short names where they are short (Mon, Mo., lun.); where a language's are whole words (Arabic's), its
@@ -101,13 +102,14 @@ export function renderCalendar(o: CalendarOptions): TemplateResult {
     event.preventDefault();
     o.move(clamp(next(forwardOf(event))), true);
   };
-  const monthButton = (label: string, months: number, disabled: boolean, text: string) =>
-    html`<button class="button secondary" type="button" aria-label=${label} ?disabled=${disabled}
-      @click=${() => o.move(clamp(addMonths(cursor, months)), false)}>${text}</button>`;
+  // An arrow that leads nowhere stays focusable (aria-disabled) and says why, as a muted day does.
+  const monthButton = (label: string, months: number, disabled: boolean, text: string, why: string) =>
+    html`<button class="button secondary" type="button" aria-label=${label} aria-disabled=${disabled ? 'true' : nothing} aria-describedby=${disabled ? why : nothing}
+      @click=${() => disabled || o.move(clamp(addMonths(cursor, months)), false)}>${text}</button>`;
   return html`<div class="calendar"><div class="month">
-      ${monthButton(t.prevMonth, -1, monthStart <= o.first, '‹')}
+      ${monthButton(t.prevMonth, -1, monthStart <= o.first, '‹', 'why-first')}
       <h4 id="month" aria-live="polite">${formatDate(monthStart, lang, { month: 'long', year: 'numeric' })}</h4>
-      ${monthButton(t.nextMonth, 1, monthEnd >= o.last, '›')}
+      ${monthButton(t.nextMonth, 1, monthEnd >= o.last, '›', 'why-last')}
     </div>
     <table role="grid" aria-labelledby="month" @keydown=${onKey}>
       <thead>
@@ -125,5 +127,5 @@ export function renderCalendar(o: CalendarOptions): TemplateResult {
         })}</tr>`)}
       </tbody>
     </table>
-    ${Object.entries(reasons(t)).map(([why, text]) => html`<span id="why-${why}" hidden>${text}</span>`)}</div>`;
+    ${Object.entries({ ...reasons(t), first: t.noEarlier, last: t.noLater(LIMITS.bookingHorizonDays) }).map(([why, text]) => html`<span id="why-${why}" hidden>${text}</span>`)}</div>`;
 }

@@ -59,6 +59,8 @@ export const ar: Translation = {
   next: 'متابعة',
   prevMonth: 'الشهر السابق',
   nextMonth: 'الشهر التالي',
+  noEarlier: 'لا توجد تواريخ أبكر',
+  noLater: (days) => `يمكن الحجز قبل ${count(days)} يومًا كحد أقصى`,
   dayPast: 'مضى',
   dayTooFar: 'بعيد جدًا',
   dayTooShort: 'لا يوجد وقت كافٍ لهذا العلاج',
@@ -105,5 +107,6 @@ export const ar: Translation = {
   dayFull: 'لا يوجد وقت متاح',
   when: 'التاريخ والوقت',
   periods: ['صباحًا', 'بعد الظهر', 'مساءً'],
+  free: (n) => `المتاح: ${count(n)}`,
   close: 'إغلاق',
 };

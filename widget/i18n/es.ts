@@ -56,6 +56,8 @@ export const es: Translation = {
   next: 'Continuar',
   prevMonth: 'Mes anterior',
   nextMonth: 'Mes siguiente',
+  noEarlier: 'No hay fechas anteriores',
+  noLater: (days) => `Se puede reservar con hasta ${days} días de antelación`,
   dayPast: 'Pasado',
   dayTooFar: 'Demasiado lejano',
   dayTooShort: 'Ninguna hora es lo bastante larga para este tratamiento',
@@ -102,5 +104,6 @@ export const es: Translation = {
   dayFull: 'Sin horas libres',
   when: 'Fecha y hora',
   periods: ['Mañana', 'Tarde', 'Noche'],
+  free: (count) => `${count} ${count === 1 ? 'libre' : 'libres'}`,
   close: 'Cerrar',
 };

@@ -56,6 +56,8 @@ export const fr: Translation = {
   next: 'Continuer',
   prevMonth: 'Mois précédent',
   nextMonth: 'Mois suivant',
+  noEarlier: 'Aucune date plus tôt',
+  noLater: (days) => `Réservable jusqu’à ${days} jours à l’avance`,
   dayPast: 'Passé',
   dayTooFar: 'Trop éloigné',
   dayTooShort: 'Aucun créneau assez long pour ce soin',
@@ -102,5 +104,6 @@ export const fr: Translation = {
   dayFull: 'Aucun créneau libre',
   when: 'Date et heure',
   periods: ['Matin', 'Après-midi', 'Soir'],
+  free: (count) => `${count} ${count > 1 ? 'libres' : 'libre'}`,
   close: 'Fermer',
 };

@@ -56,6 +56,8 @@ export const nl: Translation = {
   next: 'Verder',
   prevMonth: 'Vorige maand',
   nextMonth: 'Volgende maand',
+  noEarlier: 'Geen eerdere data',
+  noLater: (days) => `Boeken kan tot ${days} dagen vooruit`,
   dayPast: 'Voorbij',
   dayTooFar: 'Te ver vooruit',
   dayTooShort: 'Geen tijd lang genoeg voor deze behandeling',
@@ -102,5 +104,6 @@ export const nl: Translation = {
   dayFull: 'Geen vrije tijd',
   when: 'Datum en tijd',
   periods: ['Ochtend', 'Middag', 'Avond'],
+  free: (count) => `${count} vrij`,
   close: 'Sluiten',
 };

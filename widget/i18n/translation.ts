@@ -59,6 +59,9 @@ export interface Translation {
   next: string;
   prevMonth: string;
   nextMonth: string;
+  /** Why a month arrow leads nowhere: before the first day, and after the booking horizon (its days). */
+  noEarlier: string;
+  noLater: (days: number) => string;
   /** Why a day cannot be chosen (besides `closed`). */
   dayPast: string;
   dayTooFar: string;
@@ -69,6 +72,8 @@ export interface Translation {
   when: string;
   /** The headings of the times before 12:00, from 12:00 and from 17:00. */
   periods: [morning: string, afternoon: string, evening: string];
+  /** Under each of them: how many of its times are free. */
+  free: (count: number) => string;
   taken: string;
   noTimes: string;
   nearest: string;

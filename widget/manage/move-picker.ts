@@ -1,11 +1,11 @@
-import type { ReactiveControllerHost } from 'lit';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Treatment, WebsiteSite } from '../../contract/index.js';
 import type { PreferredStart } from '../../contract/bff-change-view.js';
 import { clinicLocalTime } from '../../contract/rules/clinic-time.js';
 import { MAX_PREFERRED_STARTS } from '../../contract/rules/bff-api.js';
 import { candidateSlots } from '../../contract/rules/slots.js';
 import { availability, availabilityDays, type Availability } from '../api.js';
-import type { DayPicker } from '../booking/steps/day-step.js';
+import { autoDay, type DayPicker } from '../booking/steps/day-step.js';
 import { formatDate, formatTime, localToday } from '../format.js';
 import type { Translation } from '../i18n/translation.js';
 import { COMPLETE, LoadTask } from '../load-task.js';
@@ -32,8 +32,13 @@ export interface MovePickerHost extends ReactiveControllerHost {
  * (renderDayStep): the same availability (GET /availability and /availability/days, the booked
  * dentist and treatment), the same muted days and taken times. A time chosen is added to the list,
  * in order, up to MAX_PREFERRED_STARTS; chosen again, it is removed. Each change is announced.
+ *
+ * It opens, as the booking form's day step does, with the first bookable day chosen and its times
+ * shown (autoDay). That suits a move too: a day chosen here asks for nothing (only a time chosen is a
+ * wished start, and the list starts empty), and a patient moving a booking looks first for what is
+ * free soonest. Both panes are then full from the first paint, and nothing moves when the times come.
  */
-export class MovePicker implements DayPicker {
+export class MovePicker implements DayPicker, ReactiveController {
   /** The wished starts, most wished first. */
   starts: PreferredStart[] = [];
   cursor = '';
@@ -43,11 +48,15 @@ export class MovePicker implements DayPicker {
   /** The day whose times show. */
   private day = '';
   private zone?: string;
+  /** The day chosen for the patient (autoDay), until they choose a day or a time. */
+  private auto = '';
 
   readonly slots: LoadTask<readonly [string, string, string, string], Availability | undefined>;
   readonly days: LoadTask<readonly [string, string, string, string], Map<string, number> | undefined>;
 
   constructor(readonly owner: MovePickerHost) {
+    // Before its tasks, so that they fetch the day it chooses in the same update.
+    owner.addController(this);
     this.slots = new LoadTask(owner, {
       task: async ([apiBase, date, doctor, treatment], { signal }) => (date ? availability(apiBase, date, doctor, treatment, signal) : undefined),
       // Before a day is chosen, today's, to learn the clinic's zone (as the booking flow does).
@@ -60,6 +69,16 @@ export class MovePicker implements DayPicker {
       task: async ([apiBase, month, doctor, treatment], { signal }) => (month ? availabilityDays(apiBase, month, doctor, treatment, signal) : undefined),
       args: () => [this.apiBase, owner.picking ? (this.cursor || this.day || this.now().date).slice(0, 7) : '', owner.bookedDoctor, this.treatmentId] as const,
     });
+  }
+
+  /** While the picker shows: the first bookable day chosen, and one so chosen that turns out full moved on from. */
+  hostUpdate(): void {
+    const day = this.owner.picking && autoDay(this, this.auto);
+    if (!day) return;
+    // The calendar follows unless the patient has moved it; focus stays where it is.
+    if (!this.day || this.cursor === this.day) this.cursor = day;
+    this.day = this.auto = day;
+    this.timeCursor = '';
   }
 
   private get apiBase(): string {
@@ -124,6 +143,7 @@ export class MovePicker implements DayPicker {
 
   pick(_field: 'appointment_date', day: string): void {
     this.day = this.cursor = day;
+    this.auto = '';
     this.timeCursor = '';
     this.owner.requestUpdate();
   }
@@ -133,6 +153,7 @@ export class MovePicker implements DayPicker {
     const { mt } = this.owner;
     const start = { date: this.day, time };
     this.timeCursor = time;
+    this.auto = '';
     if (this.isPicked(time)) this.remove(start);
     else if (this.starts.length >= MAX_PREFERRED_STARTS) this.announcement = mt.full(MAX_PREFERRED_STARTS);
     else {
@@ -155,10 +176,10 @@ export class MovePicker implements DayPicker {
     if (byKey) void this.focus('[role="grid"] [tabindex="0"]');
   }
 
-  moveTime(time: string): void {
+  moveTime(time: string, byKey = true): void {
     this.timeCursor = time;
     this.owner.requestUpdate();
-    void this.focus(`.times [data-time="${time}"]`);
+    if (byKey) void this.focus(`.times [data-time="${time}"]`);
   }
 
   /** After the next render, moves focus to the view's element matching selector. */
@@ -167,9 +188,9 @@ export class MovePicker implements DayPicker {
     this.owner.renderRoot.querySelector<HTMLElement>(selector)?.focus();
   }
 
-  /** Back to an empty list, the calendar on its first free day, as the picker first opens. */
+  /** Back to an empty list, the calendar on its first free day (chosen again when it shows), as the picker first opens. */
   reset(): void {
     this.starts = [];
-    this.day = this.cursor = this.timeCursor = this.announcement = '';
+    this.day = this.cursor = this.timeCursor = this.announcement = this.auto = '';
   }
 }

@@ -12,6 +12,15 @@ export interface StepWords {
 export const ENGLISH_STEPS: StepWords = { nextMonth: 'Next month', next: 'Continue' };
 
 /**
+ * The header button of the period (morning, afternoon from 12:00, evening from 17:00) that shows the
+ * time at `time` (HH:MM): one period's times show at a time.
+ */
+export const periodHeader = (time: string): string => `#period-${[12, 17].filter((hour) => Number(time.slice(0, 2)) >= hour).length}`;
+
+/** The day's times once its availability has come: while it loads they show inert (aria-busy), the taken ones not yet known. */
+export const LOADED_TIMES = '.times[aria-busy="false"]';
+
+/**
  * Drives the widget's booking steps with the mouse, as a visitor clicks:
  * the treatment and the dentist by their buttons, the day in the calendar
  * (moving on a month with "Next month" when needed), the time by its slot.
@@ -21,7 +30,7 @@ export function bookingSteps(page: Page, words: StepWords = ENGLISH_STEPS) {
   const { form } = widget(page);
   const choice = (name: string) => form.locator('.choices button', { hasText: name });
   const day = (date: string) => form.locator(`[role="grid"] [data-date="${date}"]`);
-  const slot = (time: string) => form.locator(`.slots [data-time="${time}"]`).first();
+  const slot = (time: string) => form.locator(`${LOADED_TIMES} .slots [data-time="${time}"]`).first();
   const next = () => form.locator('button[type="submit"]', { hasText: words.next }).click();
   return {
     choice,
@@ -39,8 +48,13 @@ export function bookingSteps(page: Page, words: StepWords = ENGLISH_STEPS) {
       for (let i = 0; i < 13 && (await day(date).count()) === 0; i++) await form.locator(`button[aria-label="${words.nextMonth}"]`).click();
       await day(date).click();
     },
-    /** After pickDay, on the same step: waits for the day's times (the availability answer) and clicks the one at `time`. */
+    /**
+     * After pickDay, on the same step: waits for the day's times (the availability answer), opens the
+     * period of `time` with its header where another is open, and clicks the time.
+     */
     async pickTime(time: string): Promise<void> {
+      await form.locator(LOADED_TIMES).waitFor();
+      if ((await slot(time).count()) === 0) await form.locator(periodHeader(time)).click();
       await slot(time).click();
     },
     /**

@@ -14,10 +14,13 @@ export const ON_PAGE = {
   /** A day that can be booked (the calendar marks them `open`), today excepted: its last times may pass while the test runs. */
   bookableDay: (today: string): Target => ({ css: `[role="grid"] button.day.open:not([data-date="${today}"])` }),
   nextMonth: { css: 'button[aria-label="Next month"]' } as Target,
-  /** A time that can be chosen (taken ones are disabled, those of a closed period not rendered). */
-  freeTime: { css: '.times button[data-time]' } as Target,
-  /** A period of the times that is closed, where the times are grouped into periods that open. */
-  closedPeriod: { css: '.times button[aria-expanded="false"]' } as Target,
+  /**
+   * A time that can be chosen, once the day's availability has come (while it loads, the times show inert,
+   * aria-busy); taken ones are disabled, those of a closed period not rendered.
+   */
+  freeTime: { css: '.times[aria-busy="false"] button[data-time]:not([disabled])' } as Target,
+  /** A period of the times that is closed and has free times, where the times are grouped into periods that open. */
+  closedPeriod: { css: '.times[aria-busy="false"] button[aria-expanded="false"]:not([disabled])' } as Target,
   field: (id: 'patient_name' | 'patient_phone'): Target => ({ css: `#${id}` }),
   /** The privacy consent, shown when the page gives a privacy-url. */
   consent: { css: 'input#consent[type="checkbox"]' } as Target,

@@ -21,8 +21,8 @@ export type BookingState = (typeof BOOKING_STATES)[number];
 
 /**
  * Walks the booking form (of a widget on `bff`, on its first step) through every state a patient can meet on the
- * way to a booking, and awaits `look` in each: each list before a choice, the calendar before and after a day is
- * chosen, the details' errors, the review; back to the first step, each choice shown chosen; then forward again,
+ * way to a booking, and awaits `look` in each: each list before a choice, the calendar as it opens (its first
+ * bookable day chosen, the times loading) and with another day chosen and its times loaded, the details' errors, the review; back to the first step, each choice shown chosen; then forward again,
  * a booking the BFF refuses (the failure box), and, sent again, the confirmation.
  */
 export async function walkBookingStates(form: ClinicBookingForm, bff: FakeBff, look: (state: BookingState) => Promise<void>): Promise<void> {
@@ -32,7 +32,8 @@ export async function walkBookingStates(form: ClinicBookingForm, bff: FakeBff, l
     seen.push(state);
     await look(state);
   };
-  const slots = () => waitUntil(() => form.shadowRoot!.querySelector('.slots'), 'the day\'s times never showed');
+  // Loaded: while a day's times load, they show inert (the pane aria-busy).
+  const slots = () => waitUntil(() => form.shadowRoot!.querySelector('.times[aria-busy="false"] .slots'), 'the day\'s times never showed');
   const submit = async () => {
     form.shadowRoot!.querySelector('form')!.requestSubmit();
     await form.updateComplete;

@@ -106,9 +106,26 @@ export async function pickDay(form: ClinicBookingForm, date: string): Promise<vo
   await clickIn(form, `[data-date="${date}"]`);
 }
 
-/** On the day step, once a day is chosen: waits for its times and clicks the one at `time` (HH:MM). */
+/**
+ * On the day step: waits until the chosen day's times have loaded. While they load, the same headers
+ * and times show, inert (the pane aria-busy), so that nothing moves when they come.
+ */
+export async function timesLoaded(form: ClinicBookingForm): Promise<void> {
+  await waitUntil(() => form.shadowRoot!.querySelector('.times[aria-busy="false"]'), `the times never loaded (step: ${stepHeading(form)})`);
+}
+
+/** The period (0 morning, 1 afternoon from 12:00, 2 evening from 17:00) whose header shows the time at `time` (HH:MM). */
+export const periodOf = (time: string): number => [12, 17].filter((hour) => Number(time.slice(0, 2)) >= hour).length;
+
+/**
+ * On the day step, once a day is chosen: waits for its times (loaded, no longer inert), opens the
+ * period of `time` (HH:MM) with its header as a patient would when another is open, and clicks the time.
+ */
 export async function pickTime(form: ClinicBookingForm, time: string): Promise<void> {
-  await waitUntil(() => form.shadowRoot!.querySelector(`.times [data-time="${time}"]`), `no slot ${time} (step: ${stepHeading(form)})`);
+  const root = form.shadowRoot!;
+  await timesLoaded(form);
+  if (!root.querySelector(`.times [data-time="${time}"]`)) await clickIn(form, `#period-${periodOf(time)}`);
+  await waitUntil(() => root.querySelector(`.times [data-time="${time}"]`), `no slot ${time} (step: ${stepHeading(form)})`);
   await clickIn(form, `.times [data-time="${time}"]`);
 }
 

@@ -24,13 +24,8 @@ export type DayPicker = Pick<
   pick(field: 'appointment_date', day: string): void;
 };
 
-/**
- * The day-and-time step: a month calendar from today to the booking horizon,
- * each day that cannot be chosen muted with its reason, and the chosen day's
- * times beside it (below it in a narrow container). The calendar opens on the
- * day chosen, else on the first day that can be.
- */
-export function renderDayStep(flow: DayPicker): TemplateResult {
+/** The calendar's rule (today's date and time, the last day, why a day cannot be chosen) and the first day that can be. */
+function daysOf(flow: DayPicker) {
   const today = flow.now();
   const last = addDays(today.date, LIMITS.bookingHorizonDays);
   const hours = flow.host.site?.opening_hours ?? {};
@@ -45,17 +40,41 @@ export function renderDayStep(flow: DayPicker): TemplateResult {
     // The BFF's count, when it gave one: taken, inside the notice or past its horizon.
     : counts?.get(day) === 0 ? 'full'
     : undefined;
+  /** The first day from `from` on that can be chosen, within two months. */
+  const first = (from: string) => {
+    for (let day = from, n = 0; n < 62; day = addDays(day, 1), n++) if (!reason(day)) return day;
+  };
+  return { today: today.date, last, reason, first };
+}
+
+/**
+ * The day to choose for the patient, if any: on the day step with no day chosen, the first that can be
+ * booked, so that the calendar opens on its month with its times beside it and nothing moves when they
+ * come; and when the day so chosen (`auto`, until the patient chooses a day or time) turns out not to
+ * be bookable (the BFF's day counts came and say it is full, or the clinic's zone made it past), the
+ * next one. Only ever forward from it, so that two months' counts can never send it back and forth.
+ */
+export function autoDay(flow: DayPicker, auto: string): string | undefined {
+  const chosen = flow.draft.appointment_date;
+  const { today, reason, first } = daysOf(flow);
+  return !chosen ? first(today) : chosen === auto && reason(chosen) ? first(addDays(chosen, 1)) : undefined;
+}
+
+/**
+ * The day-and-time step: a month calendar from today to the booking horizon,
+ * each day that cannot be chosen muted with its reason, and the chosen day's
+ * times beside it (below it in a narrow container). The calendar opens on the
+ * day chosen (on entering the step, the first that can be: autoDay), else on the first day that can be.
+ */
+export function renderDayStep(flow: DayPicker): TemplateResult {
+  const { today, last, reason, first } = daysOf(flow);
   let cursor = flow.cursor || flow.draft.appointment_date;
-  if (!cursor || cursor < today.date || cursor > last) {
-    // The first day that can be chosen, within the next two months; else today.
-    cursor = today.date;
-    for (let day = today.date, n = 0; n < 62; day = addDays(day, 1), n++) if (!reason(day)) { cursor = day; break; }
-  }
+  if (!cursor || cursor < today || cursor > last) cursor = first(today) ?? today;
   return html`<div class="when">
     ${renderCalendar({
       cursor,
       selected: flow.draft.appointment_date,
-      first: today.date,
+      first: today,
       last,
       lang: flow.lang,
       t: flow.t,
