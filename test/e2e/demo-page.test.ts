@@ -144,11 +144,15 @@ describe('the demo page', () => {
       if (response.url().startsWith(`${stack.bff.baseUrl}/widget/`)) scripts.set(new URL(response.url()).pathname, await response.allHeaders());
     });
     await openDemo(page, `${stack.bff.baseUrl}/`);
+    // The structured data's part is fetched once the content shows: wait for its tag, then for its response to be
+    // recorded (the listener reads headers asynchronously), so the count below never races it.
+    await page.locator('head script[type="application/ld+json"][data-clinic-booking]').waitFor({ state: 'attached' });
+    await expect.poll(() => scripts.size).toBe(3);
 
     const paths = [...scripts.keys()];
-    expect(paths).toHaveLength(2);
     expect(paths).toContain('/widget/clinic-booking.js');
-    const hashed = paths.find((path) => /^\/widget\/clinic-booking-[\w-]+\.js$/.test(path));
+    expect(paths.filter((path) => /^\/widget\/clinic-booking-seo-[\w-]+\.js$/.test(path))).toHaveLength(1);
+    const hashed = paths.find((path) => /^\/widget\/clinic-booking-[\w-]{8}\.js$/.test(path));
     expect(hashed).toBeDefined();
     expect(scripts.get('/widget/clinic-booking.js')).toMatchObject({ 'cache-control': expect.stringMatching(/max-age=300\b/), etag: expect.any(String) });
     expect(scripts.get(hashed!)).toMatchObject({
