@@ -254,6 +254,10 @@ export const bookingFormStyles = css`
     margin: 0;
     unicode-bidi: isolate;
   }
+  /* In the form its grid's gap parts the summary from the step below; the margin too doubled it. */
+  form dl {
+    margin: 0;
+  }
   /*
    * In a narrow container each label stands above its value, the value on the whole width: one
    * column, the value drawn up to its label (the rows' gap parts one pair from the next).
