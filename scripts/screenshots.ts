@@ -150,9 +150,12 @@ async function readmePictures(browser: Browser, stack: E2eStack): Promise<void> 
     const top = 'from' in picture ? await form.locator(picture.from).boundingBox() : box;
     if (!box || !top) throw new Error(`${picture.file}: nothing to draw`);
     const y = 'from' in picture ? top.y - 12 : top.y;
+    // No further down than a margin below the form: the page's next section is no part of the picture.
+    const formBox = await form.boundingBox();
+    const height = formBox ? Math.min(picture.height, formBox.y + formBox.height + 12 - y) : picture.height;
     await page.screenshot({
       path: join(README_IMG, picture.file),
-      clip: { x: box.x, y, width: box.width, height: picture.height },
+      clip: { x: box.x, y, width: box.width, height },
       fullPage: true,
       animations: 'disabled',
     });
