@@ -61,9 +61,12 @@ export type StepName = (typeof STEPS)[number];
 export const stepHeading = (form: ClinicBookingForm): string =>
   form.shadowRoot!.querySelector('#step-heading')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 
-/** The step shown now, by the number in its heading. */
+/**
+ * The step shown now, by the number in its heading: in Latin digits, or in Arabic-Indic ones, which an engine whose
+ * ICU is older than today's CLDR (WebKitGTK on Debian 12) gives for lang="ar".
+ */
 export function stepOf(form: ClinicBookingForm): StepName | undefined {
-  const n = /(\d+)/.exec(stepHeading(form))?.[1];
+  const n = /[0-9\u0660-\u0669]+/.exec(stepHeading(form))?.[0].replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x660));
   return n ? STEPS[Number(n) - 1] : undefined;
 }
 
