@@ -22,7 +22,9 @@ export async function fixtureReady(template: TemplateResult): Promise<ClinicBook
     const root = await fixture<HTMLElement>(template);
     const el = root instanceof ClinicBooking ? root : root.querySelector('clinic-booking');
     if (!el) throw new Error('the template holds no <clinic-booking>');
-    await waitUntil(() => ready.has(el), 'clinic-booking:ready never came');
+    // Ready can wait for a language pack, a module the test server builds on its first request: on a busy machine,
+    // three engines at once, that took more than waitUntil's 1 s. The bound only ends a test that fails.
+    await waitUntil(() => ready.has(el), 'clinic-booking:ready never came', { timeout: 5_000 });
     await el.updateComplete;
     const form = el.shadowRoot!.querySelector('clinic-booking-form');
     if (form) await form.updateComplete;
