@@ -38,7 +38,18 @@ const ENGINE = {
   firefox: {
     needs: (env) => [firefoxPath(env)],
     packages: 'firefox-esr, or set FIREFOX_PATH',
-    launcher: (env) => chromeLauncher({ puppeteer: puppeteerCore, launchOptions: { browser: 'firefox', executablePath: firefoxPath(env), headless: true } }),
+    launcher: (env) =>
+      chromeLauncher({
+        puppeteer: puppeteerCore,
+        launchOptions: {
+          browser: 'firefox',
+          executablePath: firefoxPath(env),
+          headless: true,
+          // Scrollbars over the page, as a phone's are and as headless Chromium and WebKitGTK draw them: a classic
+          // one took 12 px of a 320 px window, so Firefox alone laid the widget out 308 px wide.
+          extraPrefsFirefox: { 'ui.useOverlayScrollbars': 1 },
+        },
+      }),
   },
   webkit: {
     needs: () => [...Object.values(WEBKIT), XDOTOOL],
