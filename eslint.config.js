@@ -96,6 +96,25 @@ export default tseslint.config(
       },
     ),
   },
+  // The widget's browser tests run in Chromium, Firefox and WebKit: @web/test-runner-commands' setViewport throws in
+  // WebKit (a WebDriver launcher), test/widget/support/viewport.ts sizes the page in all three.
+  {
+    files: ['test/widget/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@web/test-runner-commands',
+              importNames: ['setViewport'],
+              message: 'Use setViewport from test/widget/support/viewport.ts: this one cannot size WebKit’s window.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: { ...globals.node } },

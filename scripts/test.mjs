@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
 import { ensureChromium } from './ensure-chromium.mjs';
+import { ensureFirefox } from './ensure-firefox.mjs';
 import { ensureWebKit } from './ensure-webkit.mjs';
 
 const started = Date.now();
@@ -76,7 +77,7 @@ const steps = [
   },
   {
     key: 'wtr',
-    name: 'web-test-runner (the widget in Chromium)',
+    name: 'web-test-runner (the widget in Chromium, Firefox and WebKit)',
     command: ['npx', 'web-test-runner'],
     before: () => rmSync('test-results/wtr.json', { force: true }),
     counts: () => JSON.parse(readFileSync('test-results/wtr.json', 'utf8')),
@@ -108,7 +109,13 @@ try {
   process.exit(1);
 }
 
-// WebKit too, where it can be had; without it its tests say so and skip (they fail under REQUIRE_SERVICES=1).
+// Firefox and WebKit too, where they can be had; without one its tests say so and skip (they fail under
+// REQUIRE_SERVICES=1).
+try {
+  process.env.FIREFOX_PATH = ensureFirefox();
+} catch (error) {
+  console.log(`firefox: ${error.message}`);
+}
 try {
   ensureWebKit();
 } catch (error) {

@@ -31,7 +31,9 @@ const INVISIBLE_ONLY = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}]*$/u;
  * the line). A single-line field keeps its CR, which the check then refuses.
  */
 export function normalisePatientText(text: string, { multiline = false }: PatientTextOptions = {}): string {
-  const composed = text.normalize('NFC');
+  // NFC treats a lone surrogate differently by engine (Firefox makes it U+FFFD; V8 and WebKit keep it), so such a
+  // text is left as it is, for patientTextProblem to refuse in every browser as on the server.
+  const composed = LONE_SURROGATE.test(text) ? text : text.normalize('NFC');
   return (multiline ? composed.replace(/\r\n?/g, '\n') : composed).trim();
 }
 

@@ -13,14 +13,14 @@ import { REPO_ROOT } from './support/stack.js';
 let project: string;
 let output: string;
 /** scripts/test.mjs and every script it imports, copied into each scratch project. */
-const TEST_SCRIPTS = ['test.mjs', 'ensure-chromium.mjs', 'ensure-webkit.mjs', 'debian-packages.mjs'];
+const TEST_SCRIPTS = ['test.mjs', 'ensure-chromium.mjs', 'ensure-firefox.mjs', 'ensure-webkit.mjs', 'debian-packages.mjs', 'support/webkit-driver.mjs'];
 let status: number | null;
 
 const CHECK = ['node -e "process.exit(0)"', 'node -e "process.exit(3)"', 'node -e "process.exit(0)"'].join(' && ');
 
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'npm-test-'));
-  mkdirSync(join(project, 'scripts'));
+  mkdirSync(join(project, 'scripts', 'support'), { recursive: true });
   for (const file of TEST_SCRIPTS) copyFileSync(join(REPO_ROOT, 'scripts', file), join(project, 'scripts', file));
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module', scripts: { check: CHECK } }));
   // Only the check step; any existing file stands in for Chromium, which this step does not use.
@@ -61,7 +61,7 @@ describe('npm test with TEST_SHUFFLE_SEED', () => {
   function vitestStep(shuffleSeed?: string): { args: string; output: string; status: number | null } {
     const scratch = mkdtempSync(join(tmpdir(), 'npm-test-shuffle-'));
     try {
-      mkdirSync(join(scratch, 'scripts'));
+      mkdirSync(join(scratch, 'scripts', 'support'), { recursive: true });
       mkdirSync(join(scratch, 'bin'));
       for (const file of TEST_SCRIPTS) copyFileSync(join(REPO_ROOT, 'scripts', file), join(scratch, 'scripts', file));
       writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module', scripts: { check: 'true' } }));

@@ -1,9 +1,10 @@
 import { expect, html, waitUntil } from '@open-wc/testing';
-import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { sendKeys } from '@web/test-runner-commands';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
 import { clickIn, deepActiveElement, fixtureReady, formOf, markup, goToStep, nextDate, pickDay, pickTime, pressed } from './support/widget.js';
+import { setViewport } from './support/viewport.js';
 
 describe('<clinic-booking>', () => {
   let bff: FakeBff;

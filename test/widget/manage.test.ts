@@ -1,5 +1,5 @@
 import { expect, html, waitUntil } from '@open-wc/testing';
-import { sendKeys, setViewport } from '@web/test-runner-commands';
+import { sendKeys } from '@web/test-runner-commands';
 import type { ClinicBookingManage } from '../../widget/manage/manage-view.js';
 import { es } from '../../widget/manage/i18n/es.js';
 import { fr } from '../../widget/manage/i18n/fr.js';
@@ -22,6 +22,7 @@ import {
   viewText,
 } from './support/manage.js';
 import { deepActiveElement, formOf, markup, nextDate, periodOf, refused, stepOf } from './support/widget.js';
+import { setViewport } from './support/viewport.js';
 
 const text = (node: Element | null | undefined) => node?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 const longDate = (date: string, lang = 'en') => new Intl.DateTimeFormat(lang, { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${date}T00:00:00Z`));

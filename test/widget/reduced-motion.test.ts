@@ -36,12 +36,14 @@ function motionIn(el: ClinicBooking): string[] {
 /**
  * The system's "reduce motion" setting (prefers-reduced-motion: reduce, WCAG 2.3.3): nothing in the widget moves
  * by itself, and bringing the form into view jumps rather than scrolls smoothly. Emulated through
- * @web/test-runner-commands' emulateMedia where the engine takes it (Chromium, Firefox); elsewhere the tests skip.
+ * @web/test-runner-commands' emulateMedia where the engine takes it (Chromium: Firefox's WebDriver BiDi and
+ * WebKit's WebDriver have no such emulation); elsewhere the tests skip.
  */
 describe('<clinic-booking>', () => {
-  let bff: FakeBff;
+  let bff: FakeBff | undefined;
   afterEach(async () => {
-    bff.restore();
+    // Unset where the engine cannot emulate the preference and the test skipped before rendering.
+    bff?.restore();
     await reducedMotion(false);
   });
 

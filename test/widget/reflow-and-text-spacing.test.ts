@@ -1,9 +1,9 @@
 import { expect, html } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
 import type { ClinicBooking } from '../../widget/clinic-booking.js';
 import { walkBookingStates } from './support/booking-states.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, uniqueApiBase } from './support/fixtures.js';
+import { setViewport } from './support/viewport.js';
 import { fixtureReady, formOf } from './support/widget.js';
 
 /** An element as a test's message names it: its tag, id and classes, or its text. */

@@ -62,7 +62,7 @@ describe('<clinic-booking>', () => {
           const found = targets(el.shadowRoot!).length;
           if (expectTargets) expect(found, `${name}: no targets found to measure`).to.be.greaterThan(0);
           failures.push(...targetSizeFailures(el.shadowRoot!).map((failure) => `${name}: ${failure}`));
-          failures.push(...focusObscuredFailures(el.shadowRoot!).map((failure) => `${name}: ${failure}`));
+          failures.push(...(await focusObscuredFailures(el.shadowRoot!)).map((failure) => `${name}: ${failure}`));
           measured.push(name);
         }
 
@@ -146,7 +146,7 @@ describe('<clinic-booking>', () => {
     const small = targetSizeFailures(page);
     expect(small).to.have.length(1);
     expect(small[0]).to.contain('<button#small>');
-    const hidden = focusObscuredFailures(page);
+    const hidden = await focusObscuredFailures(page);
     expect(hidden.some((failure) => failure.startsWith('<button#under>'))).to.equal(true);
   });
 });

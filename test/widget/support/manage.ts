@@ -77,7 +77,9 @@ export function taken(kind: 'cancel' | 'move', at = '2026-11-20T09:30:00Z', alre
 
 /** The <clinic-booking-manage> shown, once its chunk has come and it has rendered. */
 export async function manageOf(el: ClinicBooking): Promise<ClinicBookingManage> {
-  await waitUntil(() => el.shadowRoot!.querySelector('clinic-booking-manage')?.shadowRoot, 'no manage view rendered');
+  // The chunk is a module the test server builds on its first request: on a busy machine, with three engines at
+  // once, that took more than waitUntil's 1 s. The bound only ends a test that fails.
+  await waitUntil(() => el.shadowRoot!.querySelector('clinic-booking-manage')?.shadowRoot, 'no manage view rendered', { timeout: 5_000 });
   const view = el.shadowRoot!.querySelector('clinic-booking-manage')!;
   await view.updateComplete;
   return view;

@@ -1,5 +1,5 @@
 /** A source file of the widget in a stack frame: served at /widget/… (a test's are under /test/widget/). */
-const WIDGET_FRAME = /^\s*at .*https?:\/\/[^/]+\/widget\//;
+const WIDGET_FILE = /https?:\/\/[^/]+\/widget\//;
 
 /**
  * A fake clock for the waits the widget chooses itself (a Retry-After, the
@@ -14,9 +14,10 @@ export function skipWidgetWaits(longMs = 500): { asked: number[]; restore(): voi
   const real = window.setTimeout;
   const asked: number[] = [];
   const skipping = (handler: TimerHandler, timeout = 0, ...args: unknown[]): number => {
-    // [0] is the message, [1] this function, [2] whoever called setTimeout.
-    const caller = new Error().stack?.split('\n')[2] ?? '';
-    const skipped = timeout >= longMs && WIDGET_FRAME.test(caller);
+    // The frames that name a file: [0] is this function, [1] whoever called setTimeout. Each engine writes a frame
+    // its own way (V8 "    at f (url:1:2)" after a line of the message, Firefox and WebKit "f@url:1:2"), all with the URL.
+    const frames = (new Error().stack ?? '').split('\n').filter((frame) => /https?:\/\//.test(frame));
+    const skipped = timeout >= longMs && WIDGET_FILE.test(frames[1] ?? '');
     if (skipped) asked.push(timeout);
     return Reflect.apply(real, window, [handler, skipped ? 0 : timeout, ...args]) as number;
   };

@@ -22,7 +22,9 @@ export async function fixtureReady(template: TemplateResult): Promise<ClinicBook
     const root = await fixture<HTMLElement>(template);
     const el = root instanceof ClinicBooking ? root : root.querySelector('clinic-booking');
     if (!el) throw new Error('the template holds no <clinic-booking>');
-    await waitUntil(() => ready.has(el), 'clinic-booking:ready never came');
+    // Ready can wait for a language pack, a module the test server builds on its first request: on a busy machine,
+    // three engines at once, that took more than waitUntil's 1 s. The bound only ends a test that fails.
+    await waitUntil(() => ready.has(el), 'clinic-booking:ready never came', { timeout: 5_000 });
     await el.updateComplete;
     const form = el.shadowRoot!.querySelector('clinic-booking-form');
     if (form) await form.updateComplete;
@@ -61,9 +63,12 @@ export type StepName = (typeof STEPS)[number];
 export const stepHeading = (form: ClinicBookingForm): string =>
   form.shadowRoot!.querySelector('#step-heading')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 
-/** The step shown now, by the number in its heading. */
+/**
+ * The step shown now, by the number in its heading: in Latin digits, or in Arabic-Indic ones, which an engine whose
+ * ICU is older than today's CLDR (WebKitGTK on Debian 12) gives for lang="ar".
+ */
 export function stepOf(form: ClinicBookingForm): StepName | undefined {
-  const n = /(\d+)/.exec(stepHeading(form))?.[1];
+  const n = /[0-9\u0660-\u0669]+/.exec(stepHeading(form))?.[0].replace(/[\u0660-\u0669]/g, (digit) => String(digit.charCodeAt(0) - 0x660));
   return n ? STEPS[Number(n) - 1] : undefined;
 }
 

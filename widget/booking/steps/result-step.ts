@@ -38,11 +38,9 @@ async function copyReference(flow: BookingFlow, reference: string): Promise<void
   try {
     await navigator.clipboard.writeText(reference);
   } catch {
-    // No clipboard API or no permission: select the reference and copy the selection.
-    const range = document.createRange();
-    range.selectNodeContents(flow.host.renderRoot.querySelector('[data-reference]')!);
-    getSelection()?.removeAllRanges();
-    getSelection()?.addRange(range);
+    // No clipboard API or no permission: select the reference and copy the selection. (WebKit's addRange
+    // refuses a range in a shadow root; selectAllChildren selects it in every engine.)
+    getSelection()?.selectAllChildren(flow.host.renderRoot.querySelector('[data-reference]')!);
     document.execCommand('copy');
   }
   flow.markCopied();
