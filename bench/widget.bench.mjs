@@ -168,7 +168,8 @@ function printTable(runs) {
   console.log(`\n${formatTable(header, rows)}`);
   console.log(`(Lighthouse 12, the median of ${RUNS_PER_PAGE} runs per row (Lighthouse's computeMedianRun); LCP, CLS and TBT`);
   console.log(' as Lighthouse reports them (simulated throttling); TBT of each run in the order run;');
-  console.log(' widget JS: the loader and the hashed module as transferred, headers included)\n');
+  console.log(' widget JS: the loader and the hashed module as transferred, headers included; parts after: the');
+  console.log(" widget's parts fetched after the first render, the structured data's)\n");
 }
 
 function printChecks(checks) {
