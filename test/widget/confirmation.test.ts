@@ -34,13 +34,13 @@ describe('<clinic-booking>', () => {
   afterEach(() => bff.restore());
 
   /** Books Check-up with "any dentist"; the BFF answers that it chose Dr Raj Patel (doctor_id 2). */
-  async function bookAnyDentist(): Promise<{ el: HTMLElement; form: ClinicBookingForm; result: HTMLElement; detail: BookedDetail }> {
+  async function bookAnyDentist(lang = 'en'): Promise<{ el: HTMLElement; form: ClinicBookingForm; result: HTMLElement; detail: BookedDetail }> {
     bff = installFakeBff(clinicFixtures(), uniqueApiBase());
     bff.on('POST /appointments/book', () => ({
       status: 200,
       body: { success: true, message: 'Appointment booked successfully', data: { reference: REFERENCE, doctor_id: 2 } },
     }));
-    const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="booking"></clinic-booking>`);
+    const el = await fixtureReady(html`<clinic-booking api-base=${bff.apiBase} sections="booking" lang=${lang}></clinic-booking>`);
     let detail: BookedDetail | undefined;
     el.addEventListener('clinic-booking:booked', (event) => (detail = event.detail));
     const form = formOf(el);
@@ -68,6 +68,15 @@ describe('<clinic-booking>', () => {
       // Once: neither the day's name nor the time said again elsewhere on the card.
       expect(text(result).split(date)).to.have.length(2);
       expect(text(result).split(time)).to.have.length(2);
+    });
+
+    it('starts each line of the card at the widget\'s side in Arabic, "Manage booking" too', async () => {
+      const { result } = await bookAnyDentist('ar');
+      const card = result.getBoundingClientRect();
+      const inner = card.right - parseFloat(getComputedStyle(result).paddingRight) - parseFloat(getComputedStyle(result).borderRightWidth);
+      const manage = [...result.querySelectorAll('button')].find((button) => text(button) === 'إدارة الحجز')!;
+      // A paragraph of a button alone has no letters to take a direction from: it stood left, across the card.
+      expect(Math.abs(manage.getBoundingClientRect().right - inner)).to.be.below(2);
     });
 
     it('opens with a check mark above the title, a picture only, in the theme colour, and focuses the title', async () => {

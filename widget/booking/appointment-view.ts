@@ -15,7 +15,7 @@ export function renderAppointment(details: Detail[], site: WebsiteSite | undefin
   const phone = site?.contact_phone;
   return html`${detailList([...details, [t.address, site?.contact_address]])}${
     phone && changeable ? html`<p class="widget-direction">${t.changeByPhone} ${telLink(phone)}</p>` : nothing}${
-    manage ? html`<p><button class="button secondary" type="button" @click=${manage}>${t.manage}</button></p>` : nothing}`;
+    manage ? html`<p class="widget-direction"><button class="button secondary" type="button" @click=${manage}>${t.manage}</button></p>` : nothing}`;
 }
 
 /** A phone number as a tel: link (digits and + only in the href); left to right in an Arabic page too, or its + would end it. */
