@@ -134,10 +134,10 @@ export const bookingFormStyles = css`
     font-weight: 700;
     background-color: color-mix(in srgb, var(--_primary) 12%, var(--_surface));
   }
-  /* Stacked, the times closer under the calendar, whose sixth week is often empty. */
+  /* Stacked, the times a full gap under the calendar: half of it cramped a month whose sixth week has days. */
   .when {
     display: grid;
-    gap: 0.5rem var(--_gap);
+    gap: var(--_gap);
     align-items: start;
   }
   @container (min-width: 45rem) {
