@@ -1,4 +1,4 @@
-import { expect, html, waitUntil } from '@open-wc/testing';
+import { expect, fixtureCleanup, html, waitUntil } from '@open-wc/testing';
 import { clinicJsonLd } from '../../widget/seo/json-ld.js';
 import { installFakeBff, type FakeBff } from './support/fake-bff.js';
 import { clinicFixtures, contentOf, uniqueApiBase } from './support/fixtures.js';
@@ -79,6 +79,9 @@ describe('<clinic-booking>', () => {
   let bff: FakeBff;
   afterEach(() => {
     bff?.restore();
+    // The widgets off the page first, then their tags: a widget still on it could write its tag again (a later
+    // update publishes once more) into the next test's empty <head>.
+    fixtureCleanup();
     for (const script of jsonLdScripts()) script.remove();
   });
 
