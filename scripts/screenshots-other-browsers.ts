@@ -29,6 +29,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import puppeteer, { type ElementHandle } from 'puppeteer-core';
+import { firefoxPath } from './ensure-firefox.mjs';
 import { REPO_ROOT, startE2eStack, WIDGET_BUNDLE } from '../test/e2e/support/stack.js';
 import { openWebKit, webKitInstalled } from '../test/e2e/support/webkit.js';
 import {
@@ -49,7 +50,7 @@ const OUT = join(REPO_ROOT, 'screenshots');
 const WIDTHS = [390, 1280];
 const LANGS = process.env.LANGS?.split(',') ?? ['en', 'de', 'ar'];
 const BROWSERS = process.env.BROWSERS?.split(',') ?? ['firefox', 'webkit'];
-const FIREFOX = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+const FIREFOX = firefoxPath();
 const XDOTOOL = '/usr/bin/xdotool';
 const ZONE = { TZ: 'Europe/London' };
 const TIMEOUT_MS = 15_000;

@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import puppeteer, { type ElementHandle, type KeyInput } from 'puppeteer-core';
+import { firefoxPath } from '../../../scripts/ensure-firefox.mjs';
 import { asExpression, IN_PAGE, type EngineBrowser, type Key } from './engine-driver.js';
 
 /**
  * Debian's Firefox ESR (FIREFOX_PATH), headless, by puppeteer-core over WebDriver BiDi, as
  * scripts/screenshots-other-browsers.ts drives it: Playwright drives only the Firefox it downloads.
  */
-export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
+export const FIREFOX_PATH = firefoxPath();
 
 export const firefoxInstalled = (): boolean => existsSync(FIREFOX_PATH);
 
